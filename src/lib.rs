@@ -1,0 +1,11 @@
+//! dgscope: Oracle Data Guard lag triage.
+//!
+//! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
+
+pub mod cli;
+pub mod commands;
+pub mod metrics;
+pub mod report;
+pub mod sample;
+pub mod timestamp;
+pub mod units;

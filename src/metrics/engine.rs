@@ -1,0 +1,395 @@
+//! The live metrics engine: fed every entry in order (from any source), it keeps bounded
+//! history per slot and answers window queries for the causes, the screens and the reports.
+
+use super::delta::{same_incarnation, Delta};
+use super::impact::{impact_table, ImpactRow, WindowDeltas};
+use super::ring::Ring;
+use super::window::{Window, WindowAcc};
+use crate::sample::names::event;
+use crate::sample::recording::Entry;
+use crate::sample::{Mark, Sample, Slot};
+use crate::timestamp::Timestamp;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Derived figures between two consecutive good samples of a slot: one point of a sparkline.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Point {
+    pub t: Timestamp,
+    pub tps: Option<f64>,
+    pub redo_mb_s: Option<f64>,
+    pub redo_writes_s: Option<f64>,
+    pub redo_write_kb: Option<f64>,
+    pub lfs_ms: Option<f64>,
+    pub lfpw_ms: Option<f64>,
+    pub remote_ms: Option<f64>,
+    pub rfs_ms: Option<f64>,
+    pub cpu_pct: Option<f64>,
+    pub transport_lag_s: Option<f64>,
+    pub apply_lag_s: Option<f64>,
+    pub apply_mb_s: Option<f64>,
+    /// The sample failed as a whole (disconnected, timed out …).
+    pub failed: bool,
+}
+
+impl Point {
+    fn from_delta(s: &Sample, d: Option<&Delta>) -> Point {
+        let dg = s.dg.as_ref();
+        Point {
+            t: s.t,
+            tps: d.and_then(Delta::tps),
+            redo_mb_s: d.and_then(Delta::redo_mb_s),
+            redo_writes_s: d.and_then(Delta::redo_writes_per_s),
+            redo_write_kb: d.and_then(Delta::redo_write_kb),
+            lfs_ms: d
+                .and_then(|d| d.event_avg(event::LOG_FILE_SYNC))
+                .map(|m| m.0),
+            lfpw_ms: d
+                .and_then(|d| d.event_avg(event::LOG_FILE_PARALLEL_WRITE))
+                .map(|m| m.0),
+            remote_ms: d.and_then(Delta::sync_remote_avg).map(|m| m.0),
+            rfs_ms: d.and_then(Delta::rfs_avg).map(|m| m.0),
+            cpu_pct: d.and_then(Delta::cpu_busy_pct),
+            transport_lag_s: dg.and_then(|g| g.transport_lag_s).map(|x| x.0),
+            apply_lag_s: dg.and_then(|g| g.apply_lag_s).map(|x| x.0),
+            apply_mb_s: s
+                .recovery
+                .as_ref()
+                .and_then(|r| r.active_apply_kbps)
+                .map(|k| k / 1024.0),
+            failed: s.is_error(),
+        }
+    }
+}
+
+/// Everything the engine keeps about one slot.
+#[derive(Debug)]
+pub struct SlotSeries {
+    raw: Ring<Arc<Sample>>,
+    raw_span: Duration,
+    since_startup: WindowAcc,
+    since_baseline: Option<WindowAcc>,
+    points: Ring<Point>,
+    last_good: Option<Arc<Sample>>,
+    last: Option<Arc<Sample>>,
+}
+
+impl SlotSeries {
+    fn new(raw_span: Duration, history_len: usize) -> Self {
+        SlotSeries {
+            // Enough raw samples for the longest fixed window at 1 s, plus slack for jitter.
+            raw: Ring::new(raw_span.as_secs() as usize + 16),
+            raw_span,
+            since_startup: WindowAcc::new(),
+            since_baseline: None,
+            points: Ring::new(history_len),
+            last_good: None,
+            last: None,
+        }
+    }
+
+    fn push(&mut self, s: Arc<Sample>) {
+        if let Some(prev) = &self.last {
+            if s.t < prev.t {
+                return; // out of order (clock skew on a reconnect): drop rather than rewind
+            }
+        }
+        let d = self
+            .last_good
+            .as_ref()
+            .and_then(|prev| Delta::between(prev, &s));
+        self.points.push(Point::from_delta(&s, d.as_ref()));
+        if !s.is_error() {
+            let restarted = self
+                .last_good
+                .as_ref()
+                .is_some_and(|p| !same_incarnation(p, &s));
+            if restarted {
+                self.since_startup = WindowAcc::new();
+            }
+            self.since_startup.push(&s);
+            if let Some(b) = &mut self.since_baseline {
+                b.push(&s);
+            }
+            self.raw.push(s.clone());
+            self.last_good = Some(s.clone());
+        }
+        self.last = Some(s);
+    }
+
+    /// The newest sample, good or failed.
+    pub fn last(&self) -> Option<&Arc<Sample>> {
+        self.last.as_ref()
+    }
+
+    /// The newest sample with data.
+    pub fn last_good(&self) -> Option<&Arc<Sample>> {
+        self.last_good.as_ref()
+    }
+
+    pub fn points(&self) -> &Ring<Point> {
+        &self.points
+    }
+
+    /// Delta over the window ending at the newest sample.
+    pub fn window(&self, w: Window) -> Option<Delta> {
+        match w {
+            Window::Last(len) => self.window_ending(len, None),
+            Window::SinceBaseline => self.since_baseline.as_ref()?.delta(),
+            Window::SinceStartup => self.since_startup.delta(),
+        }
+    }
+
+    /// Delta over `len` ending at `end` (default: the newest sample), from the raw history.
+    pub fn window_ending(&self, len: Duration, end: Option<Timestamp>) -> Option<Delta> {
+        let end = end.or_else(|| self.last_good.as_ref().map(|s| s.t))?;
+        let start = end.add_millis(-(len.min(self.raw_span).as_millis() as i64));
+        let mut acc = WindowAcc::new();
+        let first = self
+            .raw
+            .iter()
+            .rposition(|s| s.t < start)
+            .map_or(0, |i| i + 1);
+        for s in self.raw.iter().skip(first) {
+            if s.t > end {
+                break;
+            }
+            acc.push(s);
+        }
+        acc.delta()
+    }
+
+    /// Good samples available in the window (for "warming up").
+    pub fn samples_in(&self, len: Duration) -> usize {
+        let Some(end) = self.last_good.as_ref().map(|s| s.t) else {
+            return 0;
+        };
+        let start = end.add_millis(-(len.as_millis() as i64));
+        self.raw.iter().rev().take_while(|s| s.t >= start).count()
+    }
+}
+
+/// Tuning of the engine's memory.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineConfig {
+    /// How far back raw samples are kept (the longest fixed window).
+    pub raw_span: Duration,
+    /// Points kept per slot for charts and scrubbing.
+    pub history_len: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            raw_span: Duration::from_secs(15 * 60),
+            history_len: 3600,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Engine {
+    config: EngineConfig,
+    slots: BTreeMap<Slot, SlotSeries>,
+    baseline: Option<Timestamp>,
+    baseline_deltas: Option<WindowDeltas>,
+    marks: Ring<Mark>,
+    latest: Option<Timestamp>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineConfig::default())
+    }
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Self {
+        Engine {
+            config,
+            slots: BTreeMap::new(),
+            baseline: None,
+            baseline_deltas: None,
+            marks: Ring::new(1000),
+            latest: None,
+        }
+    }
+
+    pub fn push(&mut self, entry: Entry) {
+        match entry {
+            Entry::Sample(s) => self.push_sample(Arc::from(s)),
+            Entry::Mark(m) => self.marks.push(m),
+        }
+    }
+
+    pub fn push_sample(&mut self, s: Arc<Sample>) {
+        self.latest = Some(self.latest.map_or(s.t, |t| t.max(s.t)));
+        let cfg = self.config;
+        self.slots
+            .entry(s.slot.clone())
+            .or_insert_with(|| SlotSeries::new(cfg.raw_span, cfg.history_len))
+            .push(s);
+    }
+
+    pub fn slot(&self, slot: &Slot) -> Option<&SlotSeries> {
+        self.slots.get(slot)
+    }
+
+    pub fn slots(&self) -> impl Iterator<Item = (&Slot, &SlotSeries)> {
+        self.slots.iter()
+    }
+
+    /// The slot whose newest good sample says it is the primary (roles move on switchover),
+    /// falling back to the slot named `primary`.
+    pub fn primary_slot(&self) -> Option<&Slot> {
+        self.slots
+            .iter()
+            .find(|(_, s)| {
+                s.last_good()
+                    .and_then(|x| x.role())
+                    .is_some_and(|r| *r == crate::sample::Role::Primary)
+            })
+            .map(|(k, _)| k)
+            .or_else(|| self.slots.keys().find(|k| k.as_str() == "primary"))
+    }
+
+    /// Standby slots in a stable order, chosen by role when known.
+    pub fn standby_slots(&self) -> Vec<&Slot> {
+        let primary = self.primary_slot();
+        self.slots
+            .iter()
+            .filter(|(k, s)| {
+                Some(*k) != primary
+                    && match s.last_good().and_then(|x| x.role()) {
+                        Some(r) => r.is_standby(),
+                        None => k.is_standby(),
+                    }
+            })
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    pub fn marks(&self) -> &Ring<Mark> {
+        &self.marks
+    }
+
+    pub fn latest(&self) -> Option<Timestamp> {
+        self.latest
+    }
+
+    pub fn baseline(&self) -> Option<Timestamp> {
+        self.baseline
+    }
+
+    /// Starts "since baseline" windows at the newest sample of every slot, and keeps the
+    /// deltas of window `w` as they are now for the impact table.
+    pub fn set_baseline(&mut self, w: Window) {
+        self.baseline = self.latest;
+        self.baseline_deltas = Some(self.window_deltas(w, None));
+        for s in self.slots.values_mut() {
+            let mut acc = WindowAcc::new();
+            if let Some(last) = &s.last_good {
+                acc.push(last);
+            }
+            s.since_baseline = Some(acc);
+        }
+    }
+
+    pub fn clear_baseline(&mut self) {
+        self.baseline = None;
+        self.baseline_deltas = None;
+        for s in self.slots.values_mut() {
+            s.since_baseline = None;
+        }
+    }
+
+    /// Deltas of the primary and the given standby over a window.
+    pub fn window_deltas(&self, w: Window, standby: Option<&Slot>) -> WindowDeltas {
+        let get = |slot: Option<&Slot>| slot.and_then(|s| self.slots.get(s)?.window(w));
+        let standby = standby.or_else(|| self.standby_slots().first().copied());
+        WindowDeltas {
+            primary: get(self.primary_slot()),
+            standby: get(standby),
+        }
+    }
+
+    /// The impact table: the window that was current when the baseline was set, against the
+    /// same window now. `None` without a baseline.
+    pub fn impact(&self, current: Window) -> Option<Vec<ImpactRow>> {
+        let base = self.baseline_deltas.as_ref()?;
+        Some(impact_table(base, &self.window_deltas(current, None)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::names::stat;
+    use crate::sample::{DbInfo, Role, SampleErrorKind};
+
+    fn sample(slot: &str, t: i64, commits: u64, role: Role) -> Entry {
+        let mut s = Sample::new(Timestamp::from_millis(t * 1000), Slot::from(slot));
+        s.db = Some(DbInfo {
+            role: Some(role),
+            startup: Some(Timestamp::from_millis(0)),
+            ..DbInfo::default()
+        });
+        s.stats.insert(stat::USER_COMMITS.into(), commits);
+        Entry::Sample(Box::new(s))
+    }
+
+    #[test]
+    fn windows_points_and_baseline() {
+        let mut e = Engine::new(EngineConfig {
+            raw_span: Duration::from_secs(60),
+            history_len: 50,
+        });
+        for i in 0..200 {
+            e.push(sample("primary", i, i as u64 * 10, Role::Primary));
+            if i == 100 {
+                e.set_baseline(Window::Last(Duration::from_secs(10)));
+            }
+        }
+        let p = e.slot(&Slot::primary()).unwrap();
+        assert_eq!(p.points().len(), 50);
+        assert_eq!(p.points().last().unwrap().tps, Some(10.0));
+        let d = p.window(Window::Last(Duration::from_secs(10))).unwrap();
+        assert_eq!(d.secs, 10.0);
+        let b = p.window(Window::SinceBaseline).unwrap();
+        assert_eq!(b.secs, 99.0);
+        let s = p.window(Window::SinceStartup).unwrap();
+        assert_eq!(s.secs, 199.0);
+        let impact = e.impact(Window::Last(Duration::from_secs(10))).unwrap();
+        let tps = impact.iter().find(|r| r.metric.id() == "tps").unwrap();
+        assert_eq!((tps.baseline, tps.compare), (Some(10.0), Some(10.0)));
+        // Windows longer than the raw span are capped to it.
+        let long = p.window(Window::Last(Duration::from_secs(900))).unwrap();
+        assert_eq!(long.secs, 60.0);
+    }
+
+    #[test]
+    fn roles_not_slot_names_pick_the_primary() {
+        let mut e = Engine::default();
+        e.push(sample("primary", 0, 0, Role::PhysicalStandby));
+        e.push(sample("standby", 0, 0, Role::Primary));
+        assert_eq!(e.primary_slot(), Some(&Slot::standby()));
+        assert_eq!(e.standby_slots(), vec![&Slot::primary()]);
+    }
+
+    #[test]
+    fn failed_samples_make_failed_points_and_keep_last_good() {
+        let mut e = Engine::default();
+        e.push(sample("standby", 0, 0, Role::PhysicalStandby));
+        e.push(Entry::Sample(Box::new(Sample::failed(
+            Timestamp::from_millis(1000),
+            Slot::standby(),
+            SampleErrorKind::ConnectionLost,
+            "ORA-03113".into(),
+        ))));
+        let s = e.slot(&Slot::standby()).unwrap();
+        assert!(s.points().last().unwrap().failed);
+        assert!(s.last().unwrap().is_error());
+        assert_eq!(s.last_good().unwrap().t, Timestamp::from_millis(0));
+    }
+}

@@ -1,0 +1,260 @@
+//! Histogram math with bucket-bound semantics: a percentile is the upper bound of the first
+//! bucket whose cumulative share reaches it ("p99 ≤ 32 ms"), never an interpolated guess.
+
+use crate::sample::Bucket;
+use crate::units::{bound_ms, Micros};
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Histogram {
+    /// `(exclusive upper bound, count)`, ascending by bound, zero buckets omitted.
+    buckets: Vec<(Micros, u64)>,
+}
+
+/// One bucket as reports show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BucketRow {
+    pub upper: Micros,
+    pub count: u64,
+    pub share_pct: f64,
+    pub cum_pct: f64,
+}
+
+impl Histogram {
+    /// Builds from arbitrary buckets: sorts, merges equal bounds, drops zeros.
+    pub fn from_buckets(mut buckets: Vec<(Micros, u64)>) -> Self {
+        buckets.sort_by_key(|b| b.0);
+        let mut out: Vec<(Micros, u64)> = Vec::with_capacity(buckets.len());
+        for (b, c) in buckets {
+            match out.last_mut() {
+                Some(last) if last.0 == b => last.1 += c,
+                _ => out.push((b, c)),
+            }
+        }
+        out.retain(|b| b.1 > 0);
+        Histogram { buckets: out }
+    }
+
+    /// Bucket-wise `later − earlier` of two cumulative histograms of the same event. A bucket
+    /// missing from `earlier` had no waits yet; a bucket that went down (never in one
+    /// incarnation of an instance) counts as zero rather than negative.
+    pub fn delta(earlier: &[Bucket], later: &[Bucket]) -> Self {
+        let mut out = Vec::with_capacity(later.len());
+        let mut i = 0;
+        for b in later {
+            while i < earlier.len() && earlier[i].0 < b.0 {
+                i += 1;
+            }
+            let before = if i < earlier.len() && earlier[i].0 == b.0 {
+                earlier[i].1
+            } else {
+                0
+            };
+            let d = b.1.saturating_sub(before);
+            if d > 0 {
+                out.push((b.0, d));
+            }
+        }
+        // `later` is ascending by contract; if a hand-built file is not, normalise.
+        if out.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return Histogram::from_buckets(out);
+        }
+        Histogram { buckets: out }
+    }
+
+    pub fn add(&mut self, other: &Histogram) {
+        if other.buckets.is_empty() {
+            return;
+        }
+        let mut all = std::mem::take(&mut self.buckets);
+        all.extend_from_slice(&other.buckets);
+        *self = Histogram::from_buckets(all);
+    }
+
+    pub fn buckets(&self) -> &[(Micros, u64)] {
+        &self.buckets
+    }
+
+    pub fn total(&self) -> u64 {
+        self.buckets.iter().map(|b| b.1).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// Upper bound of the first bucket whose cumulative share reaches `p` (0 < p ≤ 1).
+    pub fn percentile(&self, p: f64) -> Option<Micros> {
+        let total = self.total();
+        if total == 0 {
+            return None;
+        }
+        let target = p.clamp(0.0, 1.0) * total as f64;
+        let mut cum = 0u64;
+        for &(bound, count) in &self.buckets {
+            cum += count;
+            // Tolerance so that p = 0.9 of 10 waits is reached at exactly 9.
+            if cum as f64 + 1e-9 >= target {
+                return Some(bound);
+            }
+        }
+        self.buckets.last().map(|b| b.0)
+    }
+
+    /// Percentile as Oracle's millisecond label of the bound (see `units::bound_ms`).
+    pub fn percentile_ms(&self, p: f64) -> Option<f64> {
+        self.percentile(p).map(bound_ms)
+    }
+
+    /// Share (0..=1) of waits in buckets whose bound is at most `ms` milliseconds, in Oracle's
+    /// labelling: "< 8 ms" covers the 8 ms bucket of either histogram view.
+    pub fn share_below_ms(&self, ms: f64) -> Option<f64> {
+        let total = self.total();
+        if total == 0 {
+            return None;
+        }
+        let below: u64 = self
+            .buckets
+            .iter()
+            .filter(|b| bound_ms(b.0) <= ms + 1e-9)
+            .map(|b| b.1)
+            .sum();
+        Some(below as f64 / total as f64)
+    }
+
+    /// Share (0..=1) of waits at or above `ms`, the complement of [`share_below_ms`].
+    pub fn share_at_or_above_ms(&self, ms: f64) -> Option<f64> {
+        self.share_below_ms(ms).map(|s| 1.0 - s)
+    }
+
+    /// Estimated wait time per bucket, using the bucket midpoint (`0.75 × bound`, the first
+    /// bucket `0.5 × bound`), in microseconds.
+    pub fn estimated_time_us(&self) -> Vec<(Micros, f64)> {
+        self.buckets
+            .iter()
+            .enumerate()
+            .map(|(i, &(b, c))| {
+                let mid = if i == 0 && b.0 <= 1024 { 0.5 } else { 0.75 };
+                (b, mid * b.0 as f64 * c as f64)
+            })
+            .collect()
+    }
+
+    pub fn rows(&self) -> Vec<BucketRow> {
+        let total = self.total().max(1) as f64;
+        let mut cum = 0u64;
+        self.buckets
+            .iter()
+            .map(|&(upper, count)| {
+                cum += count;
+                BucketRow {
+                    upper,
+                    count,
+                    share_pct: count as f64 * 100.0 / total,
+                    cum_pct: cum as f64 * 100.0 / total,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Seed 000's `log file sync` histogram under SYNC (V$EVENT_HISTOGRAM, ms buckets).
+    pub(crate) fn seed000() -> Histogram {
+        let counts = [17610, 43670, 8394, 4072, 4344, 2109, 460, 6];
+        Histogram::from_buckets(
+            counts
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (Micros(1000 << i), c))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn seed000_shares_and_percentiles() {
+        let h = seed000();
+        assert_eq!(h.total(), 80_665);
+        let below8 = h.share_below_ms(8.0).unwrap() * 100.0;
+        let below4 = h.share_below_ms(4.0).unwrap() * 100.0;
+        assert!((below8 - 91.4).abs() < 0.05, "{below8}");
+        assert!((below4 - 86.4).abs() < 0.05, "{below4}");
+        assert_eq!(h.percentile_ms(0.5), Some(2.0));
+        assert_eq!(h.percentile_ms(0.9), Some(8.0));
+        assert_eq!(h.percentile_ms(0.99), Some(32.0));
+        assert_eq!(h.percentile_ms(0.999), Some(64.0));
+    }
+
+    #[test]
+    fn micro_buckets_read_with_oracle_labels() {
+        let h = Histogram::from_buckets(vec![(Micros(4096), 9), (Micros(8192), 1)]);
+        assert_eq!(h.share_below_ms(4.0), Some(0.9));
+        assert_eq!(h.percentile_ms(0.95), Some(8.0));
+    }
+
+    #[test]
+    fn percentile_lands_exactly_on_a_bucket_edge() {
+        let h = Histogram::from_buckets(vec![(Micros(1000), 9), (Micros(2000), 1)]);
+        assert_eq!(h.percentile(0.9), Some(Micros(1000)));
+        assert_eq!(h.percentile(0.91), Some(Micros(2000)));
+        assert_eq!(Histogram::default().percentile(0.5), None);
+        assert_eq!(Histogram::default().share_below_ms(8.0), None);
+    }
+
+    #[test]
+    fn delta_handles_new_and_shrinking_buckets() {
+        let a = vec![Bucket(Micros(1000), 10), Bucket(Micros(4000), 5)];
+        let b = vec![
+            Bucket(Micros(1000), 15),
+            Bucket(Micros(2000), 3),
+            Bucket(Micros(4000), 4),
+        ];
+        let d = Histogram::delta(&a, &b);
+        assert_eq!(d.buckets(), &[(Micros(1000), 5), (Micros(2000), 3)]);
+    }
+
+    fn arb_hist() -> impl Strategy<Value = Vec<u64>> {
+        proptest::collection::vec(0u64..10_000, 1..16)
+    }
+
+    proptest! {
+        #[test]
+        fn percentiles_are_monotone_and_within_range(counts in arb_hist()) {
+            let h = Histogram::from_buckets(counts.iter().enumerate().map(|(i, &c)| (Micros(1 << i), c)).collect());
+            prop_assume!(h.total() > 0);
+            let ps = [0.01, 0.5, 0.9, 0.99, 0.999, 1.0];
+            let vals: Vec<Micros> = ps.iter().map(|&p| h.percentile(p).unwrap()).collect();
+            prop_assert!(vals.windows(2).all(|w| w[0] <= w[1]));
+            prop_assert!(h.buckets().iter().any(|b| b.0 == vals[5]));
+            // The reported bound really holds at least p of the waits.
+            for (&p, v) in ps.iter().zip(&vals) {
+                let at_or_below: u64 = h.buckets().iter().filter(|b| b.0 <= *v).map(|b| b.1).sum();
+                prop_assert!(at_or_below as f64 >= p * h.total() as f64 - 1e-6);
+            }
+        }
+
+        #[test]
+        fn delta_of_cumulative_growth_recovers_the_increment(base in arb_hist(), inc in arb_hist()) {
+            let n = base.len().min(inc.len());
+            let a: Vec<Bucket> = (0..n).map(|i| Bucket(Micros(1 << i), base[i])).collect();
+            let b: Vec<Bucket> = (0..n).map(|i| Bucket(Micros(1 << i), base[i] + inc[i])).collect();
+            let d = Histogram::delta(&a, &b);
+            prop_assert_eq!(d.total(), inc[..n].iter().sum::<u64>());
+            let rows = d.rows();
+            if let Some(last) = rows.last() {
+                prop_assert!((last.cum_pct - 100.0).abs() < 1e-9);
+            }
+        }
+
+        #[test]
+        fn shares_are_fractions(counts in arb_hist(), ms in 0.0f64..100.0) {
+            let h = Histogram::from_buckets(counts.iter().enumerate().map(|(i, &c)| (Micros(1000 << i), c)).collect());
+            if let Some(s) = h.share_below_ms(ms) {
+                prop_assert!((0.0..=1.0).contains(&s));
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Metrics: the one place where cumulative counters become rates, averages, histogram deltas
+//! and percentiles, over windows and bounded histories.
+
+pub mod delta;
+pub mod engine;
+pub mod histogram;
+pub mod impact;
+pub mod ring;
+pub mod window;
+
+pub use delta::{Delta, EventDelta, IoRates};
+pub use engine::{Engine, EngineConfig, Point, SlotSeries};
+pub use histogram::Histogram;
+pub use impact::{impact_table, ImpactMetric, ImpactRow, WindowDeltas};
+pub use ring::Ring;
+pub use window::{Window, WindowAcc, WindowBound, WindowSpec, WindowSpecError};

@@ -1,0 +1,96 @@
+//! Output formats shared by every report.
+
+use clap::ValueEnum;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+/// Rounds for JSON output: enough digits for any comparison a DBA makes, none of the noise.
+pub fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+/// A number for a table cell: "–" when absent.
+pub fn cell(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "–".to_string(), |x| format!("{x:.decimals$}"))
+}
+
+/// A signed percentage for a table cell: "+576.5 %", "–" when absent.
+pub fn pct_cell(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".to_string(), |x| format!("{x:+.1} %"))
+}
+
+/// Left-aligns the first column and right-aligns the rest.
+pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let cols = header.len();
+    let mut width = vec![0usize; cols];
+    for r in std::iter::once(&header.iter().map(|s| s.to_string()).collect::<Vec<_>>()).chain(rows)
+    {
+        for (i, c) in r.iter().enumerate().take(cols) {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let line = |r: &[String]| {
+        let mut out = String::new();
+        for (i, c) in r.iter().enumerate().take(cols) {
+            let pad = width[i] - c.chars().count();
+            if i == 0 {
+                out.push_str(c);
+                out.push_str(&" ".repeat(pad));
+            } else {
+                out.push_str("  ");
+                out.push_str(&" ".repeat(pad));
+                out.push_str(c);
+            }
+        }
+        out.trim_end().to_string()
+    };
+    let mut out = line(&header.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    out.push('\n');
+    for r in rows {
+        out.push_str(&line(r));
+        out.push('\n');
+    }
+    out
+}
+
+/// A Markdown table (GitHub flavour), numbers right-aligned.
+pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n", header.join(" | "));
+    out.push('|');
+    for i in 0..header.len() {
+        out.push_str(if i == 0 { "---|" } else { "---:|" });
+    }
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_align() {
+        let t = text_table(
+            &["metric", "value"],
+            &[
+                vec!["tps".into(), "7814.9".into()],
+                vec!["lfs".into(), "0.7".into()],
+            ],
+        );
+        assert_eq!(t, "metric   value\ntps     7814.9\nlfs        0.7\n");
+        let m = markdown_table(&["a", "b"], &[vec!["x".into(), "1".into()]]);
+        assert_eq!(m, "| a | b |\n|---|---:|\n| x | 1 |\n");
+        assert_eq!(pct_cell(Some(576.47)), "+576.5 %");
+        assert_eq!(cell(None, 2), "–");
+        assert_eq!(round(2.34567, 2), 2.35);
+    }
+}

@@ -1,0 +1,9 @@
+//! Reports: the last stage of the headless pipeline (text, JSON, Markdown).
+
+pub mod format;
+pub mod histogram;
+pub mod impact;
+pub mod scan;
+
+pub use format::Format;
+pub use scan::ReportError;

@@ -1,0 +1,187 @@
+//! One streaming pass over a recording that accumulates any number of windows per slot. Memory
+//! does not grow with the file: only the boundaries of each window are kept.
+
+use crate::metrics::{Delta, WindowAcc, WindowBound, WindowDeltas, WindowSpec};
+use crate::sample::recording::{Entry, Header, RecordingError, RecordingReader};
+use crate::sample::{Mark, Sample, Slot};
+use crate::timestamp::Timestamp;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Bad input to a report: every variant is one line a user can act on.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Recording(#[from] RecordingError),
+    #[error("{0}")]
+    Window(#[from] crate::metrics::WindowSpecError),
+    #[error("{path}: the recording holds no samples (only a header); record for longer")]
+    NoSamples { path: String },
+    #[error("{path}: window {spec} holds fewer than two samples of slot {slot} (the recording spans {span}); pick a window inside it")]
+    EmptyWindow {
+        path: String,
+        spec: String,
+        slot: String,
+        span: String,
+    },
+    #[error("{path}: no slot {slot:?} in this recording; it has: {available}")]
+    UnknownSlot {
+        path: String,
+        slot: String,
+        available: String,
+    },
+    #[error("{path}: no event {event:?} on slot {slot}; events with data: {available}")]
+    UnknownEvent {
+        path: String,
+        event: String,
+        slot: String,
+        available: String,
+    },
+}
+
+/// A window as given and as resolved against the recording.
+#[derive(Debug, Clone)]
+pub struct ScannedWindow {
+    pub spec: WindowSpec,
+    pub text: String,
+    pub from: Timestamp,
+    pub to: Timestamp,
+    pub slots: BTreeMap<Slot, WindowAcc>,
+}
+
+impl ScannedWindow {
+    pub fn delta(&self, slot: &Slot) -> Option<Delta> {
+        self.slots.get(slot)?.delta()
+    }
+
+    /// Primary and first standby deltas, picked by slot name as the recording names them.
+    pub fn deltas(&self) -> WindowDeltas {
+        let standby = self.slots.keys().find(|s| s.is_standby()).cloned();
+        WindowDeltas {
+            primary: self.delta(&Slot::primary()),
+            standby: standby.and_then(|s| self.delta(&s)),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Scan {
+    pub path: String,
+    pub header: Header,
+    pub first: Timestamp,
+    pub last: Timestamp,
+    pub windows: Vec<ScannedWindow>,
+    pub last_by_slot: BTreeMap<Slot, Arc<Sample>>,
+    pub marks: Vec<Mark>,
+    pub truncated_tail: bool,
+}
+
+impl Scan {
+    /// "0s..1h 2m (2026-11-30T05:00:00.000Z..…)" for messages.
+    pub fn span(&self) -> String {
+        let secs = self.last.secs_since(self.first).max(0.0);
+        format!(
+            "0s..{} ({}..{})",
+            humantime::format_duration(std::time::Duration::from_secs(secs as u64)),
+            self.first,
+            self.last
+        )
+    }
+
+    /// Fails with a clear message when a window is empty for `slot`.
+    pub fn require(&self, slot: &Slot) -> Result<(), ReportError> {
+        if !self.last_by_slot.contains_key(slot) {
+            return Err(ReportError::UnknownSlot {
+                path: self.path.clone(),
+                slot: slot.to_string(),
+                available: self
+                    .last_by_slot
+                    .keys()
+                    .map(Slot::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        for w in &self.windows {
+            if w.delta(slot).is_none() {
+                return Err(ReportError::EmptyWindow {
+                    path: self.path.clone(),
+                    spec: w.text.clone(),
+                    slot: slot.to_string(),
+                    span: self.span(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads `path` once, accumulating each of `specs` (with their original text for messages).
+pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportError> {
+    let mut reader = RecordingReader::open(path)?;
+    let header = reader.header().clone();
+    let display = reader.path().to_string();
+    let mut first: Option<Timestamp> = None;
+    let mut last = Timestamp::default();
+    let mut windows: Vec<ScannedWindow> = Vec::new();
+    let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
+    let mut marks = Vec::new();
+
+    for entry in reader.by_ref() {
+        let sample = match entry? {
+            Entry::Mark(m) => {
+                marks.push(m);
+                continue;
+            }
+            Entry::Sample(s) => Arc::<Sample>::from(s),
+        };
+        if first.is_none() {
+            // Offsets count from the first sample, so windows resolve when it arrives; an open
+            // end stays open (far future) until the file ends.
+            let far = Timestamp::from_millis(i64::MAX / 2);
+            windows = specs
+                .iter()
+                .map(|(text, spec)| {
+                    let (from, to) = spec.resolve(sample.t, far);
+                    ScannedWindow {
+                        spec: *spec,
+                        text: text.clone(),
+                        from,
+                        to,
+                        slots: BTreeMap::new(),
+                    }
+                })
+                .collect();
+            first = Some(sample.t);
+        }
+        last = last.max(sample.t);
+        for w in &mut windows {
+            if sample.t >= w.from && sample.t <= w.to {
+                w.slots
+                    .entry(sample.slot.clone())
+                    .or_default()
+                    .push(&sample);
+            }
+        }
+        last_by_slot.insert(sample.slot.clone(), sample);
+    }
+    let Some(first) = first else {
+        return Err(ReportError::NoSamples { path: display });
+    };
+    for w in &mut windows {
+        if w.spec.to == WindowBound::Open {
+            w.to = last;
+        }
+    }
+    Ok(Scan {
+        path: display,
+        header,
+        first,
+        last,
+        windows,
+        last_by_slot,
+        marks,
+        truncated_tail: reader.truncated_tail(),
+    })
+}

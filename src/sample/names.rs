@@ -1,0 +1,44 @@
+//! Oracle's own spellings, as constants, so the twin, the Oracle source, metrics and causes
+//! cannot drift apart by a typo.
+
+pub mod event {
+    pub const LOG_FILE_SYNC: &str = "log file sync";
+    pub const LOG_FILE_PARALLEL_WRITE: &str = "log file parallel write";
+    pub const SYNC_REMOTE_WRITE: &str = "SYNC Remote Write";
+    pub const LOG_FILE_SWITCH_COMPLETION: &str = "log file switch completion";
+    pub const RFS_RANDOM_IO: &str = "RFS random i/o";
+    pub const RFS_WRITE: &str = "RFS write";
+    pub const CHECKPOINT_COMPLETED: &str = "checkpoint completed";
+    pub const RECOVERY_READ: &str = "recovery read";
+    pub const DB_FILE_SEQUENTIAL_READ: &str = "db file sequential read";
+    pub const PARALLEL_RECOVERY_READ_BUFFER_FREE: &str = "parallel recovery read buffer free";
+    pub const FREE_BUFFER_WAITS: &str = "free buffer waits";
+    pub const DB_FILE_PARALLEL_WRITE: &str = "db file parallel write";
+    /// 11.2's name for the SYNC send wait (12c+: `SYNC Remote Write`).
+    pub const LNS_WAIT_ON_SENDREQ: &str = "LNS wait on SENDREQ";
+}
+
+pub mod stat {
+    pub const REDO_SIZE: &str = "redo size";
+    pub const REDO_WRITES: &str = "redo writes";
+    pub const REDO_BLOCKS_WRITTEN: &str = "redo blocks written";
+    pub const USER_COMMITS: &str = "user commits";
+    pub const REDO_SYNCH_WRITES: &str = "redo synch writes";
+    pub const REDO_SYNCH_TIME_US: &str = "redo synch time (usec)";
+    pub const REDO_SYNCH_POLL_WRITES: &str = "redo synch poll writes";
+    pub const REDO_SYNCH_POLLS: &str = "redo synch polls";
+}
+
+pub mod os {
+    pub const BUSY_TIME: &str = "BUSY_TIME";
+    pub const IDLE_TIME: &str = "IDLE_TIME";
+    pub const NUM_CPUS: &str = "NUM_CPUS";
+    pub const LOAD: &str = "LOAD";
+}
+
+pub mod filetype {
+    pub const LOG_FILE: &str = "Log File";
+    pub const DATA_FILE: &str = "Data File";
+    pub const ARCHIVE_LOG: &str = "Archive Log";
+    pub const CONTROL_FILE: &str = "Control File";
+}

@@ -1,0 +1,523 @@
+//! Recording format version 1: a header line, then one sample or mark per line (JSON Lines).
+//!
+//! Readers ignore unknown keys, tolerate a truncated last line (a crash mid-write) and name the
+//! line of anything else that is malformed. Writers flush after every line.
+
+use super::{Mark, Sample};
+use crate::timestamp::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
+
+pub const FORMAT: &str = "dgscope-recording";
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl Header {
+    pub fn new(created: Timestamp, interval_ms: u64, source: &str) -> Self {
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            created: Some(created),
+            interval_ms: Some(interval_ms),
+            source: Some(source.into()),
+            tool: Some(format!("dgscope {}", env!("CARGO_PKG_VERSION"))),
+        }
+    }
+}
+
+/// A line of a recording after the header.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    Sample(Box<Sample>),
+    Mark(Mark),
+}
+
+impl Entry {
+    pub fn t(&self) -> Timestamp {
+        match self {
+            Entry::Sample(s) => s.t,
+            Entry::Mark(m) => m.t,
+        }
+    }
+}
+
+/// What is wrong with a recording, always naming the file and, where there is one, the line.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    #[error("{path}: cannot open: {source}")]
+    Open { path: String, source: io::Error },
+    #[error("{path}: read failed: {source}")]
+    Read { path: String, source: io::Error },
+    #[error("{path}: the file is empty; a recording starts with a header line such as {{\"format\":\"dgscope-recording\",\"version\":1}}")]
+    Empty { path: String },
+    #[error("{path}:{line}: {what}")]
+    Line {
+        path: String,
+        line: usize,
+        what: String,
+    },
+}
+
+#[derive(Deserialize)]
+struct KindProbe {
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+#[derive(Serialize)]
+struct MarkLine<'a> {
+    t: Timestamp,
+    kind: &'static str,
+    text: &'a str,
+}
+
+/// Streams the entries of a recording. Holds one line at a time, so a 24-hour file costs no
+/// more memory than a minute of it.
+pub struct RecordingReader<R> {
+    path: String,
+    input: R,
+    header: Header,
+    line_no: usize,
+    buf: Vec<u8>,
+    truncated_tail: bool,
+    done: bool,
+}
+
+impl RecordingReader<BufReader<File>> {
+    pub fn open(path: &Path) -> Result<Self, RecordingError> {
+        let display = path.display().to_string();
+        let file = File::open(path).map_err(|source| RecordingError::Open {
+            path: display.clone(),
+            source,
+        })?;
+        if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+            return Err(RecordingError::Open {
+                path: display,
+                source: io::Error::other("is a directory, not a recording file"),
+            });
+        }
+        Self::new(display, BufReader::with_capacity(256 * 1024, file))
+    }
+}
+
+impl<R: BufRead> RecordingReader<R> {
+    pub fn new(path: String, mut input: R) -> Result<Self, RecordingError> {
+        let mut buf = Vec::new();
+        let mut line_no = 0;
+        // Skip leading blank lines, then the first line must be the header.
+        loop {
+            buf.clear();
+            let n = input
+                .read_until(b'\n', &mut buf)
+                .map_err(|source| RecordingError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+            if n == 0 {
+                return Err(RecordingError::Empty { path });
+            }
+            line_no += 1;
+            if !buf.iter().all(u8::is_ascii_whitespace) {
+                break;
+            }
+        }
+        let header = parse_header(&buf).map_err(|what| RecordingError::Line {
+            path: path.clone(),
+            line: line_no,
+            what,
+        })?;
+        Ok(RecordingReader {
+            path,
+            input,
+            header,
+            line_no,
+            buf,
+            truncated_tail: false,
+            done: false,
+        })
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// True once the reader skipped an incomplete final line (the writer was killed mid-line).
+    pub fn truncated_tail(&self) -> bool {
+        self.truncated_tail
+    }
+
+    fn at_eof(&mut self) -> bool {
+        matches!(self.input.fill_buf(), Ok(b) if b.is_empty())
+    }
+
+    fn next_entry(&mut self) -> Result<Option<Entry>, RecordingError> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            self.buf.clear();
+            let n = self
+                .input
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|source| RecordingError::Read {
+                    path: self.path.clone(),
+                    source,
+                })?;
+            if n == 0 {
+                self.done = true;
+                return Ok(None);
+            }
+            self.line_no += 1;
+            if self.buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match parse_entry(&self.buf) {
+                Ok(entry) => return Ok(Some(entry)),
+                Err(what) => {
+                    // A crash mid-write leaves a partial last line: tolerate it, and only it.
+                    if self.at_eof() {
+                        self.truncated_tail = true;
+                        self.done = true;
+                        return Ok(None);
+                    }
+                    return Err(RecordingError::Line {
+                        path: self.path.clone(),
+                        line: self.line_no,
+                        what,
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for RecordingReader<R> {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_entry() {
+            Ok(Some(e)) => Some(Ok(e)),
+            Ok(None) => None,
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+fn parse_header(line: &[u8]) -> Result<Header, String> {
+    let v: serde_json::Value = serde_json::from_slice(line)
+        .map_err(|e| format!("the header line is not JSON ({e}); is this a dgscope recording?"))?;
+    let format = v.get("format").and_then(|f| f.as_str());
+    match format {
+        Some(FORMAT) => {}
+        Some(other) => {
+            return Err(format!(
+                "unknown format {other:?}; dgscope reads \"{FORMAT}\" files"
+            ))
+        }
+        None => {
+            return Err(format!(
+                "the header has no \"format\" key; a recording starts with {{\"format\":\"{FORMAT}\",\"version\":{VERSION}}}"
+            ))
+        }
+    }
+    match v.get("version").and_then(|x| x.as_u64()) {
+        Some(n) if n == u64::from(VERSION) => {}
+        Some(n) => {
+            return Err(format!(
+                "recording format version {n} is not supported; this dgscope reads version {VERSION} (upgrade dgscope to read newer recordings)"
+            ))
+        }
+        None => return Err("the header has no numeric \"version\" key".into()),
+    }
+    serde_json::from_value(v).map_err(|e| format!("bad header: {e}"))
+}
+
+fn parse_entry(line: &[u8]) -> Result<Entry, String> {
+    // Only lines that mention "kind" can be marks; probing costs a skim, not a full parse.
+    if memmem(line, b"\"kind\"") {
+        let probe: KindProbe =
+            serde_json::from_slice(line).map_err(|e| format!("not a JSON object: {e}"))?;
+        match probe.kind.as_deref() {
+            None | Some("sample") => {}
+            Some("mark") => {
+                return serde_json::from_slice::<Mark>(line)
+                    .map(Entry::Mark)
+                    .map_err(|e| format!("bad mark: {e}"));
+            }
+            Some(other) => {
+                return Err(format!(
+                    "unknown line kind {other:?} (expected \"sample\" or \"mark\")"
+                ))
+            }
+        }
+    }
+    serde_json::from_slice::<Sample>(line)
+        .map(|s| Entry::Sample(Box::new(s)))
+        .map_err(|e| format!("bad sample: {e}"))
+}
+
+fn memmem(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Writes a recording, one flushed line per sample or mark, so a killed process loses at most
+/// the line being written.
+pub struct RecordingWriter<W: Write> {
+    out: W,
+    line: Vec<u8>,
+}
+
+impl RecordingWriter<File> {
+    pub fn create(path: &Path, header: &Header) -> io::Result<Self> {
+        let file = File::create(path)?;
+        RecordingWriter::new(file, header)
+    }
+}
+
+impl<W: Write> RecordingWriter<W> {
+    pub fn new(out: W, header: &Header) -> io::Result<Self> {
+        let mut w = RecordingWriter {
+            out,
+            line: Vec::with_capacity(4096),
+        };
+        w.write_json(header)?;
+        Ok(w)
+    }
+
+    pub fn write_sample(&mut self, s: &Sample) -> io::Result<()> {
+        self.write_json(s)
+    }
+
+    pub fn write_mark(&mut self, m: &Mark) -> io::Result<()> {
+        self.write_json(&MarkLine {
+            t: m.t,
+            kind: "mark",
+            text: &m.text,
+        })
+    }
+
+    pub fn write_entry(&mut self, e: &Entry) -> io::Result<()> {
+        match e {
+            Entry::Sample(s) => self.write_sample(s),
+            Entry::Mark(m) => self.write_mark(m),
+        }
+    }
+
+    fn write_json<T: Serialize>(&mut self, v: &T) -> io::Result<()> {
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, v)?;
+        self.line.push(b'\n');
+        // One write per line: a crash leaves a prefix of one line, never interleaved halves.
+        self.out.write_all(&self.line)?;
+        self.out.flush()
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// Reads every entry of a small recording into memory (tests, fixtures, short reports).
+pub fn read_all(path: &Path) -> Result<(Header, Vec<Entry>), RecordingError> {
+    let reader = RecordingReader::open(path)?;
+    let header = reader.header().clone();
+    let entries = reader.collect::<Result<Vec<_>, _>>()?;
+    Ok((header, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::{Bucket, DbInfo, Dest, DestStatus, Event, Slot, TransmitMode};
+    use crate::units::Micros;
+    use proptest::prelude::*;
+    use std::io::Cursor;
+
+    fn header() -> Header {
+        Header::new(Timestamp::from_millis(0), 1000, "test")
+    }
+
+    fn sample(i: i64) -> Sample {
+        let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
+        s.db = Some(DbInfo {
+            name: Some("prod_a".into()),
+            startup: Some(Timestamp::from_millis(0)),
+            ..DbInfo::default()
+        });
+        s.stats.insert("redo size".into(), 1000 * i as u64);
+        s.os.insert("LOAD".into(), 1.5);
+        s.os.insert("BUSY_TIME".into(), 100.0);
+        s.events.insert(
+            "log file sync".into(),
+            Event {
+                waits: 10,
+                us: Micros(5000),
+                hist: vec![Bucket(Micros(1024), 7), Bucket(Micros(2048), 3)],
+            },
+        );
+        s.dests.push(Dest {
+            id: 2,
+            name: Some("prod_b".into()),
+            status: DestStatus::Valid,
+            mode: TransmitMode::Sync,
+            affirm: true,
+            compression: None,
+            net_timeout_s: Some(30),
+            gap: Some("NO GAP".into()),
+            error: None,
+            archived_seq: Some(812),
+            applied_seq: Some(811),
+            resp_hist: vec![(1, 100)],
+        });
+        s
+    }
+
+    fn write(entries: &[Entry]) -> Vec<u8> {
+        let mut w = RecordingWriter::new(Vec::new(), &header()).unwrap();
+        for e in entries {
+            w.write_entry(e).unwrap();
+        }
+        w.into_inner()
+    }
+
+    fn read(bytes: &[u8]) -> Result<Vec<Entry>, RecordingError> {
+        RecordingReader::new("rec.jsonl".into(), Cursor::new(bytes.to_vec()))?.collect()
+    }
+
+    #[test]
+    fn round_trip_samples_and_marks() {
+        let entries = vec![
+            Entry::Sample(Box::new(sample(1))),
+            Entry::Mark(Mark {
+                t: Timestamp::from_millis(1500),
+                text: "baseline set".into(),
+            }),
+            Entry::Sample(Box::new(sample(2))),
+        ];
+        let bytes = write(&entries);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.starts_with("{\"format\":\"dgscope-recording\",\"version\":1,"));
+        assert!(text.contains("\"kind\":\"mark\""));
+        assert!(text.contains("\"BUSY_TIME\":100,"), "{text}");
+        assert_eq!(read(&bytes).unwrap(), entries);
+    }
+
+    #[test]
+    fn truncated_last_line_is_tolerated() {
+        let mut bytes = write(&[
+            Entry::Sample(Box::new(sample(1))),
+            Entry::Sample(Box::new(sample(2))),
+        ]);
+        let cut = bytes.len() - 40;
+        bytes.truncate(cut);
+        let mut r = RecordingReader::new("rec.jsonl".into(), Cursor::new(bytes)).unwrap();
+        let got: Vec<_> = r.by_ref().collect::<Result<_, _>>().unwrap();
+        assert_eq!(got.len(), 1);
+        assert!(r.truncated_tail());
+    }
+
+    #[test]
+    fn malformed_middle_line_names_file_and_line() {
+        let good = write(&[Entry::Sample(Box::new(sample(1)))]);
+        let mut text = String::from_utf8(good).unwrap();
+        text.push_str("{\"t\":\"2026-11-30T05:00:01.000Z\",\"slot\":\"primary\",\"stats\":{\"redo size\":-5}}\n");
+        text.push_str(&serde_json::to_string(&sample(3)).unwrap());
+        text.push('\n');
+        let err = read(text.as_bytes()).unwrap_err().to_string();
+        assert!(err.starts_with("rec.jsonl:3: bad sample:"), "{err}");
+    }
+
+    #[test]
+    fn unknown_keys_are_ignored() {
+        let text = "{\"format\":\"dgscope-recording\",\"version\":1,\"future\":true}\n\
+{\"t\":\"2026-11-30T05:00:01.000Z\",\"slot\":\"primary\",\"new_part\":{\"x\":1},\"stats\":{\"user commits\":5}}\n";
+        let got = read(text.as_bytes()).unwrap();
+        match &got[0] {
+            Entry::Sample(s) => assert_eq!(s.stat("user commits"), Some(5)),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn header_problems_are_rejected_clearly() {
+        let cases = [
+            ("", "the file is empty"),
+            (
+                "{\"format\":\"other\",\"version\":1}\n",
+                "rec.jsonl:1: unknown format",
+            ),
+            (
+                "{\"format\":\"dgscope-recording\",\"version\":2}\n",
+                "rec.jsonl:1: recording format version 2 is not supported",
+            ),
+            ("not json\n", "rec.jsonl:1: the header line is not JSON"),
+            (
+                "{\"version\":1}\n",
+                "rec.jsonl:1: the header has no \"format\" key",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = match RecordingReader::new("rec.jsonl".into(), Cursor::new(text.as_bytes())) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("accepted {text:?}"),
+            };
+            assert!(err.contains(want), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn unknown_line_kind_is_an_error_in_the_middle() {
+        let text = "{\"format\":\"dgscope-recording\",\"version\":1}\n\
+{\"t\":\"2026-11-30T05:00:01.000Z\",\"kind\":\"alien\"}\n\
+{\"t\":\"2026-11-30T05:00:02.000Z\",\"slot\":\"primary\"}\n";
+        let err = read(text.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("rec.jsonl:2: unknown line kind"), "{err}");
+    }
+
+    proptest! {
+        #[test]
+        fn any_prefix_of_a_recording_reads_without_error(cut in 0usize..2000) {
+            let bytes = write(&[
+                Entry::Sample(Box::new(sample(1))),
+                Entry::Sample(Box::new(sample(2))),
+                Entry::Sample(Box::new(sample(3))),
+            ]);
+            let header_len = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+            let cut = header_len + cut % (bytes.len() - header_len + 1);
+            let got = read(&bytes[..cut]);
+            prop_assert!(got.is_ok(), "{:?}", got.err().map(|e| e.to_string()));
+            // Every complete line survives.
+            let full_lines = bytes[header_len..cut].iter().filter(|&&b| b == b'\n').count();
+            prop_assert!(got.unwrap().len() >= full_lines);
+        }
+
+        #[test]
+        fn reader_never_panics_on_garbage(body in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let mut bytes = b"{\"format\":\"dgscope-recording\",\"version\":1}\n".to_vec();
+            bytes.extend_from_slice(&body);
+            let _ = read(&bytes);
+        }
+    }
+}
