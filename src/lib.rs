@@ -2,10 +2,12 @@
 //!
 //! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
 
+pub mod causes;
 pub mod cli;
 pub mod commands;
 pub mod metrics;
 pub mod report;
 pub mod sample;
+pub mod source;
 pub mod timestamp;
 pub mod units;

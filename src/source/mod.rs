@@ -1,0 +1,52 @@
+//! Sources of samples: the twin, a recording (replay) and live Oracle databases. Every source
+//! emits raw cumulative counters as `Sample`s; nothing here computes a rate.
+
+use crate::sample::{Mark, Sample, Slot};
+use crate::timestamp::Timestamp;
+use std::time::Duration;
+
+/// A source that produces all slots' samples for one sampling instant when asked. The twin
+/// and replay are pull sources; the Oracle collector pushes from one thread per database.
+pub trait PullSource: Send {
+    /// For the recording header's `source` (e.g. `twin:slow-srl seed=7`).
+    fn describe(&self) -> String;
+    /// Time between sampling instants.
+    fn interval(&self) -> Duration;
+    /// Advances to the next sampling instant and returns its samples (one per slot) and any
+    /// marks; `None` when the source has ended (a recording ran out).
+    fn next_tick(&mut self) -> Option<Tick>;
+}
+
+/// What one sampling instant produced.
+#[derive(Debug, Clone, Default)]
+pub struct Tick {
+    pub t: Timestamp,
+    pub samples: Vec<Sample>,
+    pub marks: Vec<Mark>,
+}
+
+/// Connection state of one slot, for the spinner, the countdown and stale panes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConnState {
+    Connecting,
+    Connected,
+    /// Lost; the next attempt is at `next_try` (the screen shows the countdown).
+    Reconnecting {
+        next_try: Timestamp,
+        attempt: u32,
+        reason: String,
+    },
+}
+
+/// What flows from any source to the app and the recorder.
+#[derive(Debug, Clone)]
+pub enum SourceEvent {
+    Sample(Box<Sample>),
+    Mark(Mark),
+    Status {
+        slot: Slot,
+        state: ConnState,
+    },
+    /// The source has no more data (end of a recording, duration reached).
+    End,
+}
