@@ -5,10 +5,12 @@ use super::delta::{same_incarnation, Delta};
 use super::impact::{impact_table, ImpactRow, WindowDeltas};
 use super::ring::Ring;
 use super::window::{Window, WindowAcc};
-use crate::sample::names::event;
-use crate::sample::recording::Entry;
+use crate::sample::index::RecordingIndex;
+use crate::sample::names::{event, os, stat};
+use crate::sample::recording::{Entry, RecordingError};
 use crate::sample::{Mark, Sample, Slot};
 use crate::timestamp::Timestamp;
+use crate::units::{KIB, MIB};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,23 +36,12 @@ pub struct Point {
 }
 
 impl Point {
-    fn from_delta(s: &Sample, d: Option<&Delta>) -> Point {
+    /// Computed straight from the two samples (no `Delta`, no histogram work): this runs for
+    /// every sample of a 24-hour replay.
+    fn between(prev: Option<&Sample>, s: &Sample) -> Point {
         let dg = s.dg.as_ref();
-        Point {
+        let mut p = Point {
             t: s.t,
-            tps: d.and_then(Delta::tps),
-            redo_mb_s: d.and_then(Delta::redo_mb_s),
-            redo_writes_s: d.and_then(Delta::redo_writes_per_s),
-            redo_write_kb: d.and_then(Delta::redo_write_kb),
-            lfs_ms: d
-                .and_then(|d| d.event_avg(event::LOG_FILE_SYNC))
-                .map(|m| m.0),
-            lfpw_ms: d
-                .and_then(|d| d.event_avg(event::LOG_FILE_PARALLEL_WRITE))
-                .map(|m| m.0),
-            remote_ms: d.and_then(Delta::sync_remote_avg).map(|m| m.0),
-            rfs_ms: d.and_then(Delta::rfs_avg).map(|m| m.0),
-            cpu_pct: d.and_then(Delta::cpu_busy_pct),
             transport_lag_s: dg.and_then(|g| g.transport_lag_s).map(|x| x.0),
             apply_lag_s: dg.and_then(|g| g.apply_lag_s).map(|x| x.0),
             apply_mb_s: s
@@ -59,7 +50,46 @@ impl Point {
                 .and_then(|r| r.active_apply_kbps)
                 .map(|k| k / 1024.0),
             failed: s.is_error(),
+            ..Point::default()
+        };
+        let Some(prev) = prev else { return p };
+        if s.is_error() || prev.is_error() || !same_incarnation(prev, s) {
+            return p;
         }
+        let secs = s.t.secs_since(prev.t);
+        if secs <= 0.0 {
+            return p;
+        }
+        let stat = |name: &str| -> Option<f64> {
+            let (a, b) = (prev.stats.get(name)?, s.stats.get(name)?);
+            (b >= a).then(|| (b - a) as f64)
+        };
+        let avg = |name: &str| -> Option<f64> {
+            let b = s.events.get(name)?;
+            let (w0, u0) = prev.events.get(name).map_or((0, 0), |a| (a.waits, a.us.0));
+            let (dw, du) = (b.waits.checked_sub(w0)?, b.us.0.checked_sub(u0)?);
+            (dw > 0).then(|| du as f64 / dw as f64 / 1000.0)
+        };
+        let os_delta = |name: &str| -> Option<f64> {
+            let (a, b) = (prev.os.get(name)?, s.os.get(name)?);
+            (b >= a).then(|| b - a)
+        };
+        p.tps = stat(stat::USER_COMMITS).map(|v| v / secs);
+        p.redo_mb_s = stat(stat::REDO_SIZE).map(|v| v / secs / MIB);
+        p.redo_writes_s = stat(stat::REDO_WRITES).map(|v| v / secs);
+        p.redo_write_kb = match (stat(stat::REDO_SIZE), stat(stat::REDO_WRITES)) {
+            (Some(size), Some(w)) if w > 0.0 => Some(size / w / KIB),
+            _ => None,
+        };
+        p.lfs_ms = avg(event::LOG_FILE_SYNC);
+        p.lfpw_ms = avg(event::LOG_FILE_PARALLEL_WRITE);
+        p.remote_ms = avg(event::SYNC_REMOTE_WRITE).or_else(|| avg(event::LNS_WAIT_ON_SENDREQ));
+        p.rfs_ms = avg(event::RFS_RANDOM_IO).or_else(|| avg(event::RFS_WRITE));
+        p.cpu_pct = match (os_delta(os::BUSY_TIME), os_delta(os::IDLE_TIME)) {
+            (Some(b), Some(i)) if b + i > 0.0 => Some(b * 100.0 / (b + i)),
+            _ => None,
+        };
+        p
     }
 }
 
@@ -95,11 +125,8 @@ impl SlotSeries {
                 return; // out of order (clock skew on a reconnect): drop rather than rewind
             }
         }
-        let d = self
-            .last_good
-            .as_ref()
-            .and_then(|prev| Delta::between(prev, &s));
-        self.points.push(Point::from_delta(&s, d.as_ref()));
+        self.points
+            .push(Point::between(self.last_good.as_deref(), &s));
         if !s.is_error() {
             let restarted = self
                 .last_good
@@ -322,6 +349,24 @@ impl Engine {
     }
 }
 
+/// Builds an engine from the tail of an indexed recording: as much as the raw span and the
+/// points history can hold, so opening a 24-hour file costs what its last hour costs.
+/// "Since startup" then starts at the loaded tail.
+pub fn load_tail(index: &RecordingIndex, config: EngineConfig) -> Result<Engine, RecordingError> {
+    let mut engine = Engine::new(config);
+    let Some(last) = index.last_t() else {
+        return Ok(engine);
+    };
+    let interval_ms = index.header().interval_ms.unwrap_or(1000).max(1);
+    let history_ms = config.history_len as u64 * interval_ms;
+    let span_ms = history_ms.max(config.raw_span.as_millis() as u64) + interval_ms;
+    let from = index.position_at(last.add_millis(-(span_ms as i64)));
+    for entry in index.cursor(from)? {
+        engine.push(entry?);
+    }
+    Ok(engine)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,6 +411,39 @@ mod tests {
         // Windows longer than the raw span are capped to it.
         let long = p.window(Window::Last(Duration::from_secs(900))).unwrap();
         assert_eq!(long.secs, 60.0);
+    }
+
+    #[test]
+    fn points_agree_with_deltas() {
+        use crate::sample::{Event, IoStat};
+        use crate::units::Micros;
+        let mk = |t: i64, k: u64| {
+            let mut s = Sample::new(Timestamp::from_millis(t * 1000), Slot::primary());
+            s.stats.insert(stat::USER_COMMITS.into(), 100 * k);
+            s.stats.insert(stat::REDO_SIZE.into(), 1_000_000 * k);
+            s.stats.insert(stat::REDO_WRITES.into(), 40 * k);
+            s.os.insert(os::BUSY_TIME.into(), 30.0 * k as f64);
+            s.os.insert(os::IDLE_TIME.into(), 70.0 * k as f64);
+            s.iostat.insert("Log File".into(), IoStat::default());
+            s.events.insert(
+                event::LOG_FILE_SYNC.into(),
+                Event {
+                    waits: 100 * k,
+                    us: Micros(150_000 * k * k),
+                    hist: vec![],
+                },
+            );
+            s
+        };
+        let (a, b) = (mk(0, 1), mk(2, 3));
+        let p = Point::between(Some(&a), &b);
+        let d = Delta::between(&a, &b).unwrap();
+        assert_eq!(p.tps, d.tps());
+        assert_eq!(p.redo_mb_s, d.redo_mb_s());
+        assert_eq!(p.redo_write_kb, d.redo_write_kb());
+        assert_eq!(p.lfs_ms, d.event_avg(event::LOG_FILE_SYNC).map(|m| m.0));
+        assert_eq!(p.cpu_pct, d.cpu_busy_pct());
+        assert_eq!(p.tps, Some(100.0));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! raw cumulative counters exactly as Oracle reports them, and what a recording line holds.
 
 mod enums;
+pub mod index;
 pub mod names;
 pub mod recording;
 

@@ -96,6 +96,7 @@ pub struct RecordingReader<R> {
     buf: Vec<u8>,
     truncated_tail: bool,
     done: bool,
+    header_end: u64,
 }
 
 impl RecordingReader<BufReader<File>> {
@@ -119,6 +120,7 @@ impl<R: BufRead> RecordingReader<R> {
     pub fn new(path: String, mut input: R) -> Result<Self, RecordingError> {
         let mut buf = Vec::new();
         let mut line_no = 0;
+        let mut header_end = 0u64;
         // Skip leading blank lines, then the first line must be the header.
         loop {
             buf.clear();
@@ -132,6 +134,7 @@ impl<R: BufRead> RecordingReader<R> {
                 return Err(RecordingError::Empty { path });
             }
             line_no += 1;
+            header_end += n as u64;
             if !buf.iter().all(u8::is_ascii_whitespace) {
                 break;
             }
@@ -149,11 +152,17 @@ impl<R: BufRead> RecordingReader<R> {
             buf,
             truncated_tail: false,
             done: false,
+            header_end,
         })
     }
 
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The input positioned after the header, the header's end offset and its line number.
+    pub(crate) fn into_parts(self) -> (R, u64, usize) {
+        (self.input, self.header_end, self.line_no)
     }
 
     pub fn path(&self) -> &str {
@@ -254,7 +263,7 @@ fn parse_header(line: &[u8]) -> Result<Header, String> {
     serde_json::from_value(v).map_err(|e| format!("bad header: {e}"))
 }
 
-fn parse_entry(line: &[u8]) -> Result<Entry, String> {
+pub(crate) fn parse_entry(line: &[u8]) -> Result<Entry, String> {
     // Only lines that mention "kind" can be marks; probing costs a skim, not a full parse.
     if memmem(line, b"\"kind\"") {
         let probe: KindProbe =

@@ -1,0 +1,299 @@
+//! A line index over a recording: offset and time of every entry, built by skimming lines
+//! without parsing them. It makes a 24-hour file seekable (replay scrubbing, report windows)
+//! while parsing only the entries a question needs.
+
+use super::recording::{parse_entry, Entry, Header, RecordingError, RecordingReader};
+use crate::timestamp::Timestamp;
+use serde::Deserialize;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Where one entry lives in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRef {
+    pub offset: u64,
+    pub len: u32,
+    pub line: u32,
+    pub t: Timestamp,
+}
+
+#[derive(Debug)]
+pub struct RecordingIndex {
+    path: String,
+    header: Header,
+    lines: Vec<LineRef>,
+    truncated_tail: bool,
+}
+
+#[derive(Deserialize)]
+struct TimeProbe {
+    t: Timestamp,
+}
+
+/// The writer puts `t` first: read it straight from the prefix, no JSON parse.
+fn t_from_prefix(line: &[u8]) -> Option<Timestamp> {
+    let rest = line.strip_prefix(b"{\"t\":\"")?;
+    let end = rest.iter().take(40).position(|&b| b == b'"')?;
+    Timestamp::parse(std::str::from_utf8(&rest[..end]).ok()?).ok()
+}
+
+impl RecordingIndex {
+    pub fn build(path: &Path) -> Result<Self, RecordingError> {
+        let reader = RecordingReader::open(path)?;
+        let header = reader.header().clone();
+        let display = reader.path().to_string();
+        let (mut input, header_end, mut line_no) = reader.into_parts();
+        let mut lines = Vec::new();
+        let mut buf = Vec::with_capacity(8192);
+        let mut offset = header_end;
+        let mut truncated_tail = false;
+        loop {
+            buf.clear();
+            let n = input
+                .read_until(b'\n', &mut buf)
+                .map_err(|source| RecordingError::Read {
+                    path: display.clone(),
+                    source,
+                })?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            let start = offset;
+            offset += n as u64;
+            if buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let complete = buf.last() == Some(&b'\n');
+            let t = if complete { t_from_prefix(&buf) } else { None };
+            let t = match t {
+                Some(t) => Ok(t),
+                None if complete => serde_json::from_slice::<TimeProbe>(&buf)
+                    .map(|p| p.t)
+                    .map_err(|e| format!("not a sample or mark with a time \"t\": {e}")),
+                // No newline: the last line. Keep it only if it is whole.
+                None => parse_entry(&buf).map(|e| e.t()),
+            };
+            match t {
+                Ok(t) => lines.push(LineRef {
+                    offset: start,
+                    len: n as u32,
+                    line: line_no as u32,
+                    t,
+                }),
+                Err(_) if !complete || at_eof(&mut input) => {
+                    truncated_tail = true;
+                    break;
+                }
+                Err(what) => {
+                    return Err(RecordingError::Line {
+                        path: display,
+                        line: line_no,
+                        what,
+                    })
+                }
+            }
+        }
+        Ok(RecordingIndex {
+            path: display,
+            header,
+            lines,
+            truncated_tail,
+        })
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub fn lines(&self) -> &[LineRef] {
+        &self.lines
+    }
+
+    pub fn truncated_tail(&self) -> bool {
+        self.truncated_tail
+    }
+
+    pub fn first_t(&self) -> Option<Timestamp> {
+        self.lines.iter().map(|l| l.t).min()
+    }
+
+    pub fn last_t(&self) -> Option<Timestamp> {
+        self.lines.iter().map(|l| l.t).max()
+    }
+
+    /// Index of the first entry at or after `t` (entries are in time order as written).
+    pub fn position_at(&self, t: Timestamp) -> usize {
+        self.lines.partition_point(|l| l.t < t)
+    }
+
+    /// Opens a cursor that parses entries from `from` (an index into `lines()`) on.
+    pub fn cursor(&self, from: usize) -> Result<Cursor<'_>, RecordingError> {
+        let file = File::open(&self.path).map_err(|source| RecordingError::Open {
+            path: self.path.clone(),
+            source,
+        })?;
+        let mut input = BufReader::with_capacity(256 * 1024, file);
+        if let Some(l) = self.lines.get(from) {
+            input
+                .seek(SeekFrom::Start(l.offset))
+                .map_err(|source| RecordingError::Read {
+                    path: self.path.clone(),
+                    source,
+                })?;
+        }
+        Ok(Cursor {
+            index: self,
+            input,
+            next: from,
+            buf: Vec::new(),
+        })
+    }
+}
+
+fn at_eof<R: BufRead>(r: &mut R) -> bool {
+    matches!(r.fill_buf(), Ok(b) if b.is_empty())
+}
+
+/// Parses indexed entries in file order from a starting position.
+pub struct Cursor<'a> {
+    index: &'a RecordingIndex,
+    input: BufReader<File>,
+    next: usize,
+    buf: Vec<u8>,
+}
+
+impl Cursor<'_> {
+    pub fn position(&self) -> usize {
+        self.next
+    }
+}
+
+impl Iterator for Cursor<'_> {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let l = *self.index.lines.get(self.next)?;
+        self.next += 1;
+        self.buf.resize(l.len as usize, 0);
+        // Entries are contiguous except for skipped blank lines: seek only when needed.
+        let pos = self.input.stream_position().ok();
+        if pos != Some(l.offset) {
+            if let Err(source) = self.input.seek(SeekFrom::Start(l.offset)) {
+                return Some(Err(RecordingError::Read {
+                    path: self.index.path.clone(),
+                    source,
+                }));
+            }
+        }
+        if let Err(source) = self.input.read_exact(&mut self.buf) {
+            return Some(Err(RecordingError::Read {
+                path: self.index.path.clone(),
+                source,
+            }));
+        }
+        Some(parse_entry(&self.buf).map_err(|what| RecordingError::Line {
+            path: self.index.path.clone(),
+            line: l.line as usize,
+            what,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::recording::RecordingWriter;
+    use crate::sample::{Mark, Sample, Slot};
+    use std::io::Write;
+
+    fn write_recording(n: i64, extra: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        {
+            let mut w = RecordingWriter::new(
+                f.as_file_mut(),
+                &Header::new(Timestamp::from_millis(0), 1000, "test"),
+            )
+            .unwrap();
+            for i in 0..n {
+                let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
+                s.stats.insert("user commits".into(), i as u64);
+                w.write_sample(&s).unwrap();
+                if i == 2 {
+                    w.write_mark(&Mark {
+                        t: Timestamp::from_millis(2500),
+                        text: "m".into(),
+                    })
+                    .unwrap();
+                }
+            }
+        }
+        f.write_all(extra.as_bytes()).unwrap();
+        f
+    }
+
+    #[test]
+    fn indexes_every_entry_and_seeks() {
+        let f = write_recording(10, "");
+        let idx = RecordingIndex::build(f.path()).unwrap();
+        assert_eq!(idx.lines().len(), 11);
+        assert_eq!(idx.first_t(), Some(Timestamp::from_millis(0)));
+        assert_eq!(idx.last_t(), Some(Timestamp::from_millis(9000)));
+        let from = idx.position_at(Timestamp::from_millis(7000));
+        let got: Vec<Entry> = idx.cursor(from).unwrap().map(Result::unwrap).collect();
+        assert_eq!(got.len(), 3);
+        match &got[0] {
+            Entry::Sample(s) => assert_eq!(s.stat("user commits"), Some(7)),
+            e => panic!("{e:?}"),
+        }
+        // The whole file through the cursor equals the streaming reader.
+        let all: Vec<Entry> = idx.cursor(0).unwrap().map(Result::unwrap).collect();
+        let streamed: Vec<Entry> = RecordingReader::open(f.path())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(all, streamed);
+    }
+
+    #[test]
+    fn truncated_tail_is_dropped_and_flagged() {
+        let f = write_recording(3, "{\"t\":\"2026-11-30T05:00:01.000Z\",\"slot\":\"pri");
+        let idx = RecordingIndex::build(f.path()).unwrap();
+        assert_eq!(idx.lines().len(), 4);
+        assert!(idx.truncated_tail());
+    }
+
+    #[test]
+    fn a_line_without_time_in_the_middle_names_its_line() {
+        let f = write_recording(
+            3,
+            "{\"slot\":\"primary\"}\n{\"t\":\"2026-11-30T05:00:01.000Z\",\"slot\":\"primary\"}\n",
+        );
+        let err = RecordingIndex::build(f.path()).unwrap_err().to_string();
+        assert!(
+            err.ends_with(&format!(
+                ":6: not a sample or mark with a time \"t\": missing field `t` at line 1 column 18"
+            )),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn hand_written_lines_with_t_elsewhere_are_indexed() {
+        let f = write_recording(
+            1,
+            "{\"slot\":\"primary\", \"t\":\"2026-11-30T05:00:01Z\"}\n",
+        );
+        let idx = RecordingIndex::build(f.path()).unwrap();
+        assert_eq!(idx.lines().len(), 2);
+        assert_eq!(
+            idx.last_t(),
+            Some(Timestamp::parse("2026-11-30T05:00:01Z").unwrap())
+        );
+    }
+}
