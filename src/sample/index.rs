@@ -276,9 +276,9 @@ mod tests {
         );
         let err = RecordingIndex::build(f.path()).unwrap_err().to_string();
         assert!(
-            err.ends_with(&format!(
+            err.ends_with(
                 ":6: not a sample or mark with a time \"t\": missing field `t` at line 1 column 18"
-            )),
+            ),
             "{err}"
         );
     }
