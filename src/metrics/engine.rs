@@ -155,6 +155,11 @@ impl SlotSeries {
         self.last_good.as_ref()
     }
 
+    /// Good raw samples kept for the fixed windows, oldest first.
+    pub fn raw_samples(&self) -> impl DoubleEndedIterator<Item = &Arc<Sample>> {
+        self.raw.iter()
+    }
+
     pub fn points(&self) -> &Ring<Point> {
         &self.points
     }

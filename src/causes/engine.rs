@@ -1,0 +1,136 @@
+//! The rules engine: evaluates every rule on each new sample, applies hysteresis (a condition
+//! must hold 15 s to raise a finding and be false 30 s to clear it) and ranks what is raised.
+
+use super::context::Context;
+use super::finding::{Assessment, Finding};
+use super::rules::{RULES, STATE_RULES};
+use super::thresholds::Thresholds;
+use crate::metrics::{Engine, Window};
+use crate::sample::Slot;
+use crate::timestamp::Timestamp;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Default, Clone)]
+struct RuleState {
+    /// When the condition started to hold without interruption.
+    true_since: Option<Timestamp>,
+    /// When a raised finding's condition stopped holding.
+    false_since: Option<Timestamp>,
+    raised: Option<Finding>,
+}
+
+/// A change in what is raised, for incident timelines.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transition {
+    Raised(Finding),
+    Cleared { id: &'static str, at: Timestamp },
+}
+
+#[derive(Debug, Clone)]
+pub struct CauseEngine {
+    thresholds: Thresholds,
+    states: BTreeMap<&'static str, RuleState>,
+    last_eval: Option<Timestamp>,
+}
+
+impl Default for CauseEngine {
+    fn default() -> Self {
+        CauseEngine::new(Thresholds::default())
+    }
+}
+
+impl CauseEngine {
+    pub fn new(thresholds: Thresholds) -> Self {
+        CauseEngine {
+            thresholds,
+            states: BTreeMap::new(),
+            last_eval: None,
+        }
+    }
+
+    pub fn thresholds(&self) -> &Thresholds {
+        &self.thresholds
+    }
+
+    /// Evaluates the rules at the metrics' newest instant over `window` and returns the ranked
+    /// findings. Calling it twice for the same instant does not advance hysteresis.
+    pub fn assess(&mut self, metrics: &Engine, window: Window) -> Assessment {
+        self.assess_for(metrics, window, None).0
+    }
+
+    /// As [`assess`], for a chosen standby, also returning what was raised or cleared now.
+    pub fn assess_for(
+        &mut self,
+        metrics: &Engine,
+        window: Window,
+        standby: Option<&Slot>,
+    ) -> (Assessment, Vec<Transition>) {
+        let th = &self.thresholds;
+        let ctx = Context::new(metrics, window, standby);
+        let now = ctx.now;
+        let warming_up = ctx.primary_samples() < th.min_samples || ctx.lfs_waits() == 0;
+        let fresh = self.last_eval.is_none_or(|t| now > t);
+        let mut transitions = Vec::new();
+        if fresh {
+            self.last_eval = Some(now);
+            for &(id, rule) in RULES {
+                let current = if warming_up && !STATE_RULES.contains(&id) {
+                    None
+                } else {
+                    rule(&ctx, th)
+                };
+                let st = self.states.entry(id).or_default();
+                match current {
+                    Some(mut f) => {
+                        st.false_since = None;
+                        let since = *st.true_since.get_or_insert(now);
+                        f.since = since;
+                        let was_raised = st.raised.is_some();
+                        if was_raised || now.secs_since(since) >= th.raise_after_s {
+                            if !was_raised {
+                                transitions.push(Transition::Raised(f.clone()));
+                            } else if let Some(old) = &st.raised {
+                                f.since = old.since;
+                            }
+                            st.raised = Some(f);
+                        }
+                    }
+                    None => {
+                        st.true_since = None;
+                        if st.raised.is_some() {
+                            let off = *st.false_since.get_or_insert(now);
+                            if now.secs_since(off) >= th.clear_after_s {
+                                st.raised = None;
+                                st.false_since = None;
+                                transitions.push(Transition::Cleared { id, at: now });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut findings: Vec<Finding> = self
+            .states
+            .values()
+            .filter_map(|s| s.raised.clone())
+            .collect();
+        rank(&mut findings);
+        (
+            Assessment {
+                findings,
+                warming_up,
+            },
+            transitions,
+        )
+    }
+}
+
+/// Severity first, then the share of commit latency or lag explained, then id for stability.
+pub fn rank(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then(b.explains.total_cmp(&a.explains))
+            .then(a.id.cmp(b.id))
+    });
+}

@@ -1,0 +1,388 @@
+//! Test support: a primary/standby pair with chosen averages, rates and states, turned into
+//! cumulative samples and fed through the metrics engine exactly as a source would.
+
+use crate::metrics::Engine;
+use crate::sample::names::{event, filetype, os, stat};
+use crate::sample::{
+    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, Log, LogStatus, LogSwitch, Logs,
+    Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+};
+use crate::timestamp::Timestamp;
+use crate::units::{Micros, Secs};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub struct Pair {
+    pub tps: f64,
+    pub lfs_ms: f64,
+    pub lfpw_ms: f64,
+    pub remote_ms: Option<f64>,
+    pub rfs_ms: Option<f64>,
+    pub affirm: bool,
+    pub sync: bool,
+    pub writes_per_s: f64,
+    pub redo_mb_s: f64,
+    pub poll_writes_per_s: f64,
+    pub cpu_pct: f64,
+    pub load: f64,
+    pub num_cpus: f64,
+    pub transport_lag_s: f64,
+    pub apply_lag_s: f64,
+    /// Seconds of lag added per second of run (a growing lag).
+    pub transport_lag_growth: f64,
+    pub apply_lag_growth: f64,
+    pub apply_mb_s: f64,
+    pub primary_log_w_ms: f64,
+    pub standby_log_w_ms: f64,
+    pub primary_data_w_ms: f64,
+    pub standby_data_w_ms: f64,
+    pub switch_every_s: f64,
+    pub orl_mb: u64,
+    pub orl_groups: u32,
+    pub srl_groups: u32,
+    pub srl_mb: u64,
+    pub srl_members: u32,
+    pub log_buffer_mb: u64,
+    pub dest_status: DestStatus,
+    pub dest_error: Option<String>,
+    pub gap: String,
+    pub datum_frozen: bool,
+    /// `log file sync` histogram per second as (bound µs, waits); default: all in one bucket.
+    pub lfs_hist: Option<Vec<(u64, u64)>>,
+    pub standby_down_from_s: Option<i64>,
+}
+
+impl Default for Pair {
+    /// A healthy SYNC pair: nothing above INFO.
+    fn default() -> Self {
+        Pair {
+            tps: 7500.0,
+            lfs_ms: 1.3,
+            lfpw_ms: 0.55,
+            remote_ms: Some(0.85),
+            rfs_ms: Some(0.5),
+            affirm: true,
+            sync: true,
+            writes_per_s: 2000.0,
+            redo_mb_s: 25.0,
+            poll_writes_per_s: 0.0,
+            cpu_pct: 55.0,
+            load: 3.0,
+            num_cpus: 16.0,
+            transport_lag_s: 0.0,
+            apply_lag_s: 1.0,
+            transport_lag_growth: 0.0,
+            apply_lag_growth: 0.0,
+            apply_mb_s: 60.0,
+            primary_log_w_ms: 0.5,
+            standby_log_w_ms: 0.7,
+            primary_data_w_ms: 1.0,
+            standby_data_w_ms: 1.1,
+            switch_every_s: 1200.0,
+            orl_mb: 32768,
+            orl_groups: 4,
+            srl_groups: 5,
+            srl_mb: 32768,
+            srl_members: 1,
+            log_buffer_mb: 64,
+            dest_status: DestStatus::Valid,
+            dest_error: None,
+            gap: "NO GAP".into(),
+            datum_frozen: false,
+            lfs_hist: None,
+            standby_down_from_s: None,
+        }
+    }
+}
+
+fn t0() -> Timestamp {
+    Timestamp::parse("2026-11-30T05:00:00Z").unwrap()
+}
+
+/// Cumulative counters, advanced one second at a time from the pair's current rates, so a
+/// test can change the pair mid-run (a spike, a fault) and counters stay monotone.
+#[derive(Debug, Clone, Default)]
+pub struct Acc {
+    pub secs: f64,
+    events: BTreeMap<(&'static str, &'static str), (f64, f64, BTreeMap<u64, f64>)>,
+    stats: BTreeMap<&'static str, f64>,
+    os: BTreeMap<&'static str, f64>,
+    io: BTreeMap<(&'static str, &'static str), (f64, f64)>,
+}
+
+impl Acc {
+    fn event(
+        &mut self,
+        slot: &'static str,
+        name: &'static str,
+        waits: f64,
+        avg_ms: f64,
+        hist: &[(u64, f64)],
+    ) {
+        let e = self.events.entry((slot, name)).or_default();
+        e.0 += waits;
+        e.1 += waits * avg_ms * 1000.0;
+        if hist.is_empty() {
+            let bound = ((avg_ms * 1000.0).max(1.0) as u64).next_power_of_two();
+            *e.2.entry(bound).or_default() += waits;
+        } else {
+            for &(b, c) in hist {
+                *e.2.entry(b).or_default() += c;
+            }
+        }
+    }
+
+    fn get_event(&self, slot: &'static str, name: &'static str) -> Option<Event> {
+        let (w, us, h) = self.events.get(&(slot, name))?;
+        Some(Event {
+            waits: *w as u64,
+            us: Micros(*us as u64),
+            hist: h
+                .iter()
+                .map(|(&b, &c)| Bucket(Micros(b), c as u64))
+                .collect(),
+        })
+    }
+
+    fn io(&mut self, slot: &'static str, ft: &'static str, writes: f64, w_ms: f64) {
+        let e = self.io.entry((slot, ft)).or_default();
+        e.0 += writes;
+        e.1 += writes * w_ms;
+    }
+
+    fn get_io(&self, slot: &'static str, ft: &'static str) -> Option<IoStat> {
+        let (w, ms) = self.io.get(&(slot, ft))?;
+        Some(IoStat {
+            rreq: (*w / 10.0) as u64,
+            wreq: *w as u64,
+            rmb: 1,
+            wmb: (*w / 100.0) as u64,
+            rms: (*w / 10.0) as u64,
+            wms: *ms as u64,
+        })
+    }
+
+    /// One second of the pair's activity.
+    pub fn advance(&mut self, p: &Pair) {
+        self.secs += 1.0;
+        let lfs_hist: Vec<(u64, f64)> = p
+            .lfs_hist
+            .as_ref()
+            .map(|h| h.iter().map(|&(b, c)| (b, c as f64)).collect())
+            .unwrap_or_default();
+        let lfs_waits = if lfs_hist.is_empty() {
+            p.tps
+        } else {
+            lfs_hist.iter().map(|h| h.1).sum()
+        };
+        self.event("p", event::LOG_FILE_SYNC, lfs_waits, p.lfs_ms, &lfs_hist);
+        self.event(
+            "p",
+            event::LOG_FILE_PARALLEL_WRITE,
+            p.writes_per_s,
+            p.lfpw_ms,
+            &[],
+        );
+        if let Some(r) = p.remote_ms {
+            self.event("p", event::SYNC_REMOTE_WRITE, p.writes_per_s, r, &[]);
+        }
+        if let Some(r) = p.rfs_ms {
+            self.event("s", event::RFS_RANDOM_IO, p.writes_per_s, r, &[]);
+        }
+        self.event("s", event::CHECKPOINT_COMPLETED, 0.01, 500.0, &[]);
+        for (k, v) in [
+            (stat::USER_COMMITS, p.tps),
+            (stat::REDO_SIZE, p.redo_mb_s * 1048576.0),
+            (stat::REDO_WRITES, p.writes_per_s),
+            (stat::REDO_SYNCH_WRITES, p.tps),
+            (stat::REDO_SYNCH_POLL_WRITES, p.poll_writes_per_s),
+        ] {
+            *self.stats.entry(k).or_default() += v;
+        }
+        *self.os.entry(os::BUSY_TIME).or_default() += p.cpu_pct;
+        *self.os.entry(os::IDLE_TIME).or_default() += 100.0 - p.cpu_pct;
+        self.io("p", filetype::LOG_FILE, p.writes_per_s, p.primary_log_w_ms);
+        self.io("p", filetype::DATA_FILE, 400.0, p.primary_data_w_ms);
+        self.io("s", filetype::LOG_FILE, p.writes_per_s, p.standby_log_w_ms);
+        self.io("s", filetype::DATA_FILE, 400.0, p.standby_data_w_ms);
+    }
+}
+
+impl Pair {
+    /// The primary's sample at `i` seconds from the accumulated counters.
+    pub fn primary(&self, i: i64, acc: &Acc) -> Sample {
+        let t = t0().add_millis(i * 1000);
+        let mut s = Sample::new(t, Slot::primary());
+        s.db = Some(DbInfo {
+            name: Some("prod_a".into()),
+            role: Some(Role::Primary),
+            startup: Some(t0().add_millis(-86_400_000)),
+            ..DbInfo::default()
+        });
+        for name in [
+            event::LOG_FILE_SYNC,
+            event::LOG_FILE_PARALLEL_WRITE,
+            event::SYNC_REMOTE_WRITE,
+        ] {
+            if let Some(e) = acc.get_event("p", name) {
+                s.events.insert(name.into(), e);
+            }
+        }
+        for (k, v) in &acc.stats {
+            s.stats.insert((*k).into(), *v as u64);
+        }
+        s.os.insert(
+            os::BUSY_TIME.into(),
+            acc.os.get(os::BUSY_TIME).copied().unwrap_or(0.0).round(),
+        );
+        s.os.insert(
+            os::IDLE_TIME.into(),
+            acc.os.get(os::IDLE_TIME).copied().unwrap_or(0.0).round(),
+        );
+        s.os.insert(os::LOAD.into(), self.load);
+        s.os.insert(os::NUM_CPUS.into(), self.num_cpus);
+        for ft in [filetype::LOG_FILE, filetype::DATA_FILE] {
+            if let Some(io) = acc.get_io("p", ft) {
+                s.iostat.insert(ft.into(), io);
+            }
+        }
+        s.dests.push(Dest {
+            id: 2,
+            name: Some("prod_b".into()),
+            status: self.dest_status.clone(),
+            mode: if self.sync {
+                TransmitMode::Sync
+            } else {
+                TransmitMode::Async
+            },
+            affirm: self.affirm && self.sync,
+            compression: Some("DISABLE".into()),
+            net_timeout_s: Some(30),
+            gap: Some(self.gap.clone()),
+            error: self.dest_error.clone(),
+            archived_seq: None,
+            applied_seq: None,
+            resp_hist: vec![],
+        });
+        s.logs = Some(Logs {
+            online: (1..=self.orl_groups)
+                .map(|g| Log {
+                    group: g,
+                    thread: 1,
+                    sequence: 100 + u64::from(g),
+                    bytes: self.orl_mb * 1048576,
+                    members: 2,
+                    status: LogStatus::Inactive,
+                    used: None,
+                })
+                .collect(),
+            standby: vec![],
+        });
+        // Switches of the last hour at the configured pace.
+        let mut switches = Vec::new();
+        let mut k = 0;
+        loop {
+            let at = t.add_millis(-((k as f64 * self.switch_every_s * 1000.0) as i64));
+            if t.secs_since(at) > 3600.0 {
+                break;
+            }
+            switches.push(LogSwitch {
+                thread: 1,
+                sequence: 5000 - k,
+                time: at,
+            });
+            k += 1;
+        }
+        s.switches = Some(switches);
+        let mut params = BTreeMap::new();
+        params.insert(
+            "log_buffer".to_string(),
+            (self.log_buffer_mb * 1048576).to_string(),
+        );
+        s.params = Some(params);
+        s
+    }
+
+    pub fn standby(&self, i: i64, acc: &Acc) -> Sample {
+        let t = t0().add_millis(i * 1000);
+        if self.standby_down_from_s.is_some_and(|d| i >= d) {
+            return Sample::failed(
+                t,
+                Slot::standby(),
+                SampleErrorKind::ConnectionLost,
+                "ORA-03113: end-of-file on communication channel".into(),
+            );
+        }
+        let mut s = Sample::new(t, Slot::standby());
+        s.db = Some(DbInfo {
+            name: Some("prod_b".into()),
+            role: Some(Role::PhysicalStandby),
+            startup: Some(t0().add_millis(-86_400_000)),
+            ..DbInfo::default()
+        });
+        for name in [event::RFS_RANDOM_IO, event::CHECKPOINT_COMPLETED] {
+            if let Some(e) = acc.get_event("s", name) {
+                s.events.insert(name.into(), e);
+            }
+        }
+        for ft in [filetype::LOG_FILE, filetype::DATA_FILE] {
+            if let Some(io) = acc.get_io("s", ft) {
+                s.iostat.insert(ft.into(), io);
+            }
+        }
+        let tl = self.transport_lag_s + self.transport_lag_growth * i as f64;
+        let al = self.apply_lag_s + self.apply_lag_growth * i as f64;
+        let datum = if self.datum_frozen {
+            t0()
+        } else {
+            t.add_millis(-1000)
+        };
+        s.dg = Some(DgStats {
+            transport_lag_s: Some(Secs(tl.round())),
+            apply_lag_s: Some(Secs(al.round())),
+            apply_finish_s: None,
+            computed: Some(t),
+            datum: Some(datum),
+        });
+        s.recovery = Some(Recovery {
+            active_apply_kbps: Some(self.apply_mb_s * 1024.0),
+            ..Recovery::default()
+        });
+        s.logs = Some(Logs {
+            online: vec![],
+            standby: (1..=self.srl_groups)
+                .map(|g| Log {
+                    group: 10 + g,
+                    thread: 1,
+                    sequence: 0,
+                    bytes: self.srl_mb * 1048576,
+                    members: self.srl_members,
+                    status: LogStatus::Unassigned,
+                    used: None,
+                })
+                .collect(),
+        });
+        s
+    }
+}
+
+/// A pair running through time: counters, the metrics engine and the clock.
+#[derive(Debug, Default)]
+pub struct Run {
+    pub engine: Engine,
+    pub acc: Acc,
+    pub i: i64,
+}
+
+impl Run {
+    /// Feeds one second of `pair`.
+    pub fn step(&mut self, pair: &Pair) {
+        self.acc.advance(pair);
+        self.engine
+            .push_sample(Arc::new(pair.primary(self.i, &self.acc)));
+        self.engine
+            .push_sample(Arc::new(pair.standby(self.i, &self.acc)));
+        self.i += 1;
+    }
+}

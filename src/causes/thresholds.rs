@@ -1,0 +1,97 @@
+//! Every threshold of the catalog (../shared/design/CAUSES.md) with its default. The config
+//! file's `[thresholds]` table overrides any of them by name.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Thresholds {
+    /// A condition must hold this long before a finding is raised…
+    pub raise_after_s: f64,
+    /// …and be false this long before it clears.
+    pub clear_after_s: f64,
+    /// Fewer good samples than this in the window: "warming up", no findings.
+    pub min_samples: usize,
+
+    // standby-redo-write-slow
+    pub remote_min_ms: f64,
+    pub remote_vs_lfpw_ratio: f64,
+    pub rfs_share_of_remote: f64,
+    pub remote_crit_ms: f64,
+    // network-latency
+    pub network_share_ms: f64,
+    pub network_remote_ms: f64,
+    pub network_rfs_small_share: f64,
+    // adaptive-lfs-polling, lgwr-cpu-starved
+    pub lfs_vs_write_ratio: f64,
+    pub lfs_unexplained_ms: f64,
+    pub cpu_busy_pct: f64,
+    // lgwr-write-slow
+    pub lfpw_warn_ms: f64,
+    pub lfpw_p99_ms: f64,
+    pub lfpw_crit_ms: f64,
+    // lfs-outlier-skew
+    pub outlier_bound_ms: f64,
+    pub outlier_max_wait_share: f64,
+    pub outlier_min_time_share: f64,
+    pub outlier_min_waits: u64,
+    // log-switch-frequent
+    pub switches_per_hour: f64,
+    // transport-bandwidth
+    pub transport_lag_s: f64,
+    pub transport_lag_rise_s_per_s: f64,
+    pub transport_rise_window_s: f64,
+    pub lag_crit_s: f64,
+    // apply-bound
+    pub apply_gap_s: f64,
+    pub apply_rate_window_s: f64,
+    // standby-io-saturated
+    pub io_await_ratio: f64,
+    pub io_await_min_ms: f64,
+    // lag-stale
+    pub stale_datum_s: f64,
+    // redo-sizing
+    pub log_buffer_min_mb: f64,
+    pub log_buffer_max_mb: f64,
+    pub orl_min_mb: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            raise_after_s: 15.0,
+            clear_after_s: 30.0,
+            min_samples: 5,
+            remote_min_ms: 1.0,
+            remote_vs_lfpw_ratio: 2.0,
+            rfs_share_of_remote: 0.5,
+            remote_crit_ms: 5.0,
+            network_share_ms: 1.0,
+            network_remote_ms: 5.0,
+            network_rfs_small_share: 0.25,
+            lfs_vs_write_ratio: 2.0,
+            lfs_unexplained_ms: 1.0,
+            cpu_busy_pct: 90.0,
+            lfpw_warn_ms: 1.0,
+            lfpw_p99_ms: 16.0,
+            lfpw_crit_ms: 10.0,
+            outlier_bound_ms: 8.0,
+            outlier_max_wait_share: 0.15,
+            outlier_min_time_share: 0.5,
+            outlier_min_waits: 100,
+            switches_per_hour: 6.0,
+            transport_lag_s: 10.0,
+            transport_lag_rise_s_per_s: 0.5,
+            transport_rise_window_s: 30.0,
+            lag_crit_s: 300.0,
+            apply_gap_s: 10.0,
+            apply_rate_window_s: 60.0,
+            io_await_ratio: 2.0,
+            io_await_min_ms: 2.0,
+            stale_datum_s: 30.0,
+            log_buffer_min_mb: 16.0,
+            log_buffer_max_mb: 128.0,
+            orl_min_mb: 300.0,
+        }
+    }
+}
