@@ -100,12 +100,15 @@ fn t0() -> Timestamp {
     Timestamp::parse("2026-11-30T05:00:00Z").unwrap()
 }
 
+/// Waits, microseconds and histogram (bound → count) of one event.
+type EventAcc = (f64, f64, BTreeMap<u64, f64>);
+
 /// Cumulative counters, advanced one second at a time from the pair's current rates, so a
 /// test can change the pair mid-run (a spike, a fault) and counters stay monotone.
 #[derive(Debug, Clone, Default)]
 pub struct Acc {
     pub secs: f64,
-    events: BTreeMap<(&'static str, &'static str), (f64, f64, BTreeMap<u64, f64>)>,
+    events: BTreeMap<(&'static str, &'static str), EventAcc>,
     stats: BTreeMap<&'static str, f64>,
     os: BTreeMap<&'static str, f64>,
     io: BTreeMap<(&'static str, &'static str), (f64, f64)>,
