@@ -25,6 +25,37 @@ pub enum Command {
     /// Reports from a recording: impact table (baseline vs compare) and latency histograms
     #[command(subcommand)]
     Report(ReportCommand),
+    /// Sample for a while, print suggested causes, exit 0 OK / 1 WARN / 2 CRIT / 3 UNKNOWN
+    /// (Nagios convention; for cron and monitoring)
+    #[command(
+        after_help = "Examples:\n  dgscope check --replay incident.jsonl --format json\n  \
+dgscope check --replay incident.jsonl --duration 5m --fail-on crit\n\n\
+Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable recording)."
+    )]
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Judge a recording instead of live databases (replayed from its start)
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// How long to sample (virtual time for the twin and replay); the causes window is as long.
+    /// Default: 60s live and for the twin, the whole recording for --replay
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub duration: Option<std::time::Duration>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Lowest status that makes the exit code non-zero (crit: WARN exits 0)
+    #[arg(long, value_enum, default_value_t = crate::report::check::FailOn::Warn)]
+    pub fail_on: crate::report::check::FailOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]

@@ -25,7 +25,7 @@ impl Severity {
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
@@ -82,6 +82,17 @@ pub enum Status {
     Warn,
     Crit,
     Unknown,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Ok => "OK",
+            Status::Warn => "WARN",
+            Status::Crit => "CRIT",
+            Status::Unknown => "UNKNOWN",
+        })
+    }
 }
 
 impl Status {

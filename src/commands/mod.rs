@@ -1,6 +1,7 @@
 //! Command dispatch: the edge of the program, where library errors become one line and an exit
 //! code.
 
+mod check;
 mod report;
 
 use crate::cli::{Cli, Command};
@@ -57,7 +58,13 @@ fn clap_failure(e: clap::Error) -> ExitCode {
         _ => {}
     }
     eprintln!("dgscope: {}", one_line_usage_error(&e.render().to_string()));
-    ExitCode::from(EXIT_BAD_INPUT)
+    // `check` speaks Nagios: anything that stops it from judging is UNKNOWN (3).
+    let is_check = std::env::args().nth(1).as_deref() == Some("check");
+    ExitCode::from(if is_check {
+        check::EXIT_UNKNOWN
+    } else {
+        EXIT_BAD_INPUT
+    })
 }
 
 /// Folds clap's multi-line message into one line, keeping the facts and the hint.
@@ -85,6 +92,7 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
+        Command::Check(c) => check::run(c),
     }
 }
 

@@ -1,0 +1,270 @@
+//! `dgscope check`: samples for a duration, prints the ranked findings and exits in the Nagios
+//! convention (0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN). The pipeline is the app's, minus the screen.
+
+use super::format::round;
+use crate::causes::{Assessment, CauseEngine, Status, Thresholds};
+use crate::metrics::{Delta, Engine, EngineConfig, Window};
+use crate::sample::names::event;
+use crate::sample::recording::Entry;
+use crate::sample::Slot;
+use crate::timestamp::Timestamp;
+use serde_json::json;
+use std::time::Duration;
+
+/// What a check run saw and concluded.
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    pub assessment: Assessment,
+    pub from: Option<Timestamp>,
+    pub to: Option<Timestamp>,
+    pub metrics: CheckMetrics,
+    pub samples: usize,
+}
+
+/// The headline figures over the checked window.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CheckMetrics {
+    pub tps: Option<f64>,
+    pub redo_rate_mb_s: Option<f64>,
+    pub log_file_sync_ms: Option<f64>,
+    pub log_file_parallel_write_ms: Option<f64>,
+    pub sync_remote_write_ms: Option<f64>,
+    pub rfs_random_io_ms: Option<f64>,
+    pub transport_lag_s: Option<f64>,
+    pub apply_lag_s: Option<f64>,
+}
+
+impl CheckMetrics {
+    pub fn from_engine(engine: &Engine, window: Window) -> Self {
+        let deltas = engine.window_deltas(window, None);
+        let p = deltas.primary.as_ref();
+        let s = deltas.standby.as_ref();
+        let standby_last = engine
+            .standby_slots()
+            .first()
+            .and_then(|slot| engine.slot(slot))
+            .and_then(|st| st.last_good().cloned());
+        let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
+        CheckMetrics {
+            tps: p.and_then(Delta::tps),
+            redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
+            log_file_sync_ms: p
+                .and_then(|d| d.event_avg(event::LOG_FILE_SYNC))
+                .map(|m| m.0),
+            log_file_parallel_write_ms: p
+                .and_then(|d| d.event_avg(event::LOG_FILE_PARALLEL_WRITE))
+                .map(|m| m.0),
+            sync_remote_write_ms: p.and_then(Delta::sync_remote_avg).map(|m| m.0),
+            rfs_random_io_ms: s.and_then(Delta::rfs_avg).map(|m| m.0),
+            transport_lag_s: dg.as_ref().and_then(|d| d.transport_lag_s).map(|x| x.0),
+            apply_lag_s: dg.as_ref().and_then(|d| d.apply_lag_s).map(|x| x.0),
+        }
+    }
+}
+
+/// Feeds entries (in time order) until `duration` past the first one, evaluating the causes at
+/// every completed sampling instant, and returns the final assessment.
+pub fn run_check<I, E>(
+    entries: I,
+    duration: Option<Duration>,
+    thresholds: Thresholds,
+) -> Result<CheckResult, E>
+where
+    I: IntoIterator<Item = Result<Entry, E>>,
+{
+    // Windows are as long as the check (at least the default minute), and the engine keeps
+    // enough raw samples for it.
+    let span = duration
+        .unwrap_or(Duration::from_secs(3600))
+        .max(Duration::from_secs(60));
+    let window = Window::Last(span);
+    let mut engine = Engine::new(EngineConfig {
+        raw_span: span,
+        history_len: 3600,
+    });
+    let mut causes = CauseEngine::new(thresholds);
+    let mut assessment = Assessment {
+        warming_up: true,
+        ..Assessment::default()
+    };
+    let mut first: Option<Timestamp> = None;
+    let mut tick: Option<Timestamp> = None;
+    let mut samples = 0;
+    for entry in entries {
+        let entry = entry?;
+        let t = entry.t();
+        let start = *first.get_or_insert(t);
+        if let Some(d) = duration {
+            if t.secs_since(start) > d.as_secs_f64() + 1e-9 {
+                break;
+            }
+        }
+        // An instant is complete when the next one begins: judge it with every slot in.
+        if tick.is_some_and(|k| t > k) {
+            assessment = causes.assess(&engine, window);
+        }
+        tick = Some(t);
+        if matches!(entry, Entry::Sample(_)) {
+            samples += 1;
+        }
+        engine.push(entry);
+    }
+    if tick.is_some() {
+        assessment = causes.assess(&engine, window);
+    }
+    let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);
+    let window_from = engine
+        .slot(&primary)
+        .and_then(|s| s.window(window))
+        .map(|d| d.from);
+    Ok(CheckResult {
+        metrics: CheckMetrics::from_engine(&engine, window),
+        assessment,
+        from: window_from.or(first),
+        to: engine.latest(),
+        samples,
+    })
+}
+
+/// Which status makes `check` fail (exit non-zero).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Warn,
+    Crit,
+}
+
+impl CheckResult {
+    pub fn status(&self) -> Status {
+        if self.samples == 0 {
+            return Status::Unknown;
+        }
+        self.assessment.status()
+    }
+
+    /// Nagios exit code, softened by `--fail-on crit` (WARN then exits 0).
+    pub fn exit_code(&self, fail_on: FailOn) -> u8 {
+        match (self.status(), fail_on) {
+            (Status::Warn, FailOn::Crit) => 0,
+            (s, _) => s.exit_code(),
+        }
+    }
+
+    pub fn json(&self) -> String {
+        let findings: Vec<_> = self
+            .assessment
+            .findings
+            .iter()
+            .map(|f| {
+                json!({
+                    "id": f.id,
+                    "severity": f.severity,
+                    "title": f.title,
+                    "since": f.since,
+                    "evidence": f.evidence.iter().map(|e| json!({
+                        "metric": e.metric,
+                        "value": round(e.value, 4),
+                        "unit": e.unit,
+                        "threshold": e.threshold,
+                        "source": e.source,
+                    })).collect::<Vec<_>>(),
+                    "advice": f.advice,
+                    "check_sql": f.check_sql,
+                    "what_if": f.what_if,
+                })
+            })
+            .collect();
+        let m = &self.metrics;
+        let r = |v: Option<f64>| v.map(|x| round(x, 4));
+        let v = json!({
+            "status": self.status(),
+            "window": {"from": self.from, "to": self.to},
+            "warming_up": self.assessment.warming_up,
+            "findings": findings,
+            "metrics": {
+                "tps": r(m.tps),
+                "redo_rate_mb_s": r(m.redo_rate_mb_s),
+                "log_file_sync_ms": r(m.log_file_sync_ms),
+                "log_file_parallel_write_ms": r(m.log_file_parallel_write_ms),
+                "sync_remote_write_ms": r(m.sync_remote_write_ms),
+                "rfs_random_io_ms": r(m.rfs_random_io_ms),
+                "transport_lag_s": r(m.transport_lag_s),
+                "apply_lag_s": r(m.apply_lag_s),
+            },
+        });
+        let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
+        s.push('\n');
+        s
+    }
+
+    pub fn text(&self) -> String {
+        let span = match (self.from, self.to) {
+            (Some(a), Some(b)) => format!("{:.0} s ({a} .. {b})", b.secs_since(a)),
+            _ => "no data".into(),
+        };
+        let warn_or_worse = self
+            .assessment
+            .findings
+            .iter()
+            .filter(|f| f.severity >= crate::causes::Severity::Warn)
+            .count();
+        let mut out = format!(
+            "dgscope check: {} — {} finding(s), {warn_or_worse} at WARN or above, over {span}\n",
+            self.status(),
+            self.assessment.findings.len(),
+        );
+        if self.assessment.warming_up && self.assessment.findings.is_empty() {
+            out.push_str("warming up: not enough samples or no commits in the window to judge\n");
+        }
+        for f in &self.assessment.findings {
+            out.push_str(&format!("{:<5} {}  {}\n", f.severity, f.id, f.title));
+            for e in &f.evidence {
+                out.push_str(&format!(
+                    "      {} {}{}{} [{}]\n",
+                    e.metric,
+                    fmt_value(e.value),
+                    if e.unit.is_empty() { "" } else { " " },
+                    e.unit,
+                    e.source
+                ));
+            }
+            if let Some(a) = f.advice.first() {
+                out.push_str(&format!("      → {a}\n"));
+            }
+        }
+        let m = &self.metrics;
+        let part = |label: &str, v: Option<f64>, unit: &str| {
+            v.map(|x| format!("{label} {} {unit}", fmt_value(x)))
+        };
+        let parts: Vec<String> = [
+            part("TPS", m.tps, "/s"),
+            part("redo", m.redo_rate_mb_s, "MB/s"),
+            part("log file sync", m.log_file_sync_ms, "ms"),
+            part(
+                "log file parallel write",
+                m.log_file_parallel_write_ms,
+                "ms",
+            ),
+            part("SYNC remote write", m.sync_remote_write_ms, "ms"),
+            part("RFS random i/o", m.rfs_random_io_ms, "ms"),
+            part("transport lag", m.transport_lag_s, "s"),
+            part("apply lag", m.apply_lag_s, "s"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !parts.is_empty() {
+            out.push_str(&format!("metrics: {}\n", parts.join(", ")));
+        }
+        out
+    }
+}
+
+fn fmt_value(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
