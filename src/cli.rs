@@ -74,6 +74,22 @@ Example:\n  dgscope report impact incident.jsonl --baseline 0s..15m --compare 20
         after_help = "Example:\n  dgscope report histogram incident.jsonl --event 'log file sync' --window 10m..20m"
     )]
     Histogram(HistogramArgs),
+    /// A Markdown incident report: configuration, timeline of findings and marks, key metrics
+    /// before/after, impact vs the baseline mark, each finding's evidence, SQL and advice
+    #[command(after_help = "Example:\n  dgscope report incident incident.jsonl -o incident.md")]
+    Incident(IncidentArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct IncidentArgs {
+    /// Recording file (.jsonl)
+    pub file: PathBuf,
+    /// Window A..B (default: the whole recording)
+    #[arg(long)]
+    pub window: Option<String>,
+    /// Write the report here (default: standard output)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,62 +1,11 @@
 //! `dgscope check --replay`: exit codes, `--fail-on`, the JSON schema and bad input.
 
 use assert_cmd::Command;
-use serde_json::{json, Value};
-use std::io::Write;
+mod common;
 
-/// Writes a 1 s recording of a primary/standby pair with the given per-second averages.
-/// `standby_down_after` turns the standby's samples into connection errors.
-fn recording(
-    secs: u64,
-    remote_ms: f64,
-    rfs_ms: f64,
-    standby_down_after: Option<u64>,
-) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    writeln!(
-        f,
-        "{}",
-        json!({"format":"dgscope-recording","version":1,"interval_ms":1000,"source":"test"})
-    )
-    .unwrap();
-    let start = 1_796_014_800u64; // 2026-11-30T05:00:00Z
-    let (tps, writes, lfpw) = (7000.0, 2000.0, 0.55);
-    let lfs = remote_ms.max(lfpw) + 0.5;
-    for i in 0..secs {
-        let n = (i + 100) as f64;
-        let t = format!("2026-11-30T05:{:02}:{:02}.000Z", i / 60, i % 60);
-        let _ = start;
-        let ev = |waits: f64, ms: f64| {
-            let bound = ((ms * 1000.0) as u64).next_power_of_two();
-            json!({"waits": waits as u64, "us": (waits * ms * 1000.0) as u64, "hist": [[bound, waits as u64]]})
-        };
-        let primary = json!({
-            "t": t, "slot": "primary",
-            "db": {"name":"prod_a","role":"PRIMARY","open_mode":"READ WRITE","startup":"2026-11-20T00:00:00Z"},
-            "events": {
-                "log file sync": ev(n * tps, lfs),
-                "log file parallel write": ev(n * writes, lfpw),
-                "SYNC Remote Write": ev(n * writes, remote_ms),
-            },
-            "stats": {"user commits": (n * tps) as u64, "redo size": (n * 25.0 * 1048576.0) as u64, "redo writes": (n * writes) as u64},
-            "os": {"BUSY_TIME": (n * 40.0) as u64, "IDLE_TIME": (n * 60.0) as u64, "NUM_CPUS": 16, "LOAD": 3.0},
-            "dests": [{"id":2,"name":"prod_b","status":"VALID","mode":"SYNC","affirm":true,"gap":"NO GAP","error":null}],
-        });
-        writeln!(f, "{primary}").unwrap();
-        let standby = if standby_down_after.is_some_and(|d| i >= d) {
-            json!({"t": t, "slot": "standby", "error": {"kind":"connection_lost","message":"ORA-03113: end-of-file on communication channel"}})
-        } else {
-            json!({
-                "t": t, "slot": "standby",
-                "db": {"name":"prod_b","role":"PHYSICAL STANDBY","open_mode":"MOUNTED","startup":"2026-11-21T00:00:00Z"},
-                "events": {"RFS random i/o": ev(n * writes, rfs_ms)},
-                "dg": {"transport_lag_s": 0, "apply_lag_s": 1, "computed": t, "datum": t},
-            })
-        };
-        writeln!(f, "{standby}").unwrap();
-    }
-    f
-}
+use common::recording;
+use serde_json::Value;
+use std::io::Write;
 
 fn check(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::cargo_bin("dgscope")

@@ -4,6 +4,7 @@ pub mod check;
 pub mod format;
 pub mod histogram;
 pub mod impact;
+pub mod incident;
 pub mod scan;
 
 pub use format::Format;

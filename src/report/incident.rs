@@ -1,0 +1,395 @@
+//! `dgscope report incident`: a Markdown incident report — configuration, a timeline of
+//! findings and marks, key metrics before and after, the impact table when a baseline mark
+//! exists, and each finding's evidence, SQL and advice. The TUI's `e` renders the same type.
+
+use super::check::CheckMetrics;
+use super::format::{cell, markdown_table, pct_cell};
+use super::scan::ReportError;
+use crate::causes::{rank, CauseEngine, Finding, Thresholds, Transition};
+use crate::metrics::{impact_table, Engine, EngineConfig, ImpactRow, Window, WindowSpec};
+use crate::sample::index::RecordingIndex;
+use crate::sample::recording::Entry;
+use crate::sample::{Dest, Sample};
+use crate::timestamp::Timestamp;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// One database as the report's configuration section shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DbLine {
+    pub slot: String,
+    pub name: String,
+    pub role: String,
+    pub open_mode: String,
+    pub version: String,
+    pub protection: String,
+    pub host: String,
+}
+
+impl DbLine {
+    pub fn from_sample(s: &Sample) -> Self {
+        let db = s.db.clone().unwrap_or_default();
+        let or = |v: Option<String>| v.unwrap_or_else(|| "–".into());
+        DbLine {
+            slot: s.slot.to_string(),
+            name: or(db.name),
+            role: or(db.role.map(|r| r.to_string())),
+            open_mode: or(db.open_mode.map(|m| m.to_string())),
+            version: or(db.version),
+            protection: or(db.protection_mode),
+            host: or(db.host),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineItem {
+    pub t: Timestamp,
+    pub text: String,
+}
+
+/// Everything an incident report says, independent of where it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Incident {
+    pub source: String,
+    pub from: Option<Timestamp>,
+    pub to: Option<Timestamp>,
+    pub databases: Vec<DbLine>,
+    pub dests: Vec<Dest>,
+    pub timeline: Vec<TimelineItem>,
+    pub before: CheckMetrics,
+    pub after: CheckMetrics,
+    /// The baseline's label and the rows, when a baseline was marked.
+    pub impact: Option<(String, Vec<ImpactRow>)>,
+    pub findings: Vec<Finding>,
+}
+
+impl Incident {
+    /// The configuration as the engine's newest samples describe it (also used by the TUI).
+    pub fn configuration(engine: &Engine) -> (Vec<DbLine>, Vec<Dest>) {
+        let mut dbs = Vec::new();
+        let mut dests = Vec::new();
+        for (slot, series) in engine.slots() {
+            if let Some(s) = series.last_good() {
+                dbs.push(DbLine::from_sample(s));
+                if Some(slot) == engine.primary_slot() {
+                    dests = s.dests.clone();
+                }
+            }
+        }
+        (dbs, dests)
+    }
+
+    pub fn timeline_item(tr: &Transition) -> TimelineItem {
+        match tr {
+            Transition::Raised(f) => TimelineItem {
+                t: f.since,
+                text: format!("{} raised: {} — {}", f.severity, f.id, f.title),
+            },
+            Transition::Cleared { id, at } => TimelineItem {
+                t: *at,
+                text: format!("cleared: {id}"),
+            },
+        }
+    }
+}
+
+fn step(
+    engine: &Engine,
+    causes: &mut CauseEngine,
+    timeline: &mut Vec<TimelineItem>,
+    raised: &mut BTreeMap<&'static str, Finding>,
+) {
+    let (a, transitions) = causes.assess_for(engine, Window::Last(Duration::from_secs(60)), None);
+    timeline.extend(transitions.iter().map(Incident::timeline_item));
+    for f in a.findings {
+        raised.insert(f.id, f);
+    }
+}
+
+/// Replays a recording (or the part in `window`) through metrics and causes.
+pub fn from_recording(path: &Path, window: Option<&str>) -> Result<Incident, ReportError> {
+    let spec = match window {
+        Some(w) => WindowSpec::parse(w)?,
+        None => WindowSpec::whole(),
+    };
+    let index = RecordingIndex::build(path)?;
+    let (Some(first), Some(last)) = (index.first_t(), index.last_t()) else {
+        return Err(ReportError::NoSamples {
+            path: index.path().to_string(),
+        });
+    };
+    let (from, to) = spec.resolve(first, last);
+    let minute = Window::Last(Duration::from_secs(60));
+    let mut engine = Engine::new(EngineConfig::default());
+    let mut causes = CauseEngine::new(Thresholds::default());
+    let mut timeline = Vec::new();
+    let mut raised: BTreeMap<&'static str, Finding> = BTreeMap::new();
+    let mut before: Option<CheckMetrics> = None;
+    let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
+    let mut start: Option<Timestamp> = None;
+    let mut tick: Option<Timestamp> = None;
+    for entry in index.cursor(index.position_at(from))? {
+        let entry = entry?;
+        let t = entry.t();
+        if t > to {
+            break;
+        }
+        let s0 = *start.get_or_insert(t);
+        if tick.is_some_and(|k| t > k) {
+            step(&engine, &mut causes, &mut timeline, &mut raised);
+            if before.is_none() && t.secs_since(s0) > 60.0 {
+                before = Some(CheckMetrics::from_engine(&engine, minute));
+            }
+        }
+        tick = Some(t);
+        if let Entry::Mark(m) = &entry {
+            timeline.push(TimelineItem {
+                t: m.t,
+                text: format!("mark: {}", m.text),
+            });
+            if baseline.is_none() && m.text.to_ascii_lowercase().contains("baseline") {
+                let len = Duration::from_secs_f64(m.t.secs_since(s0).clamp(1.0, 900.0));
+                baseline = Some((
+                    m.text.clone(),
+                    m.t,
+                    engine.window_deltas(Window::Last(len), None),
+                ));
+            }
+        }
+        engine.push(entry);
+    }
+    if tick.is_some() {
+        step(&engine, &mut causes, &mut timeline, &mut raised);
+    }
+    let (databases, dests) = Incident::configuration(&engine);
+    let impact = baseline.map(|(label, at, base)| {
+        let len = at.secs_since(start.unwrap_or(at)).clamp(1.0, 900.0);
+        let now = engine.window_deltas(Window::Last(Duration::from_secs_f64(len)), None);
+        (
+            format!("{label} (at {})", at.clock()),
+            impact_table(&base, &now),
+        )
+    });
+    timeline.sort_by_key(|i| i.t);
+    let mut findings: Vec<Finding> = raised.into_values().collect();
+    rank(&mut findings);
+    Ok(Incident {
+        source: index
+            .header()
+            .source
+            .clone()
+            .unwrap_or_else(|| index.path().to_string()),
+        from: start,
+        to: engine.latest(),
+        databases,
+        dests,
+        timeline,
+        before: before.unwrap_or_default(),
+        after: CheckMetrics::from_engine(&engine, minute),
+        impact,
+        findings,
+    })
+}
+
+/// The report as Markdown.
+pub fn render_markdown(i: &Incident) -> String {
+    let mut out = String::from("# Data Guard incident report\n\n");
+    out.push_str(&format!(
+        "- Source: {}\n- Window: {} .. {}\n- Generated by dgscope {}\n\n",
+        i.source,
+        i.from.map_or("–".into(), |t| t.to_string()),
+        i.to.map_or("–".into(), |t| t.to_string()),
+        env!("CARGO_PKG_VERSION")
+    ));
+
+    out.push_str("## Configuration\n\n");
+    let rows: Vec<Vec<String>> = i
+        .databases
+        .iter()
+        .map(|d| {
+            vec![
+                d.slot.clone(),
+                d.name.clone(),
+                d.role.clone(),
+                d.open_mode.clone(),
+                d.version.clone(),
+                d.protection.clone(),
+                d.host.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&markdown_table(
+        &[
+            "slot",
+            "database",
+            "role",
+            "open mode",
+            "version",
+            "protection mode",
+            "host",
+        ],
+        &rows,
+    ));
+    if !i.dests.is_empty() {
+        out.push('\n');
+        let rows: Vec<Vec<String>> = i
+            .dests
+            .iter()
+            .map(|d| {
+                vec![
+                    format!("LOG_ARCHIVE_DEST_{}", d.id),
+                    d.name.clone().unwrap_or_else(|| "–".into()),
+                    format!(
+                        "{} {}",
+                        d.mode,
+                        if d.affirm { "AFFIRM" } else { "NOAFFIRM" }
+                    ),
+                    d.compression.clone().unwrap_or_else(|| "–".into()),
+                    d.status.to_string(),
+                    d.gap.clone().unwrap_or_else(|| "–".into()),
+                    d.error
+                        .clone()
+                        .filter(|e| !e.is_empty())
+                        .unwrap_or_else(|| "–".into()),
+                ]
+            })
+            .collect();
+        out.push_str(&markdown_table(
+            &[
+                "destination",
+                "target",
+                "transport",
+                "compression",
+                "status",
+                "gap",
+                "error",
+            ],
+            &rows,
+        ));
+    }
+
+    out.push_str("\n## Timeline\n\n");
+    if i.timeline.is_empty() {
+        out.push_str("No finding was raised and no mark was set.\n");
+    }
+    for item in &i.timeline {
+        out.push_str(&format!("- `{}` {}\n", item.t, item.text));
+    }
+
+    out.push_str("\n## Key metrics: first minute vs last minute\n\n");
+    let m = |label: &str, unit: &str, a: Option<f64>, b: Option<f64>| {
+        let change = match (a, b) {
+            (Some(a), Some(b)) if a != 0.0 => Some((b - a) / a * 100.0),
+            _ => None,
+        };
+        vec![
+            label.to_string(),
+            unit.to_string(),
+            cell(a, 2),
+            cell(b, 2),
+            pct_cell(change),
+        ]
+    };
+    let (a, b) = (&i.before, &i.after);
+    let rows = vec![
+        m("TPS", "1/s", a.tps, b.tps),
+        m("redo rate", "MB/s", a.redo_rate_mb_s, b.redo_rate_mb_s),
+        m(
+            "log file sync avg",
+            "ms",
+            a.log_file_sync_ms,
+            b.log_file_sync_ms,
+        ),
+        m(
+            "log file parallel write avg",
+            "ms",
+            a.log_file_parallel_write_ms,
+            b.log_file_parallel_write_ms,
+        ),
+        m(
+            "SYNC Remote Write avg",
+            "ms",
+            a.sync_remote_write_ms,
+            b.sync_remote_write_ms,
+        ),
+        m(
+            "RFS random i/o avg",
+            "ms",
+            a.rfs_random_io_ms,
+            b.rfs_random_io_ms,
+        ),
+        m("transport lag", "s", a.transport_lag_s, b.transport_lag_s),
+        m("apply lag", "s", a.apply_lag_s, b.apply_lag_s),
+    ];
+    out.push_str(&markdown_table(
+        &["metric", "unit", "first", "last", "change"],
+        &rows,
+    ));
+
+    if let Some((label, rows)) = &i.impact {
+        out.push_str(&format!("\n## Impact vs baseline: {label}\n\n"));
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.metric.label().to_string(),
+                    r.metric.unit().to_string(),
+                    cell(r.baseline, 2),
+                    cell(r.compare, 2),
+                    pct_cell(r.change_pct),
+                ]
+            })
+            .collect();
+        out.push_str(&markdown_table(
+            &["metric", "unit", "baseline", "now", "change"],
+            &cells,
+        ));
+    }
+
+    out.push_str("\n## Findings\n\n");
+    if i.findings.is_empty() {
+        out.push_str("No cause above INFO was found: primary and standby looked healthy.\n");
+    }
+    for f in &i.findings {
+        out.push_str(&format!("### {} {} — {}\n\n", f.severity, f.id, f.title));
+        out.push_str(&format!("Since {}.\n\n{}\n\n", f.since, f.meaning));
+        if !f.evidence.is_empty() {
+            let rows: Vec<Vec<String>> = f
+                .evidence
+                .iter()
+                .map(|e| {
+                    vec![
+                        e.metric.clone(),
+                        format!("{:.2} {}", e.value, e.unit).trim().to_string(),
+                        e.threshold.clone().unwrap_or_else(|| "–".into()),
+                        e.source.clone(),
+                    ]
+                })
+                .collect();
+            out.push_str(&markdown_table(
+                &["evidence", "value", "threshold", "source"],
+                &rows,
+            ));
+            out.push('\n');
+        }
+        if !f.what_if.is_empty() {
+            out.push_str("What if:\n\n");
+            for w in &f.what_if {
+                out.push_str(&format!("- {}: {}\n", w.change, w.outcome));
+            }
+            out.push('\n');
+        }
+        out.push_str("What to do:\n\n");
+        for a in &f.advice {
+            out.push_str(&format!("- {a}\n"));
+        }
+        out.push_str("\nTo verify:\n\n");
+        for s in &f.check_sql {
+            out.push_str(&format!("```sql\n{s}\n```\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
