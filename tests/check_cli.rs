@@ -1,9 +1,9 @@
 //! `dgscope check --replay`: exit codes, `--fail-on`, the JSON schema and bad input.
 
 use assert_cmd::Command;
-mod common;
+mod handmade;
 
-use common::recording;
+use handmade::recording;
 use serde_json::Value;
 use std::io::Write;
 

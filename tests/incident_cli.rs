@@ -1,10 +1,10 @@
 //! `dgscope report incident` on a recording where SYNC to a slow standby log disk starts
 //! after a baseline mark.
 
-mod common;
+mod handmade;
 
 use assert_cmd::Command;
-use common::{recording_with, Second};
+use handmade::{recording_with, Second};
 
 #[test]
 fn incident_report_tells_the_story() {
@@ -99,7 +99,7 @@ fn incident_report_tells_the_story() {
 
 #[test]
 fn incident_report_to_stdout_and_bad_window() {
-    let rec = common::recording(90, 0.8, 0.45, None);
+    let rec = handmade::recording(90, 0.8, 0.45, None);
     let path = rec.path().to_str().unwrap();
     let run = Command::cargo_bin("dgscope")
         .unwrap()
