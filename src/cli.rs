@@ -16,6 +16,9 @@ transport and apply lag, standby I/O, and suggested causes with their evidence.\
 Reports read recordings (JSON Lines, format version 1) and print text, JSON or Markdown."
 )]
 pub struct Cli {
+    /// Config file (default: the platform config directory's dgscope/config.toml)
+    #[arg(long, global = true, env = "DGSCOPE_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -33,6 +36,23 @@ dgscope check --replay incident.jsonl --duration 5m --fail-on crit\n\n\
 Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable recording)."
     )]
     Check(CheckArgs),
+    /// The config file: where it is, a commented template, validation
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print where dgscope looks for its config file
+    Path,
+    /// Write a commented template to the config path (refuses to overwrite without --force)
+    Init {
+        /// Replace an existing file
+        #[arg(long)]
+        force: bool,
+    },
+    /// Validate the config file; errors are reported as FILE:LINE:COL
+    Check,
 }
 
 #[derive(Debug, Args)]

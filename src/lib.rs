@@ -5,6 +5,7 @@
 pub mod causes;
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod metrics;
 pub mod report;
 pub mod sample;

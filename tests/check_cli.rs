@@ -136,3 +136,27 @@ fn bad_input_is_unknown_with_one_line() {
     assert_eq!(code, Some(3));
     assert!(err.contains("holds no samples"), "{err}");
 }
+
+#[test]
+fn config_thresholds_change_the_verdict_and_bad_config_is_unknown() {
+    let slow = recording(90, 3.45, 2.89, None);
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, "[thresholds]\nremote_min_ms = 5.0\n").unwrap();
+    let (code, out, _) = check(&[
+        "--replay",
+        slow.path().to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    std::fs::write(&cfg, "[thresholds]\nremote_min_ms = \"five\"\n").unwrap();
+    let (code, _, err) = check(&[
+        "--replay",
+        slow.path().to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("config.toml:2:17: invalid type"), "{err}");
+}

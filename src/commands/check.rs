@@ -1,5 +1,4 @@
 use super::{print, Failure};
-use crate::causes::Thresholds;
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::report::check::run_check;
 use crate::sample::recording::RecordingReader;
@@ -15,14 +14,15 @@ fn unknown(e: impl std::fmt::Display) -> Failure {
     }
 }
 
-pub fn run(args: CheckArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+    let config = super::load_config(config_flag).map_err(unknown)?;
     let Some(path) = &args.replay else {
         return Err(unknown(
             "check needs a source: --replay FILE (a recording to judge)",
         ));
     };
     let reader = RecordingReader::open(path).map_err(unknown)?;
-    let result = run_check(reader, args.duration, Thresholds::default()).map_err(unknown)?;
+    let result = run_check(reader, args.duration, config.thresholds).map_err(unknown)?;
     if result.samples == 0 {
         return Err(unknown(format!(
             "{}: the recording holds no samples",

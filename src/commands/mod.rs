@@ -2,6 +2,7 @@
 //! code.
 
 mod check;
+mod config;
 mod report;
 
 use crate::cli::{Cli, Command};
@@ -92,7 +93,19 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
-        Command::Check(c) => check::run(c),
+        Command::Check(c) => check::run(c, cli.config.as_deref()),
+        Command::Config(c) => config::run(c, cli.config.as_deref()),
+    }
+}
+
+/// The config file named by `--config`/`DGSCOPE_CONFIG` (which must exist) or found in the
+/// platform directory (which may not).
+pub(crate) fn load_config(
+    flag: Option<&std::path::Path>,
+) -> Result<crate::config::Config, crate::config::ConfigError> {
+    match crate::config::config_path(flag) {
+        Some(path) => crate::config::Config::load(&path, flag.is_some()),
+        None => Ok(crate::config::Config::default()),
     }
 }
 

@@ -1,0 +1,58 @@
+use super::{print, Failure};
+use crate::cli::ConfigCommand;
+use crate::config::{config_path, Config, TEMPLATE};
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure> {
+    let path = config_path(flag).ok_or_else(|| {
+        Failure::bad_input("no config directory on this system (no HOME?); pass --config FILE")
+    })?;
+    match cmd {
+        ConfigCommand::Path => {
+            let state = if path.exists() {
+                "exists"
+            } else {
+                "not created yet: dgscope config init"
+            };
+            print(&format!("{}\t({state})\n", path.display()))?;
+        }
+        ConfigCommand::Init { force } => {
+            if path.exists() && !force {
+                return Err(Failure::bad_input(format!(
+                    "{}: already exists; use --force to replace it",
+                    path.display()
+                )));
+            }
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    Failure::bad_input(format!("{}: cannot create: {e}", dir.display()))
+                })?;
+            }
+            std::fs::write(&path, TEMPLATE).map_err(|e| {
+                Failure::bad_input(format!("{}: cannot write: {e}", path.display()))
+            })?;
+            print(&format!("wrote {}\n", path.display()))?;
+        }
+        ConfigCommand::Check => {
+            let c = Config::load(&path, true).map_err(Failure::bad_input)?;
+            print(&format!(
+                "{}: ok ({} profile(s), {} binding(s), {} threshold override(s))\n",
+                path.display(),
+                c.profiles.len(),
+                c.bindings.len(),
+                overridden_thresholds(&c)
+            ))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn overridden_thresholds(c: &Config) -> usize {
+    let defaults = serde_json::to_value(crate::causes::Thresholds::default()).unwrap_or_default();
+    let mine = serde_json::to_value(&c.thresholds).unwrap_or_default();
+    match (defaults.as_object(), mine.as_object()) {
+        (Some(d), Some(m)) => m.iter().filter(|(k, v)| d.get(*k) != Some(*v)).count(),
+        _ => 0,
+    }
+}
