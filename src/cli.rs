@@ -39,6 +39,17 @@ Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable rec
     /// The config file: where it is, a commented template, validation
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    #[command(
+        after_help = "Example:\n  dgscope completions bash > ~/.local/share/bash-completion/completions/dgscope"
+    )]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to standard output
+    #[command(after_help = "Example:\n  dgscope man > ~/.local/share/man/man1/dgscope.1")]
+    Man,
 }
 
 #[derive(Debug, Subcommand)]

@@ -95,6 +95,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Report(r) => report::run(r),
         Command::Check(c) => check::run(c, cli.config.as_deref()),
         Command::Config(c) => config::run(c, cli.config.as_deref()),
+        Command::Completions { shell } => {
+            print(&completions(shell))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            print(&man_page())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -107,6 +115,24 @@ pub(crate) fn load_config(
         Some(path) => crate::config::Config::load(&path, flag.is_some()),
         None => Ok(crate::config::Config::default()),
     }
+}
+
+/// The completion script for `shell`.
+pub fn completions(shell: clap_complete::Shell) -> String {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "dgscope", &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The man page, generated from the same definitions as `--help`.
+pub fn man_page() -> String {
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    // Rendering into a Vec cannot fail.
+    let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a message.
