@@ -1,7 +1,9 @@
 //! Command dispatch: the edge of the program, where library errors become one line and an exit
 //! code.
 
+mod record;
 mod report;
+mod twin;
 
 use crate::cli::{Cli, Command};
 use clap::Parser;
@@ -85,6 +87,8 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
+        Command::Record(a) => record::run(a),
+        Command::Twin(t) => twin::run(t),
     }
 }
 

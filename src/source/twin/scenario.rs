@@ -138,16 +138,16 @@ impl Scenario {
             }
             Scenario::FrequentSwitches => {
                 p.orl_bytes = GB;
-                p.ckpt.factor = 14.0;
-                p.ckpt.dur_s = 20.0;
-                p.ckpt.tail_p = 0.02;
+                p.ckpt.factor = 35.0;
+                p.ckpt.dur_s = 14.0;
+                p.ckpt.tail_p = 0.005;
                 p.apply.ckpt_s_per_log = 4.0;
             }
             Scenario::BandwidthAsync | Scenario::BandwidthAsyncCompressed => {
                 p.transport = Transport::Async;
                 p.active_dg = true;
                 p.redo_per_commit = 64.0 * KB;
-                p.think_us = 52_000.0;
+                p.think_us = 52_230.0;
                 p.ship_bw_bps = 108.9 * MB;
                 p.orl_bytes = 16 * GB;
                 p.profile = Some(Profile {
@@ -184,8 +184,8 @@ impl Scenario {
             }
             Scenario::OutlierSkew => {
                 p.stalls = Some(Stalls {
-                    p_per_write: 0.0012,
-                    mean_us: 38_000.0,
+                    p_per_write: 0.003,
+                    mean_us: 45_000.0,
                     sigma: 0.35,
                 });
             }
