@@ -147,7 +147,7 @@ impl Scenario {
                 p.transport = Transport::Async;
                 p.active_dg = true;
                 p.redo_per_commit = 64.0 * KB;
-                p.think_us = 52_230.0;
+                p.think_us = 52_470.0;
                 p.ship_bw_bps = 108.9 * MB;
                 p.orl_bytes = 16 * GB;
                 p.profile = Some(Profile {
