@@ -50,6 +50,16 @@ Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable rec
     /// Print the man page (roff) to standard output
     #[command(after_help = "Example:\n  dgscope man > ~/.local/share/man/man1/dgscope.1")]
     Man,
+    /// Record samples to a file (JSON Lines, format version 1) from a source, headless
+    #[command(
+        after_help = "Example:\n  dgscope record --twin slow-srl --seed 7 --duration 10m -o slow-srl.jsonl\n\n\
+Twin runs are in virtual time (as fast as the CPU allows) and reproducible: the same scenario, \
+seed and duration give a byte-identical file. `dgscope twin list` shows the scenarios."
+    )]
+    Record(RecordArgs),
+    /// The digital twin: a simulated primary + standby pair
+    #[command(subcommand)]
+    Twin(TwinCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -87,6 +97,31 @@ pub struct CheckArgs {
 pub enum CheckFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Record the digital twin running this scenario (see `dgscope twin list`)
+    #[arg(long, value_name = "SCENARIO")]
+    pub twin: Option<String>,
+    /// Seed of the twin's random numbers (same seed, same recording)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h
+    #[arg(long, default_value = "10m")]
+    pub duration: String,
+    /// Sampling interval, e.g. 1s, 500ms
+    #[arg(long, default_value = "1s")]
+    pub interval: String,
+    /// Output recording file (.jsonl); overwritten if it exists
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TwinCommand {
+    /// List the twin's scenarios, one per line: name, then what it simulates
+    List,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,9 @@
 
 mod check;
 mod config;
+mod record;
 mod report;
+mod twin;
 
 use crate::cli::{Cli, Command};
 use clap::Parser;
@@ -103,6 +105,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             print(&man_page())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Record(a) => record::run(a),
+        Command::Twin(t) => twin::run(t),
     }
 }
 

@@ -2,6 +2,7 @@
 //! emits raw cumulative counters as `Sample`s; nothing here computes a rate.
 
 pub mod oracle;
+pub mod twin;
 
 use crate::sample::{Mark, Sample, Slot};
 use crate::timestamp::Timestamp;

@@ -1,0 +1,575 @@
+//! The commit path as a discrete-event simulation: closed-loop sessions, one LGWR per redo
+//! thread with greedy group commit, local and SYNC remote writes, post/wait or polling (with
+//! the adaptive switching rule), scheduling delays, storage spikes and log switches.
+//!
+//! Events are `(time ns, id)` in a binary heap; a session costs one event per commit and a
+//! write one or two, because a write's completion wakes its whole batch in one step.
+
+use super::hist::EventAcc;
+use super::link::{Link, LinkState, Ns, NS_PER_S};
+use super::params::{Params, Transport};
+use super::rng::Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const KIND_SHIFT: u32 = 28;
+const KIND_SESSION: u32 = 0;
+const KIND_DISPATCH: u32 = 1;
+const KIND_WRITE_DONE: u32 = 2;
+const ID_MASK: u32 = (1 << KIND_SHIFT) - 1;
+/// The adaptive rule looks at 20 s windows, so it can switch at most 3 times a minute.
+const ADAPTIVE_WINDOW_NS: Ns = 20_000_000_000;
+
+#[derive(Debug, Clone)]
+struct Session {
+    thread: u32,
+    commit_t: Ns,
+    bytes: u32,
+    retired: bool,
+    /// Has a scheduled commit or sits in a batch.
+    alive: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LgwrState {
+    Idle,
+    Waking,
+    Writing,
+}
+
+/// One redo thread's LGWR and its current online log.
+#[derive(Debug, Clone)]
+pub struct Lgwr {
+    state: LgwrState,
+    pending: Vec<u32>,
+    pending_bytes: u64,
+    inflight: Vec<u32>,
+    inflight_bytes: u64,
+    write_start: Ns,
+    pub busy_ns: Ns,
+    pub log_used: u64,
+    pub sequence: u64,
+    /// Bytes whose write completed, since the fluid model last took them.
+    pub written_step: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PostMode {
+    PostWait,
+    Polling { interval_us: f64 },
+}
+
+/// A log switch on the primary (and, with it, on the standby's SRLs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Switch {
+    pub thread: u32,
+    pub sequence: u64,
+    pub t: Ns,
+}
+
+/// Cumulative counters the primary's sample is built from.
+#[derive(Debug, Clone, Default)]
+pub struct CommitCounters {
+    pub log_file_sync: EventAcc,
+    pub log_file_parallel_write: EventAcc,
+    pub sync_remote_write: EventAcc,
+    pub log_file_switch_completion: EventAcc,
+    /// The standby's SRL writes under SYNC (`RFS random i/o`), recorded where they happen.
+    pub rfs_random_io: EventAcc,
+    pub user_commits: u64,
+    pub redo_size: u64,
+    pub redo_writes: u64,
+    pub redo_blocks_written: u64,
+    pub redo_synch_writes: u64,
+    pub redo_synch_time_us: u64,
+    pub redo_synch_poll_writes: u64,
+    pub redo_synch_polls: u64,
+    /// Primary `Log File` write requests (one per member) and their µs.
+    pub log_write_reqs: u64,
+    pub log_write_us: u64,
+    /// Standby SRL write requests (one per member) and their µs.
+    pub srl_write_reqs: u64,
+    pub srl_write_us: u64,
+    pub srl_write_bytes: u64,
+    /// Payload bytes whose LGWR write completed.
+    pub redo_written: u64,
+    /// `V$REDO_DEST_RESP_HISTOGRAM`: response seconds (rounded up) → count.
+    pub resp_hist: Vec<(u64, u64)>,
+    /// Sum of completed think times, for Little's law.
+    pub think_ns: u128,
+    pub post_mode_switches: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+struct AdaptiveWindow {
+    start: Ns,
+    commits: u64,
+    overhead_us: f64,
+    write_us: f64,
+    writes: u64,
+    /// Post/wait overhead when polling began: the yardstick to switch back.
+    overhead_at_switch_us: f64,
+}
+
+pub struct CommitPath {
+    pub now: Ns,
+    heap: BinaryHeap<Reverse<(Ns, u32)>>,
+    sessions: Vec<Session>,
+    pub lgwr: Vec<Lgwr>,
+    rng: Rng,
+    pub c: CommitCounters,
+    pub post_mode: PostMode,
+    window: AdaptiveWindow,
+    pub link: Link,
+    /// Virtual time the current scenario began (profiles, spikes and outages count from it).
+    pub scenario_start: Ns,
+    last_ckpt: Option<Ns>,
+    pub new_switches: Vec<Switch>,
+    pub events: u64,
+    p: Params,
+}
+
+impl CommitPath {
+    pub fn new(p: &Params, seed: u64, first_sequence: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let lgwr = (0..p.threads)
+            .map(|t| Lgwr {
+                state: LgwrState::Idle,
+                pending: Vec::with_capacity(256),
+                pending_bytes: 0,
+                inflight: Vec::with_capacity(256),
+                inflight_bytes: 0,
+                write_start: 0,
+                busy_ns: 0,
+                // Threads start part-way into their logs so their switches do not align.
+                log_used: p.orl_bytes * u64::from(t + 1) / (u64::from(p.threads) + 1),
+                sequence: first_sequence + u64::from(t) * 7,
+                written_step: 0,
+            })
+            .collect();
+        let post_mode = match p.post.start_polling_us {
+            Some(q) => PostMode::Polling { interval_us: q },
+            None => PostMode::PostWait,
+        };
+        let mut cp = CommitPath {
+            now: 0,
+            heap: BinaryHeap::with_capacity(1024),
+            sessions: Vec::new(),
+            lgwr,
+            rng: rng.fork(1),
+            c: CommitCounters::default(),
+            post_mode,
+            window: AdaptiveWindow::default(),
+            link: Link::default(),
+            scenario_start: 0,
+            last_ckpt: None,
+            new_switches: Vec::new(),
+            events: 0,
+            p: p.clone(),
+        };
+        cp.set_sessions(p.sessions);
+        cp
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.p
+    }
+
+    /// Applies new parameters from `now` on (a scenario switch): counters stay cumulative,
+    /// sessions are added or retired, the post mode restarts from the new scenario's setting.
+    pub fn set_params(&mut self, p: &Params) {
+        self.p = p.clone();
+        self.p.threads = self.lgwr.len() as u32;
+        self.scenario_start = self.now;
+        self.post_mode = match p.post.start_polling_us {
+            Some(q) => PostMode::Polling { interval_us: q },
+            None => PostMode::PostWait,
+        };
+        self.window = AdaptiveWindow {
+            start: self.now,
+            ..AdaptiveWindow::default()
+        };
+        self.link = Link::default();
+        self.set_sessions(p.sessions);
+    }
+
+    fn set_sessions(&mut self, n: u32) {
+        let n = n as usize;
+        let k = self.lgwr.len() as u32;
+        for i in 0..self.sessions.len() {
+            let s = &mut self.sessions[i];
+            let want = i < n;
+            if want && s.retired {
+                s.retired = false;
+                if !s.alive {
+                    s.alive = true;
+                    let think = self.think_ns(self.now);
+                    self.heap.push(Reverse((self.now + think, i as u32)));
+                }
+            } else if !want {
+                s.retired = true;
+            }
+        }
+        while self.sessions.len() < n {
+            let i = self.sessions.len() as u32;
+            self.sessions.push(Session {
+                thread: i % k,
+                commit_t: 0,
+                bytes: 0,
+                retired: false,
+                alive: true,
+            });
+            let think = self.think_ns(self.now);
+            self.heap.push(Reverse((self.now + think, i)));
+        }
+    }
+
+    fn since_scenario_s(&self, t: Ns) -> f64 {
+        (t - self.scenario_start.min(t)) as f64 / NS_PER_S
+    }
+
+    #[inline]
+    fn think_ns(&mut self, t: Ns) -> Ns {
+        let mean = self.p.think_us * self.p.think_factor(self.since_scenario_s(t));
+        let us = self.rng.gamma(mean, self.p.think_cv);
+        (us * 1000.0) as Ns
+    }
+
+    /// Scheduling delay of a wake-up: usually none, sometimes whole OS quanta.
+    #[inline]
+    fn cpu_delay_ns(&mut self) -> Ns {
+        let cpu = self.p.cpu;
+        if !self.rng.chance(cpu.p_delay) {
+            return 0;
+        }
+        let quanta = f64::from(self.rng.geometric(0.5));
+        let us = cpu.quantum_us * (quanta - 0.15 * self.rng.uniform());
+        (us * 1000.0) as Ns
+    }
+
+    /// Runs every event up to and including `t_end`.
+    pub fn run_until(&mut self, t_end: Ns) {
+        while let Some(&Reverse((t, id))) = self.heap.peek() {
+            if t > t_end {
+                break;
+            }
+            self.heap.pop();
+            self.now = t;
+            self.events += 1;
+            match id >> KIND_SHIFT {
+                KIND_SESSION => self.on_commit(t, id & ID_MASK),
+                KIND_DISPATCH => self.on_dispatch(t, id & ID_MASK),
+                _ => self.on_write_done(t, id & ID_MASK),
+            }
+        }
+        self.now = t_end;
+    }
+
+    fn on_commit(&mut self, t: Ns, sid: u32) {
+        let bytes = self.p.redo_per_commit as u32;
+        let s = &mut self.sessions[sid as usize];
+        if s.retired {
+            s.alive = false;
+            return;
+        }
+        s.commit_t = t;
+        s.bytes = bytes;
+        let th = s.thread as usize;
+        self.c.user_commits += 1;
+        self.c.redo_size += u64::from(bytes);
+        let lg = &mut self.lgwr[th];
+        lg.pending.push(sid);
+        lg.pending_bytes += u64::from(bytes);
+        if lg.state == LgwrState::Idle {
+            lg.state = LgwrState::Waking;
+            let wake = (self.p.post.lgwr_wake_us * 1000.0) as Ns + self.cpu_delay_ns();
+            self.heap
+                .push(Reverse((t + wake, (KIND_DISPATCH << KIND_SHIFT) | th as u32)));
+        }
+    }
+
+    fn local_write_us(&mut self, t: Ns, size: f64) -> f64 {
+        let d = self.p.log;
+        let mut l = self.rng.lognormal(d.l0_us + size / d.bw_bps * 1e6, d.sigma);
+        if let Some(sp) = self.p.spikes {
+            if self.since_scenario_s(t).rem_euclid(sp.every_s) < sp.len_s {
+                l *= sp.factor;
+            }
+        }
+        if let Some(st) = self.p.stalls {
+            if self.rng.chance(st.p_per_write) {
+                l += self.rng.lognormal(st.mean_us, st.sigma);
+            }
+        }
+        l
+    }
+
+    /// The SRL write on the standby: the slowest member, slowed by a recent checkpoint.
+    fn srl_write_us(&mut self, t: Ns, size: f64) -> f64 {
+        let srl = self.p.srl;
+        let mean = srl.s0_us + size / srl.bw_bps * 1e6;
+        let mut worst: f64 = 0.0;
+        for _ in 0..srl.members {
+            let w = self.rng.lognormal(mean, srl.sigma);
+            self.c.srl_write_us += w as u64;
+            worst = worst.max(w);
+        }
+        self.c.srl_write_reqs += u64::from(srl.members);
+        self.c.srl_write_bytes += size as u64 * u64::from(srl.members);
+        let ck = self.p.ckpt;
+        if let Some(c0) = self.last_ckpt {
+            let dt = (t - c0.min(t)) as f64 / NS_PER_S;
+            if dt < ck.dur_s {
+                let f = 1.0 + (ck.factor - 1.0) * (-3.0 * dt / ck.dur_s).exp();
+                let extra = worst * (f - 1.0);
+                worst += extra;
+                if self.rng.chance(ck.tail_p) {
+                    worst += self.rng.exp(20.0 * mean);
+                }
+            }
+        }
+        worst
+    }
+
+    /// Remote write time for a SYNC write of `size` bytes at `t`, or `None` when no remote
+    /// write happens (not SYNC, or the destination is down).
+    fn remote_write_us(&mut self, t: Ns, size: f64) -> Option<f64> {
+        let Transport::Sync { affirm } = self.p.transport else {
+            return None;
+        };
+        let up = self.p.standby_up(self.since_scenario_s(t));
+        let p = &self.p;
+        self.link.observe(t, up, true, p.net_timeout_s, p.reopen_s);
+        match self.link.state {
+            LinkState::Connected => {
+                let rfs = self.srl_write_us(t, size);
+                self.c.rfs_random_io.add(rfs as u64);
+                let net = self.p.net0_us + size / self.p.net_bw_bps * 1e6;
+                Some(if affirm { net + rfs } else { net })
+            }
+            LinkState::Stalled { until } => Some((until - t) as f64 / 1000.0),
+            LinkState::Down { .. } => None,
+        }
+    }
+
+    fn on_dispatch(&mut self, t: Ns, th: u32) {
+        let thi = th as usize;
+        {
+            let lg = &mut self.lgwr[thi];
+            std::mem::swap(&mut lg.pending, &mut lg.inflight);
+            lg.inflight_bytes = lg.pending_bytes;
+            lg.pending_bytes = 0;
+            lg.state = LgwrState::Writing;
+            lg.write_start = t;
+        }
+        let bytes = self.lgwr[thi].inflight_bytes;
+        let size = bytes.div_ceil(512) * 512;
+        let l = self.local_write_us(t, size as f64);
+        let r = self.remote_write_us(t, size as f64);
+        let members = u64::from(self.p.log.members);
+        self.c.log_file_parallel_write.add(l as u64);
+        self.c.log_write_reqs += members;
+        self.c.log_write_us += l as u64 * members;
+        self.c.redo_writes += 1;
+        self.c.redo_blocks_written += size / 512;
+        let mut service = l;
+        if let Some(r) = r {
+            self.c.sync_remote_write.add(r as u64);
+            let secs = ((r / 1e6).ceil() as u64).max(1);
+            match self.c.resp_hist.iter_mut().find(|b| b.0 == secs) {
+                Some(b) => b.1 += 1,
+                None => {
+                    self.c.resp_hist.push((secs, 1));
+                    self.c.resp_hist.sort_unstable();
+                }
+            }
+            service = service.max(r);
+        }
+        self.window.write_us += service;
+        self.window.writes += 1;
+        // Log switch: the write that fills the log also pays for opening the next one.
+        let lg = &mut self.lgwr[thi];
+        lg.log_used += size;
+        if lg.log_used >= self.p.orl_bytes {
+            lg.log_used -= self.p.orl_bytes.min(lg.log_used);
+            lg.sequence += 1;
+            self.new_switches.push(Switch {
+                thread: th,
+                sequence: lg.sequence,
+                t,
+            });
+            let sw = self.rng.lognormal(self.p.switch_us, 0.4);
+            for _ in 0..self.lgwr[thi].inflight.len() {
+                self.c.log_file_switch_completion.add(sw as u64);
+            }
+            service += sw;
+            self.last_ckpt = Some(t);
+        }
+        let done = t + (service * 1000.0) as Ns;
+        self.heap
+            .push(Reverse((done, (KIND_WRITE_DONE << KIND_SHIFT) | th)));
+    }
+
+    fn on_write_done(&mut self, t: Ns, th: u32) {
+        let thi = th as usize;
+        let post_ns = (self.p.post.post_us * 1000.0) as Ns;
+        let fg_wake_ns = (self.p.post.fg_wake_us * 1000.0) as Ns;
+        let mut batch = std::mem::take(&mut self.lgwr[thi].inflight);
+        let n = batch.len() as Ns;
+        for (k, &sid) in batch.iter().enumerate() {
+            let commit_t = self.sessions[sid as usize].commit_t;
+            let wake = match self.post_mode {
+                PostMode::PostWait => {
+                    t + (k as Ns + 1) * post_ns + fg_wake_ns + self.cpu_delay_ns()
+                }
+                PostMode::Polling { interval_us } => {
+                    let q = (interval_us * 1000.0) as Ns;
+                    let polls = (t - commit_t).div_ceil(q).max(1);
+                    self.c.redo_synch_poll_writes += 1;
+                    self.c.redo_synch_polls += polls;
+                    commit_t + polls * q + self.cpu_delay_ns()
+                }
+            };
+            let lfs_us = (wake - commit_t) / 1000;
+            self.c.log_file_sync.add(lfs_us);
+            self.c.redo_synch_writes += 1;
+            self.c.redo_synch_time_us += lfs_us;
+            self.window.commits += 1;
+            self.window.overhead_us += (wake - t) as f64 / 1000.0;
+            let s = &mut self.sessions[sid as usize];
+            if s.retired {
+                s.alive = false;
+                continue;
+            }
+            let think = self.think_ns(wake);
+            self.c.think_ns += u128::from(think);
+            self.heap.push(Reverse((wake + think, sid)));
+        }
+        batch.clear();
+        let lg = &mut self.lgwr[thi];
+        lg.inflight = batch;
+        lg.busy_ns += t - lg.write_start + n * post_ns;
+        lg.written_step += lg.inflight_bytes;
+        self.c.redo_written += lg.inflight_bytes;
+        lg.inflight_bytes = 0;
+        if lg.pending.is_empty() {
+            lg.state = LgwrState::Idle;
+        } else {
+            // Still running: the next batch starts once the posts are done.
+            lg.state = LgwrState::Waking;
+            self.heap
+                .push(Reverse((t + n * post_ns, (KIND_DISPATCH << KIND_SHIFT) | th)));
+        }
+        if t - self.window.start.min(t) >= ADAPTIVE_WINDOW_NS {
+            self.adapt(t);
+        }
+    }
+
+    /// MOS 1541136.1, simplified: poll when post/wait overhead exceeds 110 % of the expected
+    /// poll overshoot (half an interval sized on the write time); go back when the scheduling
+    /// delay seen while polling falls under half of what it was at the switch.
+    fn adapt(&mut self, t: Ns) {
+        let w = std::mem::take(&mut self.window);
+        self.window = AdaptiveWindow {
+            start: t,
+            overhead_at_switch_us: w.overhead_at_switch_us,
+            ..AdaptiveWindow::default()
+        };
+        if !self.p.post.adaptive || w.commits == 0 || w.writes == 0 {
+            return;
+        }
+        let overhead = w.overhead_us / w.commits as f64;
+        let write = w.write_us / w.writes as f64;
+        match self.post_mode {
+            PostMode::PostWait => {
+                let q = write.clamp(1000.0, 10_000.0);
+                if overhead > 1.1 * q / 2.0 {
+                    self.post_mode = PostMode::Polling { interval_us: q };
+                    self.window.overhead_at_switch_us = overhead;
+                    self.c.post_mode_switches += 1;
+                }
+            }
+            PostMode::Polling { interval_us } => {
+                if self.p.post.polling_stuck {
+                    return;
+                }
+                let sched = (overhead - interval_us / 2.0).max(0.0);
+                if sched < 0.5 * w.overhead_at_switch_us {
+                    self.post_mode = PostMode::PostWait;
+                    self.c.post_mode_switches += 1;
+                }
+            }
+        }
+    }
+
+    /// Redo generated but not yet written (pending + in flight), for conservation checks.
+    pub fn unwritten_bytes(&self) -> u64 {
+        self.lgwr
+            .iter()
+            .map(|l| l.pending_bytes + l.inflight_bytes)
+            .sum()
+    }
+
+    pub fn take_written(&mut self) -> u64 {
+        self.lgwr
+            .iter_mut()
+            .map(|l| std::mem::take(&mut l.written_step))
+            .sum()
+    }
+
+    pub fn active_sessions(&self) -> usize {
+        self.sessions.iter().filter(|s| !s.retired).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::twin::params::Params;
+
+    fn run(p: &Params, secs: u64) -> CommitPath {
+        let mut cp = CommitPath::new(p, 42, 100);
+        cp.run_until(secs * 1_000_000_000);
+        cp
+    }
+
+    #[test]
+    fn group_commit_batches_and_every_commit_waits() {
+        let mut p = Params::calibrated();
+        p.transport = Transport::Defer;
+        let cp = run(&p, 5);
+        assert!(cp.c.user_commits > 20_000, "{}", cp.c.user_commits);
+        // Several commits per write: greedy group commit.
+        assert!(cp.c.redo_writes * 2 < cp.c.user_commits);
+        assert_eq!(cp.c.log_file_sync.waits, cp.c.redo_synch_writes);
+        assert!(cp.c.sync_remote_write.is_empty());
+    }
+
+    #[test]
+    fn cpu_starvation_with_adaptive_sync_switches_to_polling_at_most_3_times_a_minute() {
+        let mut p = Params::calibrated();
+        p.cpu.p_delay = 0.08;
+        let cp = run(&p, 60);
+        assert!(matches!(cp.post_mode, PostMode::Polling { .. }));
+        assert!(cp.c.redo_synch_poll_writes > 0);
+        assert!(cp.c.post_mode_switches >= 1 && cp.c.post_mode_switches <= 3);
+    }
+
+    #[test]
+    fn polling_returns_to_post_wait_when_starvation_ends() {
+        let mut p = Params::calibrated();
+        p.cpu.p_delay = 0.08;
+        let mut cp = CommitPath::new(&p, 5, 1);
+        cp.run_until(45_000_000_000);
+        assert!(matches!(cp.post_mode, PostMode::Polling { .. }));
+        let mut healthy = Params::calibrated();
+        healthy.post.start_polling_us = match cp.post_mode {
+            PostMode::Polling { interval_us } => Some(interval_us),
+            PostMode::PostWait => None,
+        };
+        cp.set_params(&healthy);
+        cp.window.overhead_at_switch_us = 1500.0;
+        cp.run_until(90_000_000_000);
+        assert_eq!(cp.post_mode, PostMode::PostWait);
+    }
+}

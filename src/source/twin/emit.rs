@@ -1,0 +1,436 @@
+//! Builds the primary's and the standby's `Sample` from the twin's state, filling what a real
+//! pair of this kind fills: a RAC primary with `K` redo threads, a single-instance physical
+//! standby (mounted, or Active Data Guard where the scenario says so).
+
+use super::hist::EventAcc;
+use super::link::LinkState;
+use super::params::{Params, Transport, MB};
+use super::Twin;
+use crate::sample::names::{event, filetype, os, stat};
+use crate::sample::{
+    DbInfo, Dest, DestStatus, DgStats, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Logs,
+    OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+};
+use crate::timestamp::Timestamp;
+use crate::units::{Micros, Secs};
+use std::collections::BTreeMap;
+
+const VERSION: &str = "19.21.0.0.0";
+const PRIMARY: &str = "prod_a";
+const STANDBY: &str = "prod_b";
+const UNREACHABLE: &str = "ORA-12543: TNS:destination host unreachable";
+
+fn startup(twin: &Twin) -> Timestamp {
+    // The instances started with the run, so counters since startup are the run's counters.
+    twin.epoch
+}
+
+fn protection(p: &Params) -> &'static str {
+    if p.transport.is_sync() {
+        "MAXIMUM AVAILABILITY"
+    } else {
+        "MAXIMUM PERFORMANCE"
+    }
+}
+
+fn put_event(s: &mut Sample, name: &str, acc: &EventAcc) {
+    if !acc.is_empty() {
+        s.events.insert(name.to_string(), acc.to_event());
+    }
+}
+
+fn io(rreq: u64, wreq: u64, rbytes: f64, wbytes: f64, rus: f64, wus: f64) -> IoStat {
+    IoStat {
+        rreq,
+        wreq,
+        rmb: (rbytes / MB) as u64,
+        wmb: (wbytes / MB) as u64,
+        rms: (rus / 1000.0) as u64,
+        wms: (wus / 1000.0) as u64,
+    }
+}
+
+fn dest_attrs(p: &Params) -> (TransmitMode, bool, &'static str) {
+    match p.transport {
+        Transport::Sync { affirm: true } => (TransmitMode::Sync, true, "SYNC AFFIRM"),
+        Transport::Sync { affirm: false } => (TransmitMode::Sync, false, "SYNC NOAFFIRM"),
+        Transport::Async | Transport::Defer => (TransmitMode::Async, false, "ASYNC NOAFFIRM"),
+    }
+}
+
+fn log_archive_dest_2(p: &Params) -> String {
+    let (_, _, mode) = dest_attrs(p);
+    let comp = if p.compression.is_some() {
+        " COMPRESSION=ENABLE"
+    } else {
+        ""
+    };
+    format!(
+        "SERVICE={STANDBY} {mode}{comp} NET_TIMEOUT={} REOPEN={} VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={STANDBY}",
+        p.net_timeout_s as u64, p.reopen_s as u64
+    )
+}
+
+fn cpu_tick(twin: &mut Twin, busy_share: f64, primary: bool) -> (f64, f64) {
+    let p = twin.cp.params().clone();
+    let secs = twin.interval_ns as f64 / 1e9;
+    let jitter = (twin.emit_rng.uniform() - 0.5) * 0.02;
+    let util = (busy_share + jitter).clamp(0.0, 0.995);
+    let total = f64::from(p.cpu.num_cpus) * 100.0 * secs;
+    let acc = if primary {
+        &mut twin.cpu_primary
+    } else {
+        &mut twin.cpu_standby
+    };
+    acc.0 += (total * util).round();
+    acc.1 += (total * (1.0 - util)).round();
+    *acc
+}
+
+fn online_logs(twin: &Twin, p: &Params) -> Vec<Log> {
+    let mut out = Vec::new();
+    for (th, lg) in twin.cp.lgwr.iter().enumerate() {
+        let groups = p.orl_groups.max(2);
+        let recent_switch = twin.switches[th]
+            .back()
+            .is_some_and(|s| twin.now().secs_since(s.1) < 60.0);
+        for back in 0..groups {
+            let seq = lg.sequence.saturating_sub(u64::from(back));
+            let group = th as u32 * groups + (seq % u64::from(groups)) as u32 + 1;
+            let (status, used) = match back {
+                0 => (LogStatus::Current, Some(lg.log_used)),
+                1 if recent_switch => (LogStatus::Active, None),
+                _ => (LogStatus::Inactive, None),
+            };
+            out.push(Log {
+                group,
+                thread: th as u32 + 1,
+                sequence: seq,
+                bytes: p.orl_bytes,
+                members: p.log.members,
+                status,
+                used,
+            });
+        }
+    }
+    out.sort_by_key(|l| l.group);
+    out
+}
+
+/// SRLs; on the standby the one receiving each thread's current log is ACTIVE.
+fn standby_logs(twin: &Twin, p: &Params, receiving: bool) -> Vec<Log> {
+    let orl_total = twin.cp.lgwr.len() as u32 * p.orl_groups.max(2);
+    let mut out = Vec::new();
+    for (th, lg) in twin.cp.lgwr.iter().enumerate() {
+        for g in 0..p.srl.groups {
+            let active = receiving && g == (lg.sequence % u64::from(p.srl.groups.max(1))) as u32;
+            out.push(Log {
+                group: orl_total + th as u32 * p.srl.groups + g + 1,
+                thread: th as u32 + 1,
+                sequence: if active { lg.sequence } else { 0 },
+                bytes: p.orl_bytes,
+                members: p.srl.members,
+                status: if active {
+                    LogStatus::Active
+                } else {
+                    LogStatus::Unassigned
+                },
+                used: active.then_some(lg.log_used),
+            });
+        }
+    }
+    out
+}
+
+fn switches(twin: &Twin) -> Vec<LogSwitch> {
+    let mut v: Vec<LogSwitch> = twin
+        .switches
+        .iter()
+        .enumerate()
+        .flat_map(|(th, d)| {
+            d.iter().map(move |&(sequence, time)| LogSwitch {
+                thread: th as u32 + 1,
+                sequence,
+                time,
+            })
+        })
+        .collect();
+    v.sort_by_key(|s| (s.time, s.thread));
+    v
+}
+
+/// Logs of the backlog still to ship / apply, to offset archived and applied sequences.
+fn logs_behind(bytes: f64, p: &Params) -> u64 {
+    (bytes / p.orl_bytes as f64 / f64::from(p.threads.max(1))).floor() as u64
+}
+
+pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
+    let p = twin.cp.params().clone();
+    let c = twin.cp.c.clone();
+    let mut s = Sample::new(t, Slot::primary());
+    s.query_us = Some(Micros(2000 + (twin.emit_rng.uniform() * 3000.0) as u64));
+    let resync = p.transport.is_sync() && (!twin.cp.link.is_connected() || twin.cp.link.resolving_gap);
+    s.db = Some(DbInfo {
+        name: Some(PRIMARY.into()),
+        role: Some(Role::Primary),
+        open_mode: Some(OpenMode::ReadWrite),
+        protection_mode: Some(protection(&p).into()),
+        protection_level: Some(if resync { "RESYNCHRONIZATION" } else { protection(&p) }.into()),
+        version: Some(VERSION.into()),
+        startup: Some(startup(twin)),
+        host: Some("dbhost1".into()),
+        instances: Some(p.threads),
+    });
+    put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync);
+    put_event(&mut s, event::LOG_FILE_PARALLEL_WRITE, &c.log_file_parallel_write);
+    put_event(&mut s, event::SYNC_REMOTE_WRITE, &c.sync_remote_write);
+    put_event(&mut s, event::LOG_FILE_SWITCH_COMPLETION, &c.log_file_switch_completion);
+    let stats = [
+        (stat::USER_COMMITS, c.user_commits),
+        (stat::REDO_SIZE, c.redo_size),
+        (stat::REDO_WRITES, c.redo_writes),
+        (stat::REDO_BLOCKS_WRITTEN, c.redo_blocks_written),
+        (stat::REDO_SYNCH_WRITES, c.redo_synch_writes),
+        (stat::REDO_SYNCH_TIME_US, c.redo_synch_time_us),
+        (stat::REDO_SYNCH_POLL_WRITES, c.redo_synch_poll_writes),
+        (stat::REDO_SYNCH_POLLS, c.redo_synch_polls),
+    ];
+    for (k, v) in stats {
+        s.stats.insert(k.into(), v);
+    }
+    let (busy, idle) = cpu_tick(twin, p.cpu.busy, true);
+    s.os.insert(os::BUSY_TIME.into(), busy);
+    s.os.insert(os::IDLE_TIME.into(), idle);
+    s.os.insert(os::NUM_CPUS.into(), f64::from(p.cpu.num_cpus));
+    let load = f64::from(p.cpu.num_cpus) * p.cpu.load_per_cpu * (0.97 + 0.06 * twin.emit_rng.uniform());
+    s.os.insert(os::LOAD.into(), (load * 100.0).round() / 100.0);
+    // Per-file-type I/O: LGWR writes every member; ARCn reads the logs back and writes the
+    // archives; sessions read and DBWR writes data files; the control file sees a trickle.
+    let redo = c.redo_written as f64;
+    let wbytes = (c.redo_blocks_written * 512 * u64::from(p.log.members)) as f64;
+    let arch = (redo / MB) as u64;
+    let elapsed = twin.cp.now as f64 / 1e9;
+    s.iostat.insert(
+        filetype::LOG_FILE.into(),
+        io(arch, c.log_write_reqs, redo, wbytes, arch as f64 * 1500.0, c.log_write_us as f64),
+    );
+    s.iostat.insert(
+        filetype::ARCHIVE_LOG.into(),
+        io(0, arch, 0.0, redo, 0.0, arch as f64 * 2000.0),
+    );
+    let reads = c.user_commits * 2;
+    let dbw = c.redo_size / 16384;
+    s.iostat.insert(
+        filetype::DATA_FILE.into(),
+        io(
+            reads,
+            dbw,
+            reads as f64 * 8192.0,
+            dbw as f64 * 8192.0,
+            reads as f64 * p.primary_data_read_us,
+            dbw as f64 * p.primary_data_write_us,
+        ),
+    );
+    let cf = (elapsed * 4.0) as u64;
+    s.iostat.insert(
+        filetype::CONTROL_FILE.into(),
+        io(cf * 2, cf, cf as f64 * 2.0 * 16384.0, cf as f64 * 16384.0, cf as f64 * 1000.0, cf as f64 * 1200.0),
+    );
+    {
+        let (mode, affirm, _) = dest_attrs(&p);
+        let link = &twin.cp.link;
+        let (status, error) = match (p.transport, link.state) {
+            (Transport::Defer, _) => (DestStatus::Deferred, None),
+            (_, LinkState::Down { .. }) => (DestStatus::Error, Some(UNREACHABLE.to_string())),
+            _ => (DestStatus::Valid, None),
+        };
+        let gap = if link.is_error() || link.resolving_gap {
+            "RESOLVABLE GAP"
+        } else {
+            "NO GAP"
+        };
+        let top_seq = twin.cp.lgwr.iter().map(|l| l.sequence).max().unwrap_or(0);
+        let archived = top_seq.saturating_sub(1 + logs_behind(twin.sb.send.bytes, &p));
+        let applied = archived.saturating_sub(logs_behind(twin.sb.apply.bytes, &p) + 1);
+        s.dests.push(Dest {
+            id: 2,
+            name: Some(STANDBY.into()),
+            status,
+            mode,
+            affirm,
+            compression: Some(if p.compression.is_some() { "ZLIB" } else { "DISABLE" }.into()),
+            net_timeout_s: Some(p.net_timeout_s as u64),
+            gap: Some(gap.into()),
+            error,
+            archived_seq: Some(archived),
+            applied_seq: Some(applied),
+            resp_hist: if p.transport.is_sync() || !c.resp_hist.is_empty() {
+                c.resp_hist.clone()
+            } else {
+                Vec::new()
+            },
+        });
+    }
+    s.logs = Some(Logs {
+        online: online_logs(twin, &p),
+        standby: standby_logs(twin, &p, false),
+    });
+    s.switches = Some(switches(twin));
+    let mut params = BTreeMap::new();
+    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
+    params.insert("db_unique_name".into(), PRIMARY.into());
+    params.insert("log_buffer".into(), p.log_buffer.to_string());
+    params.insert("log_archive_config".into(), format!("DG_CONFIG=({PRIMARY},{STANDBY})"));
+    params.insert("log_archive_dest_2".into(), log_archive_dest_2(&p));
+    params.insert(
+        "log_archive_dest_state_2".into(),
+        if matches!(p.transport, Transport::Defer) { "DEFER" } else { "ENABLE" }.into(),
+    );
+    if !p.post.adaptive {
+        params.insert("_use_adaptive_log_file_sync".into(), "FALSE".into());
+    }
+    s.params = Some(params);
+    s
+}
+
+fn lag_bucket(lag_s: u64) -> u64 {
+    // V$STANDBY_EVENT_HISTOGRAM: seconds up to a minute, then minutes, then hours.
+    if lag_s < 60 {
+        lag_s
+    } else if lag_s < 3600 {
+        lag_s.div_ceil(60) * 60
+    } else {
+        lag_s.div_ceil(3600) * 3600
+    }
+}
+
+pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
+    let p = twin.cp.params().clone();
+    let since = (twin.cp.now - twin.cp.scenario_start.min(twin.cp.now)) as f64 / 1e9;
+    // The standby's CPU counters keep running while we cannot reach it.
+    let busy_share = 0.12 + 0.25 * (twin.sb.c.apply_busy_s / (twin.cp.now as f64 / 1e9).max(1.0));
+    let (busy, idle) = cpu_tick(twin, busy_share, false);
+    if !p.standby_up(since) {
+        return Sample::failed(t, Slot::standby(), SampleErrorKind::ConnectionLost, UNREACHABLE.into());
+    }
+    let sb = &twin.sb;
+    let c = &twin.cp.c;
+    let mut s = Sample::new(t, Slot::standby());
+    s.query_us = Some(Micros(2500 + (twin.emit_rng.uniform() * 4000.0) as u64));
+    s.db = Some(DbInfo {
+        name: Some(STANDBY.into()),
+        role: Some(Role::PhysicalStandby),
+        open_mode: Some(if p.active_dg { OpenMode::ReadOnlyWithApply } else { OpenMode::Mounted }),
+        protection_mode: Some(protection(&p).into()),
+        protection_level: Some(protection(&p).into()),
+        version: Some(VERSION.into()),
+        startup: Some(startup(twin)),
+        host: Some("dbhost2".into()),
+        instances: Some(1),
+    });
+    put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io);
+    put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write);
+    put_event(&mut s, event::CHECKPOINT_COMPLETED, &sb.c.checkpoint_completed);
+    put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read);
+    put_event(&mut s, event::DB_FILE_SEQUENTIAL_READ, &sb.c.db_file_sequential_read);
+    put_event(&mut s, event::DB_FILE_PARALLEL_WRITE, &sb.c.db_file_parallel_write);
+    s.os.insert(os::BUSY_TIME.into(), busy);
+    s.os.insert(os::IDLE_TIME.into(), idle);
+    s.os.insert(os::NUM_CPUS.into(), f64::from(p.cpu.num_cpus));
+    s.os.insert(os::LOAD.into(), (f64::from(p.cpu.num_cpus) * busy_share * 100.0).round() / 100.0);
+    s.iostat.insert(
+        filetype::LOG_FILE.into(),
+        io(
+            sb.c.log_rreq,
+            c.srl_write_reqs + sb.c.log_wreq,
+            sb.c.log_rbytes,
+            c.srl_write_bytes as f64 + sb.c.log_wbytes,
+            sb.c.log_rus,
+            c.srl_write_us as f64 + sb.c.log_wus,
+        ),
+    );
+    s.iostat.insert(
+        filetype::DATA_FILE.into(),
+        io(sb.c.data_rreq, sb.c.data_wreq, sb.c.data_rbytes, sb.c.data_wbytes, sb.c.data_rus, sb.c.data_wus),
+    );
+    s.iostat.insert(
+        filetype::ARCHIVE_LOG.into(),
+        io(0, sb.c.arch_wreq, 0.0, sb.c.arch_wbytes, 0.0, sb.c.arch_wus),
+    );
+    let elapsed = twin.cp.now as f64 / 1e9;
+    let cf = (elapsed * 3.0) as u64;
+    s.iostat.insert(
+        filetype::CONTROL_FILE.into(),
+        io(cf * 2, cf, cf as f64 * 2.0 * 16384.0, cf as f64 * 16384.0, cf as f64 * 900.0, cf as f64 * 1100.0),
+    );
+    let secs_of = |ts: Timestamp| Timestamp::from_millis(ts.ms - ts.ms.rem_euclid(1000));
+    let received_at = twin.epoch.add_millis((sb.c.last_received_s * 1000.0) as i64);
+    let tl = sb.transport_lag_s.floor();
+    let al = sb.apply_lag_s.floor();
+    let shipping = !matches!(p.transport, Transport::Defer);
+    s.dg = Some(DgStats {
+        transport_lag_s: Some(Secs(tl)),
+        apply_lag_s: Some(Secs(al)),
+        apply_finish_s: Some(Secs(((sb.apply.bytes / p.apply.rate_bps) * 1000.0).round() / 1000.0)),
+        computed: Some(secs_of(t)),
+        datum: Some(secs_of(if shipping && sb.c.received > 0.0 { received_at } else { twin.epoch })),
+    });
+    if p.active_dg {
+        for (name, lag) in [("apply lag", al as u64), ("transport lag", tl as u64)] {
+            *twin.lag_hist.entry((name, lag_bucket(lag))).or_default() += 1;
+        }
+        s.lag_hist = Some(
+            twin.lag_hist
+                .iter()
+                .map(|(&(name, lag_s), &count)| LagHistRow { name: name.into(), lag_s, count })
+                .collect(),
+        );
+    }
+    let sb = &twin.sb;
+    let last_applied = twin.epoch.add_millis((sb.c.last_applied_gen_s * 1000.0) as i64);
+    s.recovery = Some(Recovery {
+        active_apply_kbps: Some((p.apply.rate_bps / 1024.0).round()),
+        average_apply_kbps: Some((sb.c.applied / elapsed.max(1.0) / 1024.0).round()),
+        max_apply_kbps: Some((p.apply.rate_bps / 1024.0).round()),
+        redo_applied_mb: Some((sb.c.applied / MB).floor()),
+        last_applied: Some(last_applied),
+        apply_time_per_log_s: Some((p.orl_bytes as f64 / p.apply.rate_bps).round()),
+        checkpoint_time_per_log_s: Some(p.apply.ckpt_s_per_log),
+    });
+    let rfs_role = if p.transport.is_sync() { "RFS sync" } else { "RFS async" };
+    let mut procs = vec![
+        Process { name: "ARC0".into(), role: Some("archive local".into()), action: Some("IDLE".into()), thread: None, sequence: None },
+        Process { name: "ARC1".into(), role: Some("archive redo".into()), action: Some("IDLE".into()), thread: None, sequence: None },
+    ];
+    let behind = logs_behind(sb.send.bytes, &p);
+    for (th, lg) in twin.cp.lgwr.iter().enumerate() {
+        procs.push(Process {
+            name: "RFS".into(),
+            role: Some(rfs_role.into()),
+            action: Some(if twin.cp.link.is_connected() { "RECEIVING" } else { "IDLE" }.into()),
+            thread: Some(th as u32 + 1),
+            sequence: Some(lg.sequence.saturating_sub(behind)),
+        });
+    }
+    let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
+        l.sequence.saturating_sub(behind + logs_behind(sb.apply.bytes, &p))
+    });
+    procs.push(Process { name: "MRP0".into(), role: Some("managed recovery".into()), action: Some("APPLYING_LOG".into()), thread: Some(1), sequence: Some(mrp_seq) });
+    for n in ["PR00", "PR01", "PR02"] {
+        procs.push(Process { name: n.into(), role: Some("recovery apply slave".into()), action: Some("IDLE".into()), thread: None, sequence: None });
+    }
+    s.processes = procs;
+    s.logs = Some(Logs {
+        online: Vec::new(),
+        standby: standby_logs(twin, &p, twin.cp.link.is_connected()),
+    });
+    let mut params = BTreeMap::new();
+    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
+    params.insert("db_unique_name".into(), STANDBY.into());
+    params.insert("log_buffer".into(), p.log_buffer.to_string());
+    params.insert("log_archive_config".into(), format!("DG_CONFIG=({PRIMARY},{STANDBY})"));
+    params.insert("fal_server".into(), PRIMARY.into());
+    params.insert("standby_file_management".into(), "AUTO".into());
+    s.params = Some(params);
+    s
+}

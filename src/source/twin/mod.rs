@@ -1,0 +1,296 @@
+//! The digital twin: an Oracle primary (RAC, one LGWR per redo thread) with a Data Guard
+//! standby, emitting the same raw cumulative `Sample`s a real pair would. The commit path is a
+//! discrete-event simulation ([`commit`]); transport and apply are fluids ([`fluid`]); the
+//! samples are assembled in [`emit`]. Deterministic for a given `(scenario, seed)`.
+//!
+//! Two clocks: [`Twin`] implements [`PullSource`] (each `next_tick` advances one sampling
+//! interval of virtual time, as fast as the CPU allows), and [`spawn_paced`] runs it in a
+//! thread paced to wall-clock × speed for the demo.
+
+mod commit;
+mod emit;
+mod fluid;
+mod hist;
+mod link;
+mod paced;
+pub mod params;
+mod rng;
+mod scenario;
+
+pub use commit::PostMode;
+pub use paced::{spawn_paced, TwinControl};
+pub use params::Params;
+pub use scenario::{Scenario, UnknownScenario};
+
+use crate::sample::{Mark, Sample, Slot};
+use crate::source::{PullSource, Tick};
+use crate::timestamp::Timestamp;
+use commit::CommitPath;
+use fluid::{Standby, StepInput};
+use link::{Ns, NS_PER_S};
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
+
+/// Virtual time zero of headless runs, so recordings are reproducible.
+pub const EPOCH: Timestamp = Timestamp::from_millis(1_796_014_800_000); // 2026-11-30T05:00:00Z
+
+const STEP_NS: Ns = 100_000_000;
+const FIRST_SEQUENCE: u64 = 812;
+
+/// Figures that are not in any V$ view but let tests check the model's bookkeeping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Internals {
+    pub elapsed_s: f64,
+    pub sessions: usize,
+    pub think_s_total: f64,
+    pub redo_generated: u64,
+    pub redo_written: u64,
+    pub redo_unwritten: u64,
+    pub shipped_backlog: f64,
+    pub received: f64,
+    pub applied: f64,
+    pub apply_backlog: f64,
+    pub lgwr_busy_share: Vec<f64>,
+    pub events: u64,
+    pub post_mode: PostMode,
+    pub transport_lag_s: f64,
+    pub apply_lag_s: f64,
+}
+
+pub struct Twin {
+    scenario: Scenario,
+    seed: u64,
+    epoch: Timestamp,
+    interval_ns: Ns,
+    cp: CommitPath,
+    sb: Standby,
+    tick: u64,
+    emit_rng: rng::Rng,
+    /// Log switches per thread, with times (ms since the Unix epoch), last hour only.
+    switches: Vec<VecDeque<(u64, Timestamp)>>,
+    /// Host CPU centiseconds: (busy, idle) for primary and standby.
+    cpu_primary: (f64, f64),
+    cpu_standby: (f64, f64),
+    /// `V$STANDBY_EVENT_HISTOGRAM`: (name, bucket seconds) → count.
+    lag_hist: BTreeMap<(&'static str, u64), u64>,
+    marks: Vec<Mark>,
+}
+
+impl Twin {
+    /// A headless twin: virtual time starts at [`EPOCH`].
+    pub fn new(scenario: Scenario, seed: u64) -> Self {
+        Twin::with_params(scenario, scenario.params(), seed, EPOCH)
+    }
+
+    /// A twin whose virtual clock starts at `epoch` (the paced demo uses wall-clock now).
+    pub fn starting_at(scenario: Scenario, seed: u64, epoch: Timestamp) -> Self {
+        Twin::with_params(scenario, scenario.params(), seed, epoch)
+    }
+
+    /// Any parameters (tests and what-ifs); `scenario` only names the run.
+    pub fn with_params(scenario: Scenario, p: Params, seed: u64, epoch: Timestamp) -> Self {
+        let mut root = rng::Rng::new(seed);
+        let cp = CommitPath::new(&p, root.next_u64(), FIRST_SEQUENCE);
+        let mut twin = Twin {
+            scenario,
+            seed,
+            epoch,
+            interval_ns: 1_000_000_000,
+            cp,
+            sb: Standby::default(),
+            tick: 0,
+            emit_rng: root.fork(2),
+            switches: Vec::new(),
+            cpu_primary: (0.0, 0.0),
+            cpu_standby: (0.0, 0.0),
+            lag_hist: BTreeMap::new(),
+            marks: Vec::new(),
+        };
+        twin.backdate_switches();
+        twin
+    }
+
+    /// Sampling interval (default 1 s); whole milliseconds, at least 100 ms.
+    pub fn set_interval(&mut self, interval: Duration) {
+        let ms = interval.as_millis().max(100) as u64;
+        self.interval_ns = ms * 1_000_000;
+    }
+
+    pub fn scenario(&self) -> Scenario {
+        self.scenario
+    }
+
+    pub fn params(&self) -> &Params {
+        self.cp.params()
+    }
+
+    /// Virtual time now.
+    pub fn now(&self) -> Timestamp {
+        self.at(self.cp.now)
+    }
+
+    fn at(&self, t: Ns) -> Timestamp {
+        self.epoch.add_millis((t / 1_000_000) as i64)
+    }
+
+    /// Switches to another scenario from the current virtual time on. Counters stay
+    /// cumulative (same instance incarnation); the timeline gets a mark.
+    pub fn set_scenario(&mut self, scenario: Scenario) {
+        self.set_params(scenario, scenario.params());
+    }
+
+    pub fn set_params(&mut self, scenario: Scenario, p: Params) {
+        self.scenario = scenario;
+        self.cp.set_params(&p);
+        if !self.sb.send.is_empty() {
+            self.cp.link.resolving_gap = true;
+        }
+        self.marks.push(Mark {
+            t: self.now(),
+            text: format!("twin scenario: {}", scenario.name()),
+        });
+    }
+
+    /// The log switches of the hour before the run, at the nominal redo rate, so "switches
+    /// per hour" is meaningful from the first sample.
+    fn backdate_switches(&mut self) {
+        let p = self.cp.params().clone();
+        let k = p.threads.max(1);
+        let per_thread = p.nominal_redo_bps() / f64::from(k);
+        let log_s = p.orl_bytes as f64 / per_thread.max(1.0);
+        self.switches = (0..k as usize)
+            .map(|th| {
+                let lg = &self.cp.lgwr[th];
+                let into_log = lg.log_used as f64 / p.orl_bytes as f64 * log_s;
+                let mut v = VecDeque::new();
+                let mut j = 0u64;
+                while j < 400 && j < lg.sequence {
+                    let ago = into_log + j as f64 * log_s;
+                    if ago > 3600.0 {
+                        break;
+                    }
+                    v.push_front((lg.sequence - j, self.epoch.add_millis(-(ago * 1000.0) as i64)));
+                    j += 1;
+                }
+                v
+            })
+            .collect();
+    }
+
+    /// Advances virtual time by one sampling interval.
+    fn advance(&mut self) {
+        let end = (self.tick + 1) * self.interval_ns;
+        let mut t = self.tick * self.interval_ns;
+        while t < end {
+            let step_end = (t + STEP_NS).min(end);
+            self.cp.run_until(step_end);
+            let written = self.cp.take_written() as f64;
+            let p = self.cp.params().clone();
+            let since = (step_end - self.cp.scenario_start.min(step_end)) as f64 / NS_PER_S;
+            if !p.transport.is_sync() {
+                let up = p.standby_up(since);
+                self.cp
+                    .link
+                    .observe(step_end, up, false, p.net_timeout_s, p.reopen_s);
+            }
+            self.sb.step(
+                &p,
+                &StepInput {
+                    t_s: step_end as f64 / NS_PER_S,
+                    dt_s: (step_end - t) as f64 / NS_PER_S,
+                    written,
+                    link_connected: self.cp.link.is_connected(),
+                },
+            );
+            if self.cp.link.resolving_gap && self.sb.send.is_empty() {
+                self.cp.link.resolving_gap = false;
+            }
+            t = step_end;
+        }
+        self.tick += 1;
+        for s in std::mem::take(&mut self.cp.new_switches) {
+            let ts = self.at(s.t);
+            if let Some(v) = self.switches.get_mut(s.thread as usize) {
+                v.push_back((s.sequence, ts));
+            }
+        }
+        let now = self.now();
+        for v in &mut self.switches {
+            while v.front().is_some_and(|x| now.secs_since(x.1) > 3600.0) {
+                v.pop_front();
+            }
+        }
+    }
+
+    /// Bookkeeping for invariant tests.
+    pub fn internals(&self) -> Internals {
+        let elapsed = self.cp.now as f64 / NS_PER_S;
+        Internals {
+            elapsed_s: elapsed,
+            sessions: self.cp.active_sessions(),
+            think_s_total: self.cp.c.think_ns as f64 / NS_PER_S,
+            redo_generated: self.cp.c.redo_size,
+            redo_written: self.cp.c.redo_written,
+            redo_unwritten: self.cp.unwritten_bytes(),
+            shipped_backlog: self.sb.send.bytes,
+            received: self.sb.c.received,
+            applied: self.sb.c.applied,
+            apply_backlog: self.sb.apply.bytes,
+            lgwr_busy_share: self
+                .cp
+                .lgwr
+                .iter()
+                .map(|l| l.busy_ns as f64 / NS_PER_S / elapsed.max(1e-9))
+                .collect(),
+            events: self.cp.events,
+            post_mode: self.cp.post_mode,
+            transport_lag_s: self.sb.transport_lag_s,
+            apply_lag_s: self.sb.apply_lag_s,
+        }
+    }
+
+    /// Simulated events so far (heap pops), for the benchmark.
+    pub fn events(&self) -> u64 {
+        self.cp.events
+    }
+}
+
+impl PullSource for Twin {
+    fn describe(&self) -> String {
+        format!("twin:{} seed={}", self.scenario.name(), self.seed)
+    }
+
+    fn interval(&self) -> Duration {
+        Duration::from_nanos(self.interval_ns)
+    }
+
+    fn next_tick(&mut self) -> Option<Tick> {
+        self.advance();
+        let t = self.now();
+        let primary = emit::primary(self, t);
+        let standby = emit::standby(self, t);
+        Some(Tick {
+            t,
+            samples: vec![primary, standby],
+            marks: std::mem::take(&mut self.marks),
+        })
+    }
+}
+
+/// Slots the twin fills, in the order `next_tick` returns them.
+pub fn slots() -> [Slot; 2] {
+    [Slot::primary(), Slot::standby()]
+}
+
+/// Runs a twin headless for `duration` and returns every sample (tests, `check --twin`).
+pub fn run_headless(scenario: Scenario, seed: u64, duration: Duration) -> Vec<Sample> {
+    let mut twin = Twin::new(scenario, seed);
+    let ticks = (duration.as_nanos() / u128::from(twin.interval_ns)) as usize;
+    let mut out = Vec::with_capacity(ticks * 2);
+    for _ in 0..ticks {
+        if let Some(tick) = twin.next_tick() {
+            out.extend(tick.samples);
+        }
+    }
+    out
+}

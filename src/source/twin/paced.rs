@@ -1,0 +1,122 @@
+//! The demo's clock: a thread that advances the twin so virtual time tracks wall-clock ×
+//! speed, sends every sample and mark to the app, and takes scenario switches from the fault
+//! menu between ticks.
+
+use super::{Scenario, Twin};
+use crate::source::{PullSource, SourceEvent};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the app can ask of a running paced twin.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TwinControl {
+    /// Switch scenario from the current virtual time on (counters stay cumulative).
+    SetScenario(Scenario),
+    /// Virtual seconds per wall second (1.0 = real time); values ≤ 0 are ignored.
+    SetSpeed(f64),
+    /// End the thread (it also ends when the app drops the receiver or the control sender).
+    Stop,
+}
+
+/// Runs `twin` in its own thread. Each tick's samples go out as `SourceEvent::Sample`, marks
+/// as `SourceEvent::Mark`; `SourceEvent::End` is sent when stopped. Build the twin with
+/// [`Twin::starting_at`]`(…, Timestamp::now())` for wall-clock timestamps.
+pub fn spawn_paced(
+    mut twin: Twin,
+    speed: f64,
+    tx: tokio::sync::mpsc::Sender<SourceEvent>,
+    control: Receiver<TwinControl>,
+) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("dgscope-twin".into())
+        .spawn(move || {
+            let mut speed = if speed > 0.0 { speed } else { 1.0 };
+            let interval = twin.interval();
+            // Virtual time is measured from a wall-clock anchor that moves on speed changes.
+            let mut anchor = Instant::now();
+            let mut ticks_at_anchor = 0u64;
+            let mut ticks = 0u64;
+            loop {
+                loop {
+                    match control.try_recv() {
+                        Ok(TwinControl::SetScenario(s)) => twin.set_scenario(s),
+                        Ok(TwinControl::SetSpeed(x)) if x > 0.0 => {
+                            speed = x;
+                            anchor = Instant::now();
+                            ticks_at_anchor = ticks;
+                        }
+                        Ok(TwinControl::SetSpeed(_)) => {}
+                        Ok(TwinControl::Stop) | Err(TryRecvError::Disconnected) => {
+                            let _ = tx.blocking_send(SourceEvent::End);
+                            return;
+                        }
+                        Err(TryRecvError::Empty) => break,
+                    }
+                }
+                let due = anchor + interval.mul_f64((ticks - ticks_at_anchor + 1) as f64 / speed);
+                let now = Instant::now();
+                if due > now {
+                    // Sleep in short slices so control messages are seen promptly.
+                    std::thread::sleep((due - now).min(Duration::from_millis(50)));
+                    continue;
+                }
+                let Some(tick) = twin.next_tick() else {
+                    let _ = tx.blocking_send(SourceEvent::End);
+                    return;
+                };
+                ticks += 1;
+                for m in tick.marks {
+                    if tx.blocking_send(SourceEvent::Mark(m)).is_err() {
+                        return;
+                    }
+                }
+                for s in tick.samples {
+                    if tx.blocking_send(SourceEvent::Sample(Box::new(s))).is_err() {
+                        return;
+                    }
+                }
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paced_twin_sends_samples_switches_scenario_and_stops() {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+        let (ctl, ctl_rx) = std::sync::mpsc::channel();
+        let twin = Twin::new(Scenario::HealthySync, 1);
+        // Fast enough that the test does not wait on the wall clock for long.
+        let h = spawn_paced(twin, 200.0, tx, ctl_rx).unwrap();
+        let mut samples = 0;
+        let mut marks = Vec::new();
+        while samples < 6 {
+            match rx.blocking_recv() {
+                Some(SourceEvent::Sample(_)) => {
+                    samples += 1;
+                    if samples == 2 {
+                        ctl.send(TwinControl::SetScenario(Scenario::SlowSrl)).unwrap();
+                    }
+                }
+                Some(SourceEvent::Mark(m)) => marks.push(m.text),
+                Some(_) => {}
+                None => panic!("twin thread ended early"),
+            }
+        }
+        ctl.send(TwinControl::Stop).unwrap();
+        let mut ended = false;
+        while let Some(ev) = rx.blocking_recv() {
+            match ev {
+                SourceEvent::End => ended = true,
+                SourceEvent::Mark(m) => marks.push(m.text),
+                _ => {}
+            }
+        }
+        h.join().unwrap();
+        assert!(ended);
+        assert_eq!(marks, vec!["twin scenario: slow-srl".to_string()]);
+    }
+}

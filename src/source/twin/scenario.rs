@@ -1,0 +1,242 @@
+//! The scenario catalog (CAUSES.md): each a small edit of the calibrated base, named as
+//! `dgscope demo --scenario`, `check --twin`, `record --twin` and the fault menu spell it.
+
+use super::params::{
+    Compression, Outage, Params, Profile, Spikes, Stalls, Transport, GB, KB, MB,
+};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scenario {
+    HealthySync,
+    Fastsync,
+    HealthyAsync,
+    SlowSrl,
+    SyncHighRtt,
+    AdaptivePolling,
+    LgwrStorage,
+    CpuStarved,
+    FrequentSwitches,
+    BandwidthAsync,
+    BandwidthAsyncCompressed,
+    ApplyIoBound,
+    StandbyIoContention,
+    StandbyDown,
+    OutlierSkew,
+}
+
+/// An unknown scenario name; the message lists the valid ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown twin scenario {name:?}; valid scenarios: {}", Scenario::names().join(", "))]
+pub struct UnknownScenario {
+    pub name: String,
+}
+
+impl Scenario {
+    pub const ALL: [Scenario; 15] = [
+        Scenario::HealthySync,
+        Scenario::Fastsync,
+        Scenario::HealthyAsync,
+        Scenario::SlowSrl,
+        Scenario::SyncHighRtt,
+        Scenario::AdaptivePolling,
+        Scenario::LgwrStorage,
+        Scenario::CpuStarved,
+        Scenario::FrequentSwitches,
+        Scenario::BandwidthAsync,
+        Scenario::BandwidthAsyncCompressed,
+        Scenario::ApplyIoBound,
+        Scenario::StandbyIoContention,
+        Scenario::StandbyDown,
+        Scenario::OutlierSkew,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::HealthySync => "healthy-sync",
+            Scenario::Fastsync => "fastsync",
+            Scenario::HealthyAsync => "healthy-async",
+            Scenario::SlowSrl => "slow-srl",
+            Scenario::SyncHighRtt => "sync-high-rtt",
+            Scenario::AdaptivePolling => "adaptive-polling",
+            Scenario::LgwrStorage => "lgwr-storage",
+            Scenario::CpuStarved => "cpu-starved",
+            Scenario::FrequentSwitches => "frequent-switches",
+            Scenario::BandwidthAsync => "bandwidth-async",
+            Scenario::BandwidthAsyncCompressed => "bandwidth-async-compressed",
+            Scenario::ApplyIoBound => "apply-io-bound",
+            Scenario::StandbyIoContention => "standby-io-contention",
+            Scenario::StandbyDown => "standby-down",
+            Scenario::OutlierSkew => "outlier-skew",
+        }
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Scenario::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    /// One line for `dgscope twin list` and the fault menu.
+    pub fn description(self) -> &'static str {
+        match self {
+            Scenario::HealthySync => "SYNC AFFIRM, 0.3 ms network, fast single-member SRLs (~7.5k TPS, 24 MB/s redo)",
+            Scenario::Fastsync => "as healthy-sync with FASTSYNC (SYNC NOAFFIRM): no standby disk write in the commit path",
+            Scenario::HealthyAsync => "ASYNC with ample bandwidth, Active Data Guard standby",
+            Scenario::SlowSrl => "SYNC to 2-member SRLs on a slow disk (seed 000 table 1): remote write ~3.4 ms",
+            Scenario::SyncHighRtt => "SYNC over a 6 ms round trip",
+            Scenario::AdaptivePolling => "LGWR stuck in adaptive log file sync polling, 7 ms interval",
+            Scenario::LgwrStorage => "primary redo log writes 2-3 ms with periodic latency spikes",
+            Scenario::CpuStarved => "host CPU saturated: 10 ms scheduling delays for LGWR and committers",
+            Scenario::FrequentSwitches => "1 GB logs: a switch every ~2 min per thread, standby checkpoint bursts",
+            Scenario::BandwidthAsync => "ASYNC, 140 MB/s redo burst over a ~109 MB/s link (seed 002)",
+            Scenario::BandwidthAsyncCompressed => "as bandwidth-async with ZLIB transport compression (ratio 2.7)",
+            Scenario::ApplyIoBound => "redo apply limited to 47 MB/s by standby reads under ~60 MB/s redo",
+            Scenario::StandbyIoContention => "another workload on the standby's disks: slow standby datafile I/O",
+            Scenario::StandbyDown => "standby unreachable for 10 min after the first minute, then gap resolution",
+            Scenario::OutlierSkew => "healthy averages with rare 16-64 ms log write stalls (seed 000 histogram)",
+        }
+    }
+
+    pub fn params(self) -> Params {
+        let mut p = Params::calibrated();
+        match self {
+            Scenario::HealthySync => {}
+            Scenario::Fastsync => p.transport = Transport::Sync { affirm: false },
+            Scenario::HealthyAsync => {
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 500.0 * MB;
+                p.active_dg = true;
+            }
+            Scenario::SlowSrl => {
+                p.net0_us = 560.0;
+                p.srl.members = 2;
+                p.srl.s0_us = 2450.0;
+                p.srl.sigma = 0.2;
+            }
+            Scenario::SyncHighRtt => p.net0_us = 6_000.0,
+            Scenario::AdaptivePolling => {
+                p.log.l0_us = 1_100.0;
+                p.log.sigma = 0.5;
+                p.post.start_polling_us = Some(7_000.0);
+                p.post.polling_stuck = true;
+            }
+            Scenario::LgwrStorage => {
+                p.log.l0_us = 2_200.0;
+                p.log.sigma = 0.45;
+                p.spikes = Some(Spikes {
+                    every_s: 15.0,
+                    len_s: 1.0,
+                    factor: 6.0,
+                });
+            }
+            Scenario::CpuStarved => {
+                p.cpu.busy = 0.97;
+                p.cpu.load_per_cpu = 1.6;
+                p.cpu.p_delay = 0.08;
+                // Adaptive sync disabled on this site, so starvation shows as late posts, not polls.
+                p.post.adaptive = false;
+            }
+            Scenario::FrequentSwitches => {
+                p.orl_bytes = GB;
+                p.ckpt.factor = 35.0;
+                p.ckpt.dur_s = 14.0;
+                p.ckpt.tail_p = 0.005;
+                p.apply.ckpt_s_per_log = 4.0;
+            }
+            Scenario::BandwidthAsync | Scenario::BandwidthAsyncCompressed => {
+                p.transport = Transport::Async;
+                p.active_dg = true;
+                p.redo_per_commit = 64.0 * KB;
+                p.think_us = 52_470.0;
+                p.ship_bw_bps = 108.9 * MB;
+                p.orl_bytes = 16 * GB;
+                p.profile = Some(Profile {
+                    burst_s: 1183.0,
+                    quiet_s: 900.0,
+                    quiet_think_factor: 8.0,
+                });
+                if self == Scenario::BandwidthAsyncCompressed {
+                    p.compression = Some(Compression {
+                        ratio: 2.7,
+                        compressor_bps: 137.7 * MB,
+                    });
+                }
+            }
+            Scenario::ApplyIoBound => {
+                p.redo_per_commit = 8.0 * KB;
+                p.orl_bytes = 16 * GB;
+                p.apply.rate_bps = 47.0 * MB;
+                p.apply.ckpt_s_per_log = 6.0;
+                p.standby_io.data_read_us = 9_000.0;
+            }
+            Scenario::StandbyIoContention => {
+                p.standby_io.data_read_us = 9_000.0;
+                p.standby_io.data_write_us = 6_500.0;
+                p.standby_io.archive_write_us = 8_000.0;
+                p.srl.s0_us = 520.0;
+                p.apply.rate_bps = 150.0 * MB;
+            }
+            Scenario::StandbyDown => {
+                p.outage = Some(Outage {
+                    start_s: 60.0,
+                    len_s: 600.0,
+                });
+            }
+            Scenario::OutlierSkew => {
+                p.stalls = Some(Stalls {
+                    p_per_write: 0.003,
+                    mean_us: 45_000.0,
+                    sigma: 0.35,
+                });
+            }
+        }
+        p
+    }
+}
+
+impl FromStr for Scenario {
+    type Err = UnknownScenario;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let want = s.trim().to_ascii_lowercase().replace('_', "-");
+        Scenario::ALL
+            .iter()
+            .copied()
+            .find(|sc| sc.name() == want)
+            .ok_or_else(|| UnknownScenario { name: s.to_string() })
+    }
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_lists_all() {
+        for s in Scenario::ALL {
+            assert_eq!(s.name().parse::<Scenario>().unwrap(), s);
+            assert!(!s.description().is_empty());
+        }
+        assert_eq!("SLOW_SRL".parse::<Scenario>().unwrap(), Scenario::SlowSrl);
+        let err = "nope".parse::<Scenario>().unwrap_err().to_string();
+        assert!(err.contains("\"nope\""));
+        for n in Scenario::names() {
+            assert!(err.contains(n), "{err}");
+        }
+        assert_eq!(Scenario::names().len(), 15);
+    }
+
+    #[test]
+    fn every_scenario_differs_from_the_base_except_the_base() {
+        let base = Scenario::HealthySync.params();
+        for s in Scenario::ALL.into_iter().skip(1) {
+            assert_ne!(s.params(), base, "{s}");
+        }
+    }
+}
