@@ -31,7 +31,8 @@ pub enum Command {
     /// Sample for a while, print suggested causes, exit 0 OK / 1 WARN / 2 CRIT / 3 UNKNOWN
     /// (Nagios convention; for cron and monitoring)
     #[command(
-        after_help = "Examples:\n  dgscope check --replay incident.jsonl --format json\n  \
+        after_help = "Examples:\n  dgscope check --twin slow-srl --duration 5m\n  \
+dgscope check --replay incident.jsonl --format json\n  \
 dgscope check --replay incident.jsonl --duration 5m --fail-on crit\n\n\
 Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable recording)."
     )]
@@ -78,6 +79,12 @@ pub enum ConfigCommand {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// Judge the digital twin running this scenario (see `dgscope twin list`)
+    #[arg(long, value_name = "SCENARIO", conflicts_with = "replay")]
+    pub twin: Option<String>,
+    /// Seed of the twin's random numbers
+    #[arg(long, default_value_t = 1, requires = "twin")]
+    pub seed: u64,
     /// Judge a recording instead of live databases (replayed from its start)
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,

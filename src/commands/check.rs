@@ -1,8 +1,10 @@
 use super::{print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::report::check::run_check;
+use crate::report::check::{pull_entries, run_check};
 use crate::sample::recording::RecordingReader;
+use crate::source::twin::{Scenario, Twin};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Nagios UNKNOWN: `check` could not judge (bad flags, unreadable recording, no source).
 pub const EXIT_UNKNOWN: u8 = 3;
@@ -16,19 +18,31 @@ fn unknown(e: impl std::fmt::Display) -> Failure {
 
 pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
     let config = super::load_config(config_flag).map_err(unknown)?;
-    let Some(path) = &args.replay else {
+    let result = if let Some(name) = &args.twin {
+        let scenario: Scenario = name.parse().map_err(unknown)?;
+        let mut twin = Twin::new(scenario, args.seed);
+        let duration = args.duration.unwrap_or(Duration::from_secs(60));
+        let Ok(r) = run_check(
+            pull_entries(&mut twin, duration),
+            Some(duration),
+            config.thresholds,
+        );
+        r
+    } else if let Some(path) = &args.replay {
+        let reader = RecordingReader::open(path).map_err(unknown)?;
+        let r = run_check(reader, args.duration, config.thresholds).map_err(unknown)?;
+        if r.samples == 0 {
+            return Err(unknown(format!(
+                "{}: the recording holds no samples",
+                path.display()
+            )));
+        }
+        r
+    } else {
         return Err(unknown(
-            "check needs a source: --replay FILE (a recording to judge)",
+            "check needs a source: --twin SCENARIO (the simulator) or --replay FILE (a recording)",
         ));
     };
-    let reader = RecordingReader::open(path).map_err(unknown)?;
-    let result = run_check(reader, args.duration, config.thresholds).map_err(unknown)?;
-    if result.samples == 0 {
-        return Err(unknown(format!(
-            "{}: the recording holds no samples",
-            path.display()
-        )));
-    }
     print(&match args.format {
         CheckFormat::Json => result.json(),
         CheckFormat::Text => result.text(),

@@ -19,6 +19,8 @@ pub struct CheckResult {
     pub to: Option<Timestamp>,
     pub metrics: CheckMetrics,
     pub samples: usize,
+    /// Every finding raised or cleared during the run, in order.
+    pub transitions: Vec<crate::causes::Transition>,
 }
 
 /// The headline figures over the checked window.
@@ -90,6 +92,7 @@ where
     let mut first: Option<Timestamp> = None;
     let mut tick: Option<Timestamp> = None;
     let mut samples = 0;
+    let mut transitions = Vec::new();
     for entry in entries {
         let entry = entry?;
         let t = entry.t();
@@ -101,7 +104,9 @@ where
         }
         // An instant is complete when the next one begins: judge it with every slot in.
         if tick.is_some_and(|k| t > k) {
-            assessment = causes.assess(&engine, window);
+            let (a, tr) = causes.assess_for(&engine, window, None);
+            assessment = a;
+            transitions.extend(tr);
         }
         tick = Some(t);
         if matches!(entry, Entry::Sample(_)) {
@@ -110,7 +115,9 @@ where
         engine.push(entry);
     }
     if tick.is_some() {
-        assessment = causes.assess(&engine, window);
+        let (a, tr) = causes.assess_for(&engine, window, None);
+        assessment = a;
+        transitions.extend(tr);
     }
     let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);
     let window_from = engine
@@ -123,7 +130,25 @@ where
         from: window_from.or(first),
         to: engine.latest(),
         samples,
+        transitions,
     })
+}
+
+/// A pull source as a stream of entries for `duration` of its own (virtual) time.
+pub fn pull_entries(
+    source: &mut dyn crate::source::PullSource,
+    duration: Duration,
+) -> impl Iterator<Item = Result<Entry, std::convert::Infallible>> + '_ {
+    let ticks =
+        (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize;
+    (0..ticks)
+        .map_while(move |_| source.next_tick())
+        .flat_map(|tick| {
+            tick.samples
+                .into_iter()
+                .map(|s| Ok(Entry::Sample(Box::new(s))))
+                .chain(tick.marks.into_iter().map(|m| Ok(Entry::Mark(m))))
+        })
 }
 
 /// Which status makes `check` fail (exit non-zero).
@@ -260,7 +285,9 @@ impl CheckResult {
 }
 
 fn fmt_value(v: f64) -> String {
-    if v.abs() >= 100.0 {
+    if v.fract() == 0.0 && v.abs() < 1e9 {
+        format!("{v:.0}")
+    } else if v.abs() >= 100.0 {
         format!("{v:.0}")
     } else if v.abs() >= 10.0 {
         format!("{v:.1}")

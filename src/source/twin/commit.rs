@@ -283,8 +283,10 @@ impl CommitPath {
         if lg.state == LgwrState::Idle {
             lg.state = LgwrState::Waking;
             let wake = (self.p.post.lgwr_wake_us * 1000.0) as Ns + self.cpu_delay_ns();
-            self.heap
-                .push(Reverse((t + wake, (KIND_DISPATCH << KIND_SHIFT) | th as u32)));
+            self.heap.push(Reverse((
+                t + wake,
+                (KIND_DISPATCH << KIND_SHIFT) | th as u32,
+            )));
         }
     }
 
@@ -457,8 +459,10 @@ impl CommitPath {
         } else {
             // Still running: the next batch starts once the posts are done.
             lg.state = LgwrState::Waking;
-            self.heap
-                .push(Reverse((t + n * post_ns, (KIND_DISPATCH << KIND_SHIFT) | th)));
+            self.heap.push(Reverse((
+                t + n * post_ns,
+                (KIND_DISPATCH << KIND_SHIFT) | th,
+            )));
         }
         if t - self.window.start.min(t) >= ADAPTIVE_WINDOW_NS {
             self.adapt(t);

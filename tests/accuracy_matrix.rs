@@ -1,0 +1,118 @@
+//! The accuracy matrix (issue 4): every scenario of the catalog, five seeds each, five
+//! simulated minutes of `check --twin`: the expected cause is rank 1 of the WARN/CRIT
+//! findings, or there is no WARN/CRIT where the catalog expects none. And `healthy-sync`
+//! raises no WARN/CRIT at any moment of a simulated hour.
+
+use dgscope::causes::{Severity, Thresholds, Transition};
+use dgscope::report::check::{pull_entries, run_check, CheckResult};
+use dgscope::source::twin::{Scenario, Twin};
+use std::time::Duration;
+
+/// What CAUSES.md's scenario catalog expects at rank 1 (None: no WARN/CRIT at all).
+fn expected(s: Scenario) -> Option<&'static str> {
+    match s {
+        Scenario::HealthySync
+        | Scenario::Fastsync
+        | Scenario::HealthyAsync
+        | Scenario::BandwidthAsyncCompressed
+        | Scenario::OutlierSkew => None,
+        Scenario::SlowSrl => Some("standby-redo-write-slow"),
+        Scenario::SyncHighRtt => Some("network-latency"),
+        Scenario::AdaptivePolling => Some("adaptive-lfs-polling"),
+        Scenario::LgwrStorage => Some("lgwr-write-slow"),
+        Scenario::CpuStarved => Some("lgwr-cpu-starved"),
+        Scenario::FrequentSwitches => Some("log-switch-frequent"),
+        Scenario::BandwidthAsync => Some("transport-bandwidth"),
+        Scenario::ApplyIoBound => Some("apply-bound"),
+        Scenario::StandbyIoContention => Some("standby-io-saturated"),
+        Scenario::StandbyDown => Some("standby-down"),
+    }
+}
+
+fn check(s: Scenario, seed: u64, minutes: u64) -> CheckResult {
+    let mut twin = Twin::new(s, seed);
+    let d = Duration::from_secs(minutes * 60);
+    let Ok(r) = run_check(pull_entries(&mut twin, d), Some(d), Thresholds::default());
+    r
+}
+
+fn verdict(s: Scenario, seed: u64) -> Result<(), String> {
+    let r = check(s, seed, 5);
+    let warn: Vec<(&str, Severity)> = r
+        .assessment
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warn)
+        .map(|f| (f.id, f.severity))
+        .collect();
+    let all: Vec<&str> = r.assessment.findings.iter().map(|f| f.id).collect();
+    let ok = match expected(s) {
+        Some(id) => warn.first().map(|w| w.0) == Some(id),
+        None => warn.is_empty(),
+    };
+    if s == Scenario::OutlierSkew && !all.contains(&"lfs-outlier-skew") {
+        return Err(format!(
+            "{s} seed {seed}: lfs-outlier-skew missing: {all:?}"
+        ));
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{s} seed {seed}: expected {:?} at rank 1, got {warn:?} (all: {all:?})",
+            expected(s)
+        ))
+    }
+}
+
+#[test]
+fn every_scenario_and_five_seeds_put_the_expected_cause_first() {
+    // Two threads: the machine has two cores.
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let halves: Vec<Vec<Scenario>> = vec![
+            Scenario::ALL.iter().copied().step_by(2).collect(),
+            Scenario::ALL.iter().copied().skip(1).step_by(2).collect(),
+        ];
+        let handles: Vec<_> = halves
+            .into_iter()
+            .map(|scenarios| {
+                scope.spawn(move || {
+                    let mut errs = Vec::new();
+                    for s in scenarios {
+                        for seed in 1..=5 {
+                            if let Err(e) = verdict(s, seed) {
+                                errs.push(e);
+                            }
+                        }
+                    }
+                    errs
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of 75 runs wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn healthy_sync_for_an_hour_never_raises_warn_or_crit() {
+    let r = check(Scenario::HealthySync, 7, 60);
+    let raised: Vec<_> = r
+        .transitions
+        .iter()
+        .filter_map(|t| match t {
+            Transition::Raised(f) if f.severity >= Severity::Warn => Some((f.id, f.since)),
+            _ => None,
+        })
+        .collect();
+    assert!(raised.is_empty(), "{raised:?}");
+    assert_eq!(r.status(), dgscope::causes::Status::Ok);
+}
