@@ -32,7 +32,12 @@ fn expected(s: Scenario) -> Option<&'static str> {
 fn check(s: Scenario, seed: u64, minutes: u64) -> CheckResult {
     let mut twin = Twin::new(s, seed);
     let d = Duration::from_secs(minutes * 60);
-    let Ok(r) = run_check(pull_entries(&mut twin, d), Some(d), Thresholds::default());
+    let Ok(r) = run_check(
+        pull_entries(&mut twin, d),
+        Some(d),
+        Thresholds::default(),
+        None,
+    );
     r
 }
 

@@ -34,6 +34,7 @@ impl fmt::Display for Severity {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Evidence {
     pub metric: String,
+    /// NaN for a fact that is text only (a status, an error message): JSON `null`.
     pub value: f64,
     pub unit: String,
     /// The rule's threshold as text ("≥ 2 × lfpw (1.24 ms)"), when the item has one.

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod finding;
 pub mod rules;
 pub mod thresholds;
+pub mod whatif;
 
 pub use engine::{rank, CauseEngine, Transition};
 pub use finding::{Assessment, Evidence, Finding, Severity, Status, WhatIf};

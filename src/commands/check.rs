@@ -2,6 +2,7 @@ use super::{print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::report::check::{pull_entries, run_check};
 use crate::sample::recording::RecordingReader;
+use crate::source::twin::whatif::TwinWhatIf;
 use crate::source::twin::{Scenario, Twin};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,11 +27,18 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
             pull_entries(&mut twin, duration),
             Some(duration),
             config.thresholds,
+            Some(&TwinWhatIf::default()),
         );
         r
     } else if let Some(path) = &args.replay {
         let reader = RecordingReader::open(path).map_err(unknown)?;
-        let r = run_check(reader, args.duration, config.thresholds).map_err(unknown)?;
+        let r = run_check(
+            reader,
+            args.duration,
+            config.thresholds,
+            Some(&TwinWhatIf::default()),
+        )
+        .map_err(unknown)?;
         if r.samples == 0 {
             return Err(unknown(format!(
                 "{}: the recording holds no samples",

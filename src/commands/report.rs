@@ -17,8 +17,12 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             print(&r.render(a.format))?;
         }
         ReportCommand::Incident(a) => {
-            let i = incident::from_recording(&a.file, a.window.as_deref())
-                .map_err(Failure::bad_input)?;
+            let i = incident::from_recording(
+                &a.file,
+                a.window.as_deref(),
+                Some(&crate::source::twin::whatif::TwinWhatIf::default()),
+            )
+            .map_err(Failure::bad_input)?;
             let md = incident::render_markdown(&i);
             match &a.output {
                 Some(path) => {

@@ -2,6 +2,8 @@
 //! convention (0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN). The pipeline is the app's, minus the screen.
 
 use super::format::round;
+use crate::causes::context::Context;
+use crate::causes::whatif::{annotate, Observed, WhatIfModel};
 use crate::causes::{Assessment, CauseEngine, Status, Thresholds};
 use crate::metrics::{Delta, Engine, EngineConfig, Window};
 use crate::sample::names::event;
@@ -70,6 +72,7 @@ pub fn run_check<I, E>(
     entries: I,
     duration: Option<Duration>,
     thresholds: Thresholds,
+    what_if: Option<&dyn WhatIfModel>,
 ) -> Result<CheckResult, E>
 where
     I: IntoIterator<Item = Result<Entry, E>>,
@@ -118,6 +121,10 @@ where
         let (a, tr) = causes.assess_for(&engine, window, None);
         assessment = a;
         transitions.extend(tr);
+    }
+    if let Some(model) = what_if {
+        let observed = Observed::from_context(&Context::new(&engine, window, None));
+        annotate(&mut assessment.findings, &observed, model);
     }
     let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);
     let window_from = engine
@@ -243,14 +250,10 @@ impl CheckResult {
         for f in &self.assessment.findings {
             out.push_str(&format!("{:<5} {}  {}\n", f.severity, f.id, f.title));
             for e in &f.evidence {
-                out.push_str(&format!(
-                    "      {} {}{}{} [{}]\n",
-                    e.metric,
-                    fmt_value(e.value),
-                    if e.unit.is_empty() { "" } else { " " },
-                    e.unit,
-                    e.source
-                ));
+                out.push_str(&format!("      {} [{}]\n", evidence_text(e), e.source));
+            }
+            for w in &f.what_if {
+                out.push_str(&format!("      what if {}: {}\n", w.change, w.outcome));
             }
             if let Some(a) = f.advice.first() {
                 out.push_str(&format!("      → {a}\n"));
@@ -284,10 +287,21 @@ impl CheckResult {
     }
 }
 
+/// "SYNC Remote Write avg 3.45 ms", or the metric alone for text-only evidence.
+pub fn evidence_text(e: &crate::causes::Evidence) -> String {
+    if e.value.is_nan() {
+        return e.metric.clone();
+    }
+    let unit = if e.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", e.unit)
+    };
+    format!("{} {}{unit}", e.metric, fmt_value(e.value))
+}
+
 fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e9 {
-        format!("{v:.0}")
-    } else if v.abs() >= 100.0 {
+    if (v.fract() == 0.0 && v.abs() < 1e9) || v.abs() >= 100.0 {
         format!("{v:.0}")
     } else if v.abs() >= 10.0 {
         format!("{v:.1}")

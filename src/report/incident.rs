@@ -5,6 +5,8 @@
 use super::check::CheckMetrics;
 use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
+use crate::causes::context::Context;
+use crate::causes::whatif::{annotate, Observed, WhatIfModel};
 use crate::causes::{rank, CauseEngine, Finding, Thresholds, Transition};
 use crate::metrics::{impact_table, Engine, EngineConfig, ImpactRow, Window, WindowSpec};
 use crate::sample::index::RecordingIndex;
@@ -109,7 +111,11 @@ fn step(
 }
 
 /// Replays a recording (or the part in `window`) through metrics and causes.
-pub fn from_recording(path: &Path, window: Option<&str>) -> Result<Incident, ReportError> {
+pub fn from_recording(
+    path: &Path,
+    window: Option<&str>,
+    what_if: Option<&dyn WhatIfModel>,
+) -> Result<Incident, ReportError> {
     let spec = match window {
         Some(w) => WindowSpec::parse(w)?,
         None => WindowSpec::whole(),
@@ -175,6 +181,10 @@ pub fn from_recording(path: &Path, window: Option<&str>) -> Result<Incident, Rep
     timeline.sort_by_key(|i| i.t);
     let mut findings: Vec<Finding> = raised.into_values().collect();
     rank(&mut findings);
+    if let Some(model) = what_if {
+        let observed = Observed::from_context(&Context::new(&engine, minute, None));
+        annotate(&mut findings, &observed, model);
+    }
     Ok(Incident {
         source: index
             .header()
@@ -362,7 +372,11 @@ pub fn render_markdown(i: &Incident) -> String {
                 .map(|e| {
                     vec![
                         e.metric.clone(),
-                        format!("{:.2} {}", e.value, e.unit).trim().to_string(),
+                        if e.value.is_nan() {
+                            "–".to_string()
+                        } else {
+                            format!("{:.2} {}", e.value, e.unit).trim().to_string()
+                        },
                         e.threshold.clone().unwrap_or_else(|| "–".into()),
                         e.source.clone(),
                     ]

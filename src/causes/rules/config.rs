@@ -19,7 +19,7 @@ const MB: f64 = 1048576.0;
 /// Switches per hour of the busiest thread, from the switches of the last hour. A short
 /// history is scaled by the span it covers (the gaps between switches), so a fresh instance
 /// is judged by its pace, not by its age.
-fn switches_per_hour(ctx: &Context) -> Option<(u32, f64, usize)> {
+pub(crate) fn switches_per_hour(ctx: &Context) -> Option<(u32, f64, usize)> {
     let p = ctx.p_last()?;
     let switches = p.switches.as_ref()?;
     let hour_ago = p.t.add_millis(-3_600_000);

@@ -42,6 +42,11 @@ fn fmt_lag(s: f64) -> String {
     }
 }
 
+/// Transport lag gained per second over the last `secs` seconds.
+pub(crate) fn transport_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
+    slope(ctx, secs, |p| p.transport_lag_s)
+}
+
 pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let (transport, apply) = lags(ctx)?;
     let rising = slope(ctx, th.transport_rise_window_s, |p| p.transport_lag_s);
@@ -99,7 +104,7 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         if let Some(c) = &d.compression {
             evidence.push(ev(
                 &format!("dest {} compression {c}", d.id),
-                0.0,
+                f64::NAN,
                 "",
                 None,
                 "V$ARCHIVE_DEST",
@@ -343,7 +348,7 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     for d in &bad {
         evidence.push(ev(
             &format!("LOG_ARCHIVE_DEST_{} status {}", d.id, d.status),
-            0.0,
+            f64::NAN,
             "",
             None,
             "V$ARCHIVE_DEST",
@@ -351,7 +356,7 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
         if let Some(e) = d.error.as_deref().filter(|e| !e.trim().is_empty()) {
             evidence.push(ev(
                 &format!("dest {} error: {e}", d.id),
-                0.0,
+                f64::NAN,
                 "",
                 None,
                 "V$ARCHIVE_DEST",
@@ -360,7 +365,7 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
         if let Some(g) = d.gap.as_deref().filter(|_| d.has_gap()) {
             evidence.push(ev(
                 &format!("dest {} gap status: {g}", d.id),
-                0.0,
+                f64::NAN,
                 "",
                 None,
                 "V$ARCHIVE_DEST_STATUS",

@@ -5,6 +5,9 @@ mod commit_path;
 mod config;
 mod lag;
 
+pub(crate) use config::switches_per_hour;
+pub(crate) use lag::transport_lag_slope;
+
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};
 use super::thresholds::Thresholds;

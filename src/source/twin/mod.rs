@@ -16,6 +16,7 @@ mod paced;
 pub mod params;
 mod rng;
 mod scenario;
+pub mod whatif;
 
 pub use commit::PostMode;
 pub use paced::{spawn_paced, TwinControl};

@@ -1,0 +1,113 @@
+//! What-if figures: "what would this change do here?", answered by a model (the twin) run on
+//! parameters derived from the observed metrics. The causes engine only describes what was
+//! observed and which changes fit a finding; the model is injected, so causes never depend
+//! on a source.
+
+use super::context::Context;
+use super::finding::{Finding, WhatIf};
+
+/// The observed figures a model needs to mirror the monitored pair.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Observed {
+    pub tps: Option<f64>,
+    pub redo_mb_s: Option<f64>,
+    pub lfs_ms: Option<f64>,
+    pub lfpw_ms: Option<f64>,
+    pub remote_ms: Option<f64>,
+    pub rfs_ms: Option<f64>,
+    /// `Some(affirm)` under SYNC, `None` for ASYNC or no destination.
+    pub sync_affirm: Option<bool>,
+    pub srl_members: Option<u32>,
+    pub orl_mb: Option<f64>,
+    pub switches_per_hour: Option<f64>,
+    pub transport_lag_s: Option<f64>,
+    /// Seconds of transport lag gained per second lately (> 0: the link is short).
+    pub transport_lag_growth: Option<f64>,
+}
+
+impl Observed {
+    pub fn from_context(ctx: &Context) -> Self {
+        let p = ctx.p.as_ref();
+        let transport = ctx
+            .s_last()
+            .and_then(|s| s.dg.as_ref())
+            .and_then(|d| d.transport_lag_s);
+        Observed {
+            tps: p.and_then(|d| d.tps()),
+            redo_mb_s: p.and_then(|d| d.redo_mb_s()),
+            lfs_ms: ctx.lfs(),
+            lfpw_ms: ctx.lfpw(),
+            remote_ms: ctx.remote(),
+            rfs_ms: ctx.rfs(),
+            sync_affirm: ctx.sync_dest().map(|d| d.affirm),
+            srl_members: ctx
+                .s_last()
+                .and_then(|s| s.logs.as_ref())
+                .and_then(|l| l.standby.iter().map(|g| g.members).max()),
+            orl_mb: ctx
+                .p_last()
+                .and_then(|s| s.logs.as_ref())
+                .and_then(|l| l.online.iter().map(|g| g.bytes).max())
+                .map(|b| b as f64 / 1048576.0),
+            switches_per_hour: super::rules::switches_per_hour(ctx).map(|s| s.1),
+            transport_lag_s: transport.map(|x| x.0),
+            transport_lag_growth: super::rules::transport_lag_slope(ctx, 60.0),
+        }
+    }
+}
+
+/// A change a DBA could make.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Change {
+    /// SYNC NOAFFIRM: the standby acknowledges on receipt.
+    FastSync,
+    /// One member per standby redo log group.
+    OneSrlMember,
+    /// Redo transport compression with this ratio.
+    Zlib { ratio: f64 },
+    /// Online and standby logs sized to last 20 minutes at the observed redo rate.
+    LogsFor20Min,
+}
+
+impl Change {
+    pub fn label(self) -> String {
+        match self {
+            Change::FastSync => "FASTSYNC (SYNC NOAFFIRM) instead of SYNC".into(),
+            Change::OneSrlMember => "one member per standby redo log group".into(),
+            Change::Zlib { ratio } => format!("ZLIB redo transport compression (ratio {ratio})"),
+            Change::LogsFor20Min => "logs sized to last 20 minutes".into(),
+        }
+    }
+}
+
+/// Computes what a change would do; `None` when the observed figures do not allow it.
+pub trait WhatIfModel: Send + Sync {
+    fn what_if(&self, observed: &Observed, change: Change) -> Option<WhatIf>;
+}
+
+/// The changes worth estimating for a finding.
+pub fn changes_for(id: &str, observed: &Observed) -> Vec<Change> {
+    match id {
+        "standby-redo-write-slow" => {
+            let mut v = vec![Change::FastSync];
+            if observed.srl_members.is_some_and(|m| m > 1) {
+                v.push(Change::OneSrlMember);
+            }
+            v
+        }
+        "network-latency" if observed.sync_affirm == Some(true) => vec![Change::FastSync],
+        "transport-bandwidth" => vec![Change::Zlib { ratio: 2.7 }],
+        "log-switch-frequent" => vec![Change::LogsFor20Min],
+        _ => Vec::new(),
+    }
+}
+
+/// Fills each finding's what-if figures from the model.
+pub fn annotate(findings: &mut [Finding], observed: &Observed, model: &dyn WhatIfModel) {
+    for f in findings {
+        f.what_if = changes_for(f.id, observed)
+            .into_iter()
+            .filter_map(|c| model.what_if(observed, c))
+            .collect();
+    }
+}

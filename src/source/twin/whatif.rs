@@ -1,0 +1,266 @@
+//! What-if figures from the twin: mirror the observed pair in the twin's parameters, run it
+//! with and without the change, and apply the twin's relative change to what was observed.
+//! Scaling by the twin's own ratio keeps the twin's calibration gaps out of the answer.
+
+use super::params::{Params, Transport, MB};
+use super::{Scenario, Twin, EPOCH};
+use crate::causes::whatif::{Change, Observed, WhatIfModel};
+use crate::causes::WhatIf;
+use crate::metrics::Delta;
+use crate::sample::names::event;
+use crate::source::PullSource;
+
+/// Runs the twin for `secs` simulated seconds per side of a comparison.
+#[derive(Debug, Clone, Copy)]
+pub struct TwinWhatIf {
+    pub secs: u64,
+    pub seed: u64,
+}
+
+impl Default for TwinWhatIf {
+    fn default() -> Self {
+        TwinWhatIf { secs: 60, seed: 1 }
+    }
+}
+
+/// How much slower the slowest of `m` SRL members is than one (the twin's lognormal σ 0.2).
+fn members_factor(m: u32) -> f64 {
+    1.0 + 0.18 * f64::from(m.saturating_sub(1))
+}
+
+/// The twin's parameters for the observed pair, or `None` without commits to mirror.
+pub fn mirror(obs: &Observed) -> Option<Params> {
+    let tps = obs.tps.filter(|t| *t > 0.0)?;
+    let lfs = obs.lfs_ms?;
+    let mut p = Params::calibrated();
+    if let Some(redo) = obs.redo_mb_s {
+        p.redo_per_commit = (redo * MB / tps).max(512.0);
+    }
+    if let Some(l) = obs.lfpw_ms {
+        p.log.l0_us = (l * 1000.0 * 0.9).max(50.0);
+    }
+    let members = obs.srl_members.unwrap_or(1).max(1);
+    p.srl.members = members;
+    match obs.sync_affirm {
+        Some(affirm) => {
+            p.transport = Transport::Sync { affirm };
+            match (obs.remote_ms, obs.rfs_ms) {
+                (Some(r), Some(f)) if affirm => {
+                    p.srl.s0_us = (f * 1000.0 / members_factor(members)).max(50.0);
+                    p.net0_us = ((r - f) * 1000.0).max(50.0);
+                }
+                (Some(r), _) => p.net0_us = (r * 1000.0).max(50.0),
+                _ => {}
+            }
+        }
+        None => p.transport = Transport::Async,
+    }
+    p.think_us = (f64::from(p.sessions) * 1e6 / tps - lfs * 1000.0).max(100.0);
+    if let Some(mb) = obs.orl_mb {
+        p.orl_bytes = (mb * MB) as u64;
+    }
+    if obs.switches_per_hour.is_some_and(|s| s > 6.0) {
+        // Frequent switches: each forces a standby checkpoint that slows SRL writes.
+        p.ckpt = Scenario::FrequentSwitches.params().ckpt;
+    }
+    Some(p)
+}
+
+/// log file sync average (ms) and TPS of `secs` simulated seconds after a short warm-up.
+fn simulate(p: Params, secs: u64, seed: u64) -> Option<(f64, f64)> {
+    let mut twin = Twin::with_params(Scenario::HealthySync, p, seed, EPOCH);
+    let primary = |twin: &mut Twin| twin.next_tick().and_then(|t| t.samples.into_iter().next());
+    for _ in 0..5 {
+        primary(&mut twin)?;
+    }
+    let first = primary(&mut twin)?;
+    let mut last = first.clone();
+    for _ in 0..secs {
+        last = primary(&mut twin)?;
+    }
+    let d = Delta::between(&first, &last)?;
+    Some((d.event_avg(event::LOG_FILE_SYNC)?.0, d.tps()?))
+}
+
+fn commit_path(
+    obs: &Observed,
+    base: Params,
+    changed: Params,
+    m: &TwinWhatIf,
+    change: Change,
+) -> Option<WhatIf> {
+    let (lfs0, tps0) = simulate(base, m.secs, m.seed)?;
+    let (lfs1, tps1) = simulate(changed, m.secs, m.seed)?;
+    let lfs = obs.lfs_ms? * lfs1 / lfs0;
+    let tps = obs.tps? * tps1 / tps0;
+    Some(WhatIf {
+        change: change.label(),
+        outcome: format!(
+            "log file sync {:.2} → {lfs:.2} ms, TPS {:.0} → {tps:.0} ({:+.0} %)",
+            obs.lfs_ms?,
+            obs.tps?,
+            (tps1 / tps0 - 1.0) * 100.0
+        ),
+    })
+}
+
+impl WhatIfModel for TwinWhatIf {
+    fn what_if(&self, obs: &Observed, change: Change) -> Option<WhatIf> {
+        match change {
+            Change::FastSync => {
+                let base = mirror(obs)?;
+                if !matches!(base.transport, Transport::Sync { affirm: true }) {
+                    return None;
+                }
+                let mut changed = base.clone();
+                changed.transport = Transport::Sync { affirm: false };
+                commit_path(obs, base, changed, self, change)
+            }
+            Change::OneSrlMember => {
+                let base = mirror(obs)?;
+                if base.srl.members <= 1 {
+                    return None;
+                }
+                let mut changed = base.clone();
+                changed.srl.members = 1;
+                commit_path(obs, base, changed, self, change)
+            }
+            Change::LogsFor20Min => {
+                let base = mirror(obs)?;
+                let per_hour = obs.switches_per_hour.filter(|s| *s > 3.0)?;
+                let mut changed = base.clone();
+                changed.orl_bytes = (base.orl_bytes as f64 * per_hour / 3.0) as u64;
+                let mut w = commit_path(obs, base, changed.clone(), self, change)?;
+                w.outcome = format!(
+                    "{} MB logs, 3 switches per hour instead of {per_hour:.0}: {}",
+                    changed.orl_bytes / (1024 * 1024),
+                    w.outcome
+                );
+                Some(w)
+            }
+            Change::Zlib { ratio } => {
+                // The twin's fluid transport model: capacity C, with compression
+                // min(C × ratio, compressor throughput).
+                let redo = obs.redo_mb_s.filter(|r| *r > 0.0)?;
+                let growth = obs.transport_lag_growth.filter(|g| *g > 0.0 && *g < 1.0)?;
+                let capacity = redo * (1.0 - growth);
+                let compressor = Scenario::BandwidthAsyncCompressed
+                    .params()
+                    .compression
+                    .map_or(f64::INFINITY, |c| c.compressor_bps / MB);
+                let compressed = (capacity * ratio).min(compressor);
+                let lag = obs.transport_lag_s.unwrap_or(0.0);
+                let outcome = if compressed > redo {
+                    format!(
+                        "shipping capacity {capacity:.0} → {compressed:.0} MB/s against {redo:.0} MB/s of redo: transport lag stops growing{}",
+                        if lag > 0.0 {
+                            format!(" and the {lag:.0} s backlog drains in about {:.0} s", lag * redo / (compressed - redo))
+                        } else {
+                            String::new()
+                        }
+                    )
+                } else {
+                    format!(
+                        "shipping capacity {capacity:.0} → {compressed:.0} MB/s, still short of {redo:.0} MB/s: lag grows {:.2} s/s instead of {growth:.2}",
+                        1.0 - compressed / redo
+                    )
+                };
+                Some(WhatIf {
+                    change: change.label(),
+                    outcome: format!(
+                        "{outcome}; costs about one CPU core per 100 Mbit/s compressed"
+                    ),
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow_srl() -> Observed {
+        // Seed 000 table 1 under SYNC on 2-member SRLs.
+        Observed {
+            tps: Some(6224.0),
+            redo_mb_s: Some(19.0),
+            lfs_ms: Some(4.6),
+            lfpw_ms: Some(0.62),
+            remote_ms: Some(3.45),
+            rfs_ms: Some(2.89),
+            sync_affirm: Some(true),
+            srl_members: Some(2),
+            ..Observed::default()
+        }
+    }
+
+    fn parse_after_arrow(s: &str, unit: &str) -> f64 {
+        let part = s.split(unit).next().unwrap();
+        part.rsplit("→ ").next().unwrap().trim().parse().unwrap()
+    }
+
+    #[test]
+    fn fastsync_removes_most_of_the_srl_wait() {
+        let m = TwinWhatIf { secs: 20, seed: 3 };
+        let w = m.what_if(&slow_srl(), Change::FastSync).unwrap();
+        let lfs = parse_after_arrow(&w.outcome, " ms");
+        // TWIN-MODEL §4: FASTSYNC on T1 gives ~1 ms log file sync (from 5.3).
+        assert!(lfs < 2.0, "{}", w.outcome);
+        assert!(w.outcome.contains("TPS 6224 → "), "{}", w.outcome);
+        let one = m.what_if(&slow_srl(), Change::OneSrlMember).unwrap();
+        let lfs_one = parse_after_arrow(&one.outcome, " ms");
+        assert!(lfs_one < 4.6 && lfs_one > lfs, "{}", one.outcome);
+    }
+
+    #[test]
+    fn no_what_if_without_the_situation_it_changes() {
+        let m = TwinWhatIf { secs: 5, seed: 1 };
+        let async_ = Observed {
+            sync_affirm: None,
+            ..slow_srl()
+        };
+        assert!(m.what_if(&async_, Change::FastSync).is_none());
+        let one = Observed {
+            srl_members: Some(1),
+            ..slow_srl()
+        };
+        assert!(m.what_if(&one, Change::OneSrlMember).is_none());
+        assert!(m.what_if(&Observed::default(), Change::FastSync).is_none());
+    }
+
+    #[test]
+    fn compression_closes_seed002s_gap() {
+        // 140 MB/s of redo, lag growing 0.22 s/s: the link carries ~109 MB/s.
+        let obs = Observed {
+            redo_mb_s: Some(140.0),
+            transport_lag_growth: Some(0.222),
+            transport_lag_s: Some(251.0),
+            ..Observed::default()
+        };
+        let w = TwinWhatIf::default()
+            .what_if(&obs, Change::Zlib { ratio: 2.7 })
+            .unwrap();
+        // The compressor (137.7 MB/s per process) barely fails to keep up: lag grows 0.02 s/s,
+        // about 20 s over seed 002's 20-minute burst instead of 338 s.
+        assert!(w.outcome.contains("109 → 138 MB/s"), "{}", w.outcome);
+        assert!(
+            w.outcome.contains("lag grows 0.02 s/s instead of 0.22"),
+            "{}",
+            w.outcome
+        );
+        let slower = Observed {
+            redo_mb_s: Some(120.0),
+            ..obs
+        };
+        let w = TwinWhatIf::default()
+            .what_if(&slower, Change::Zlib { ratio: 2.7 })
+            .unwrap();
+        assert!(
+            w.outcome
+                .contains("transport lag stops growing and the 251 s backlog drains"),
+            "{}",
+            w.outcome
+        );
+    }
+}
