@@ -5,6 +5,8 @@ use crate::sample::{Mark, Sample, Slot};
 use crate::timestamp::Timestamp;
 use std::time::Duration;
 
+pub mod oracle;
+
 /// A source that produces all slots' samples for one sampling instant when asked. The twin
 /// and replay are pull sources; the Oracle collector pushes from one thread per database.
 pub trait PullSource: Send {
@@ -36,6 +38,9 @@ pub enum ConnState {
         attempt: u32,
         reason: String,
     },
+    /// Not retried: retrying cannot help and may hurt (a wrong password retried would lock
+    /// the account). `reason` says what to fix.
+    Failed { reason: String },
 }
 
 /// What flows from any source to the app and the recorder.
