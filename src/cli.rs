@@ -25,6 +25,12 @@ pub enum Command {
     /// Reports from a recording: impact table (baseline vs compare) and latency histograms
     #[command(subcommand)]
     Report(ReportCommand),
+    /// Live triage of a primary and its standbys (Oracle Instant Client needed)
+    Watch(crate::cli_oracle::WatchArgs),
+    /// Record samples of live databases to a file, headless
+    Record(crate::cli_oracle::LiveRecordArgs),
+    /// Print the SQL for a least-privilege monitoring user
+    Grants(crate::cli_oracle::GrantsArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,7 +1,11 @@
 //! Command dispatch: the edge of the program, where library errors become one line and an exit
 //! code.
 
+mod grants;
+pub mod live;
+pub mod record_live;
 mod report;
+pub mod watch;
 
 use crate::cli::{Cli, Command};
 use clap::Parser;
@@ -85,6 +89,9 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
+        Command::Watch(a) => watch::run(a),
+        Command::Record(a) => record_live::run(a),
+        Command::Grants(a) => grants::run(a),
     }
 }
 

@@ -373,8 +373,8 @@ To fix it (Linux x86-64):
   2. Unzip it, e.g. to /opt/oracle/instantclient_23_7
   3. Install libaio: apt-get install libaio1 (libaio1t64 on Ubuntu 24.04) or
      dnf install libaio
-  4. Either run  dgscope --oracle-client-dir /opt/oracle/instantclient_23_7 …
-     or export LD_LIBRARY_PATH=/opt/oracle/instantclient_23_7
+  4. Either add  --oracle-client-dir /opt/oracle/instantclient_23_7  (or set
+     DGSCOPE_ORACLE_CLIENT_DIR), or export LD_LIBRARY_PATH=/opt/oracle/instantclient_23_7
      or register it once: echo /opt/oracle/instantclient_23_7 >
      /etc/ld.so.conf.d/oracle.conf && ldconfig
 Wallets and tnsnames.ora are read from TNS_ADMIN (or network/admin in that directory).
