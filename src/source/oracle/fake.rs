@@ -45,6 +45,8 @@ pub struct FakeDb {
     pub mounted: bool,
     /// Which privileges the password file grants (empty: all).
     pub admin_privileges: BTreeSet<&'static str>,
+    /// Connecting takes this long (real time): a host that does not answer.
+    pub connect_delay: Option<std::time::Duration>,
 }
 
 impl FakeDb {
@@ -102,8 +104,15 @@ impl FakeDriver {
 impl Driver for FakeDriver {
     fn connect(&self, login: &LoginSpec) -> Result<Box<dyn Conn>, OraError> {
         let key = login.conn.connect.clone();
+        let delay = {
+            let mut st = self.lock();
+            st.log.logins.push((key.clone(), login.privilege));
+            st.dbs.get(&key).and_then(|d| d.connect_delay)
+        };
+        if let Some(d) = delay {
+            std::thread::sleep(d);
+        }
         let mut st = self.lock();
-        st.log.logins.push((key.clone(), login.privilege));
         let Some(db) = st.dbs.get_mut(&key) else {
             return Err(OraError::ora(12541, "TNS:no listener"));
         };
