@@ -362,23 +362,24 @@ pub fn client_library_help(e: &OraError, dir: Option<&std::path::Path>) -> Strin
         None => "looked in LD_LIBRARY_PATH and the system library path".into(),
     };
     format!(
-        "cannot load the Oracle Client library (DPI-1047): dgscope talks to Oracle through \
-Instant Client, which is not installed or not found.
+        "cannot load the Oracle Client library (DPI-1047).
+dgscope talks to Oracle through Instant Client, which is missing or not found.
   loader said: {reason}
   {looked}
 To fix it (Linux x86-64):
-  1. Download Instant Client Basic or Basic Light (19c or later) from
+  1. Download Instant Client Basic or Basic Light, 19c or later:
      https://www.oracle.com/database/technologies/instant-client/downloads.html
-     (or install the oracle-instantclient-basic RPM).
+     (or install the oracle-instantclient-basic RPM)
   2. Unzip it, e.g. to /opt/oracle/instantclient_23_7
-  3. Install libaio: apt-get install libaio1 (libaio1t64 on Ubuntu 24.04) or
-     dnf install libaio
-  4. Either add  --oracle-client-dir /opt/oracle/instantclient_23_7  (or set
-     DGSCOPE_ORACLE_CLIENT_DIR), or export LD_LIBRARY_PATH=/opt/oracle/instantclient_23_7
-     or register it once: echo /opt/oracle/instantclient_23_7 >
-     /etc/ld.so.conf.d/oracle.conf && ldconfig
-Wallets and tnsnames.ora are read from TNS_ADMIN (or network/admin in that directory).
-Recordings need no client: dgscope report and replay work without it."
+  3. Install libaio: apt-get install libaio1 (libaio1t64 on Ubuntu 24.04)
+     or dnf install libaio
+  4. Then one of:
+     --oracle-client-dir /opt/oracle/instantclient_23_7
+     DGSCOPE_ORACLE_CLIENT_DIR=/opt/oracle/instantclient_23_7
+     export LD_LIBRARY_PATH=/opt/oracle/instantclient_23_7
+Wallets and tnsnames.ora are read from TNS_ADMIN.
+Recordings need no client: dgscope report works without it.
+See docs/ORACLE.md."
     )
 }
 
