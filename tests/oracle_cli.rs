@@ -15,15 +15,31 @@ fn stderr(o: &std::process::Output) -> String {
 #[test]
 fn watch_without_instant_client_explains_dpi_1047_in_one_screen() {
     let o = dgscope()
-        .args(["watch", "--primary", "u@//127.0.0.1:1/x", "--password-env", "X"])
+        .args([
+            "watch",
+            "--primary",
+            "u@//127.0.0.1:1/x",
+            "--password-env",
+            "X",
+        ])
         .env("X", "not-a-real-password")
         .output()
         .unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(o.stdout.is_empty());
-    assert!(err.lines().count() <= 24, "{} lines:\n{err}", err.lines().count());
-    for needle in ["DPI-1047", "Instant Client", "--oracle-client-dir", "LD_LIBRARY_PATH", "libaio"] {
+    assert!(
+        err.lines().count() <= 24,
+        "{} lines:\n{err}",
+        err.lines().count()
+    );
+    for needle in [
+        "DPI-1047",
+        "Instant Client",
+        "--oracle-client-dir",
+        "LD_LIBRARY_PATH",
+        "libaio",
+    ] {
         assert!(err.contains(needle), "missing {needle}:\n{err}");
     }
     assert!(!err.contains("not-a-real-password"));
@@ -39,7 +55,10 @@ fn an_empty_client_dir_also_gives_dpi_1047() {
         .unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(err.contains("DPI-1047") && err.contains("--oracle-client-dir"), "{err}");
+    assert!(
+        err.contains("DPI-1047") && err.contains("--oracle-client-dir"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -54,7 +73,10 @@ fn a_password_in_the_connect_string_is_refused_without_echo() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(!err.contains("tiger"), "{err}");
-        assert!(err.contains("--password-env") && err.lines().count() == 1, "{err}");
+        assert!(
+            err.contains("--password-env") && err.lines().count() == 1,
+            "{err}"
+        );
     }
 }
 
@@ -62,16 +84,38 @@ fn a_password_in_the_connect_string_is_refused_without_echo() {
 fn flag_mistakes_get_one_line_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["watch"], "no database given"),
-        (&["watch", "--primary", "mon@//h/p", "--password-env", "DGSCOPE_TEST_UNSET_VAR"], "DGSCOPE_TEST_UNSET_VAR"),
+        (
+            &[
+                "watch",
+                "--primary",
+                "mon@//h/p",
+                "--password-env",
+                "DGSCOPE_TEST_UNSET_VAR",
+            ],
+            "DGSCOPE_TEST_UNSET_VAR",
+        ),
         (&["watch", "--primary", "mon@//h/p"], "not a terminal"),
         (&["watch", "--primary", "mon"], "has no '@'"),
-        (&["watch", "--primary", "/@p", "--interval", "0s"], "--interval"),
-        (&["watch", "--primary", "/@p", "--interval", "soon"], "--interval"),
-        (&["watch", "--primary", "/@p", "--standby-as", "sysoper"], "sysoper"),
+        (
+            &["watch", "--primary", "/@p", "--interval", "0s"],
+            "--interval",
+        ),
+        (
+            &["watch", "--primary", "/@p", "--interval", "soon"],
+            "--interval",
+        ),
+        (
+            &["watch", "--primary", "/@p", "--standby-as", "sysoper"],
+            "sysoper",
+        ),
         (&["grants", "--user", "x; drop user y"], "--user"),
     ];
     for (argv, needle) in cases {
-        let o = dgscope().args(*argv).env_remove("DGSCOPE_TEST_UNSET_VAR").output().unwrap();
+        let o = dgscope()
+            .args(*argv)
+            .env_remove("DGSCOPE_TEST_UNSET_VAR")
+            .output()
+            .unwrap();
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{argv:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{argv:?}: {err}");
@@ -82,7 +126,15 @@ fn flag_mistakes_get_one_line_and_exit_2() {
 #[test]
 fn record_checks_its_output_before_connecting_and_cleans_up() {
     let o = dgscope()
-        .args(["record", "--primary", "/@p", "--duration", "1m", "-o", "/nonexistent-dir/x.jsonl"])
+        .args([
+            "record",
+            "--primary",
+            "/@p",
+            "--duration",
+            "1m",
+            "-o",
+            "/nonexistent-dir/x.jsonl",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -101,7 +153,10 @@ fn record_checks_its_output_before_connecting_and_cleans_up() {
 
 #[test]
 fn grants_prints_every_view_and_sysdg() {
-    let o = dgscope().args(["grants", "--user", "dg_mon"]).output().unwrap();
+    let o = dgscope()
+        .args(["grants", "--user", "dg_mon"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8(o.stdout).unwrap();
     for needle in [
@@ -119,6 +174,9 @@ fn grants_prints_every_view_and_sysdg() {
     // Generated from the same list the SQL uses: every view read gets a grant.
     for (view, _) in dgscope::source::oracle::sql::all_views() {
         let obj = dgscope::source::oracle::sql::grant_object(view);
-        assert!(out.contains(&format!("GRANT SELECT ON {obj} TO DG_MON;")), "{obj}");
+        assert!(
+            out.contains(&format!("GRANT SELECT ON {obj} TO DG_MON;")),
+            "{obj}"
+        );
     }
 }

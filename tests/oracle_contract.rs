@@ -39,7 +39,10 @@ fn at_most(a: &Version, b: &Version) -> bool {
 fn documented() -> BTreeMap<String, BTreeMap<String, Version>> {
     let text = std::fs::read_to_string(tsv_path()).expect("columns.tsv readable");
     let mut m: BTreeMap<String, BTreeMap<String, Version>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert!(f.len() >= 3, "malformed TSV line {line:?}");
         m.entry(f[0].to_string())
@@ -86,14 +89,20 @@ fn tokens(sql: &str) -> Vec<Tok> {
             while i < c.len() && c[i] != '"' {
                 i += 1;
             }
-            out.push(Tok::Ident(c[start..i].iter().collect::<String>().to_uppercase(), true));
+            out.push(Tok::Ident(
+                c[start..i].iter().collect::<String>().to_uppercase(),
+                true,
+            ));
             i += 1;
         } else if ch.is_ascii_alphabetic() || ch == '_' {
             let start = i;
             while i < c.len() && (c[i].is_ascii_alphanumeric() || matches!(c[i], '_' | '$' | '#')) {
                 i += 1;
             }
-            out.push(Tok::Ident(c[start..i].iter().collect::<String>().to_uppercase(), false));
+            out.push(Tok::Ident(
+                c[start..i].iter().collect::<String>().to_uppercase(),
+                false,
+            ));
         } else if ch.is_ascii_digit() {
             while i < c.len() && (c[i].is_ascii_digit() || c[i] == '.') {
                 i += 1;
@@ -112,12 +121,40 @@ fn tokens(sql: &str) -> Vec<Tok> {
 }
 
 const KEYWORDS: &[&str] = &[
-    "SELECT", "FROM", "WHERE", "AND", "OR", "IN", "NOT", "NULL", "IS", "LIKE", "ESCAPE",
-    "GROUP", "BY", "JOIN", "ON", "UNION", "ALL", "AS", "DATE", "SYSDATE", "SYSTIMESTAMP",
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "AND",
+    "OR",
+    "IN",
+    "NOT",
+    "NULL",
+    "IS",
+    "LIKE",
+    "ESCAPE",
+    "GROUP",
+    "BY",
+    "JOIN",
+    "ON",
+    "UNION",
+    "ALL",
+    "AS",
+    "DATE",
+    "SYSDATE",
+    "SYSTIMESTAMP",
 ];
 const FUNCTIONS: &[&str] = &[
-    "TO_CHAR", "TO_NUMBER", "NVL", "LOWER", "UPPER", "SUM", "COUNT", "MAX", "CAST",
-    "SYS_EXTRACT_UTC", "CHR",
+    "TO_CHAR",
+    "TO_NUMBER",
+    "NVL",
+    "LOWER",
+    "UPPER",
+    "SUM",
+    "COUNT",
+    "MAX",
+    "CAST",
+    "SYS_EXTRACT_UTC",
+    "CHR",
 ];
 
 fn is_view(name: &str) -> bool {
@@ -172,7 +209,13 @@ fn references(sql: &str) -> (BTreeSet<String>, Vec<(Option<String>, String)>) {
     (views, cols)
 }
 
-fn check(label: &str, sql: &str, at: &Version, doc: &BTreeMap<String, BTreeMap<String, Version>>, problems: &mut Vec<String>) -> BTreeSet<String> {
+fn check(
+    label: &str,
+    sql: &str,
+    at: &Version,
+    doc: &BTreeMap<String, BTreeMap<String, Version>>,
+    problems: &mut Vec<String>,
+) -> BTreeSet<String> {
     let (views, cols) = references(sql);
     for v in &views {
         match doc.get(&base(v)) {
@@ -200,7 +243,11 @@ fn check(label: &str, sql: &str, at: &Version, doc: &BTreeMap<String, BTreeMap<S
         if !ok {
             problems.push(format!(
                 "{label}: column {col} is not documented for {} at {at:?}",
-                candidates.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("/")
+                candidates
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("/")
             ));
         }
     }
@@ -221,30 +268,71 @@ fn every_view_and_column_is_documented_for_its_release() {
                 columns_checked += references(&p.sql).1.len();
                 let declared: BTreeSet<String> = p.views.iter().map(|s| s.to_string()).collect();
                 if views != declared {
-                    problems.push(format!("{label}: declares {declared:?} but reads {views:?}"));
+                    problems.push(format!(
+                        "{label}: declares {declared:?} but reads {views:?}"
+                    ));
                 }
             }
         }
     }
     // The probe runs on every release; VERSION_FULL only from 18c.
-    check("probe/identity", sql::PROBE_IDENTITY, &version("11.2.0.4"), &doc, &mut problems);
-    check("probe/fixed", &sql::probe_fixed_views(), &version("11.2.0.4"), &doc, &mut problems);
-    check("probe/version_full", sql::PROBE_VERSION_FULL, &version("18.1"), &doc, &mut problems);
+    check(
+        "probe/identity",
+        sql::PROBE_IDENTITY,
+        &version("11.2.0.4"),
+        &doc,
+        &mut problems,
+    );
+    check(
+        "probe/fixed",
+        &sql::probe_fixed_views(),
+        &version("11.2.0.4"),
+        &doc,
+        &mut problems,
+    );
+    check(
+        "probe/version_full",
+        sql::PROBE_VERSION_FULL,
+        &version("18.1"),
+        &doc,
+        &mut problems,
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(columns_checked > 150, "only {columns_checked} column references found");
+    assert!(
+        columns_checked > 150,
+        "only {columns_checked} column references found"
+    );
 }
 
 #[test]
 fn the_checker_catches_wrong_columns_and_releases() {
     let doc = documented();
     let mut p = Vec::new();
-    check("t", "SELECT inst_id, event, bogus_col FROM gv$system_event", &version("19.0"), &doc, &mut p);
+    check(
+        "t",
+        "SELECT inst_id, event, bogus_col FROM gv$system_event",
+        &version("19.0"),
+        &doc,
+        &mut p,
+    );
     assert_eq!(p.len(), 1, "{p:?}");
     p.clear();
-    check("t", "SELECT event FROM gv$event_histogram_micro", &version("11.2.0.4"), &doc, &mut p);
+    check(
+        "t",
+        "SELECT event FROM gv$event_histogram_micro",
+        &version("11.2.0.4"),
+        &doc,
+        &mut p,
+    );
     assert!(p.iter().any(|m| m.contains("exists only from")), "{p:?}");
     p.clear();
-    check("t", "SELECT version_full FROM v$instance", &version("12.2.0.1"), &doc, &mut p);
+    check(
+        "t",
+        "SELECT version_full FROM v$instance",
+        &version("12.2.0.1"),
+        &doc,
+        &mut p,
+    );
     assert_eq!(p.len(), 1, "{p:?}");
     p.clear();
     check("t", "SELECT d.dest_id, s.compression FROM gv$archive_dest d JOIN gv$archive_dest_status s ON s.inst_id = d.inst_id", &version("19.0"), &doc, &mut p);
@@ -252,9 +340,29 @@ fn the_checker_catches_wrong_columns_and_releases() {
 }
 
 const FORBIDDEN: &[&str] = &[
-    "INSERT", "UPDATE", "DELETE", "MERGE", "DROP", "ALTER", "CREATE", "GRANT", "REVOKE",
-    "EXECUTE", "EXEC", "BEGIN", "DECLARE", "CALL", "COMMIT", "ROLLBACK", "LOCK", "TRUNCATE",
-    "SAVEPOINT", "RENAME", "COMMENT", "AUDIT", "FOR",
+    "INSERT",
+    "UPDATE",
+    "DELETE",
+    "MERGE",
+    "DROP",
+    "ALTER",
+    "CREATE",
+    "GRANT",
+    "REVOKE",
+    "EXECUTE",
+    "EXEC",
+    "BEGIN",
+    "DECLARE",
+    "CALL",
+    "COMMIT",
+    "ROLLBACK",
+    "LOCK",
+    "TRUNCATE",
+    "SAVEPOINT",
+    "RENAME",
+    "COMMENT",
+    "AUDIT",
+    "FOR",
 ];
 
 #[test]
@@ -263,7 +371,10 @@ fn every_statement_is_a_select() {
     assert!(all.len() > 50);
     for (label, s) in all {
         let t = s.trim_start().to_ascii_uppercase();
-        assert!(t.starts_with("SELECT ") || t.starts_with("WITH "), "{label}: {s}");
+        assert!(
+            t.starts_with("SELECT ") || t.starts_with("WITH "),
+            "{label}: {s}"
+        );
         assert!(!s.contains(';'), "{label}: contains ';'");
         for tok in tokens(&s) {
             if let Tok::Ident(w, false) = tok {
@@ -311,7 +422,13 @@ fn no_sql_text_outside_the_oracle_source() {
             offenders.push(f.display().to_string());
         }
     }
-    assert!(offenders.is_empty(), "SQL text outside src/source/oracle/: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "SQL text outside src/source/oracle/: {offenders:?}"
+    );
     // The scan must see the SQL where it does live, or it proves nothing.
-    assert!(inside >= 10, "scan found only {inside} SQL lines in src/source/oracle/");
+    assert!(
+        inside >= 10,
+        "scan found only {inside} SQL lines in src/source/oracle/"
+    );
 }

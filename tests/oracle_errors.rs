@@ -6,7 +6,9 @@ mod common;
 use common::*;
 use dgscope::sample::{SampleErrorKind, Slot};
 use dgscope::source::oracle::connect::Privilege;
-use dgscope::source::oracle::errors::{client_library_help, explain, ErrCode, ErrContext, OraError};
+use dgscope::source::oracle::errors::{
+    client_library_help, explain, ErrCode, ErrContext, OraError,
+};
 use dgscope::source::oracle::fake::FakeDriver;
 use dgscope::source::oracle::scenarios::{primary, standby, unreachable, Release};
 use dgscope::source::ConnState;
@@ -66,7 +68,10 @@ fn missing_grant_names_the_view_and_the_grant() {
     assert_eq!(ex.kind, SampleErrorKind::MissingGrant);
     let t = ex.one_line();
     assert!(t.contains("GV$IOSTAT_FILE (ORA-00942)"), "{t}");
-    assert!(t.contains("GRANT SELECT ON SYS.GV_$IOSTAT_FILE TO mon;"), "{t}");
+    assert!(
+        t.contains("GRANT SELECT ON SYS.GV_$IOSTAT_FILE TO mon;"),
+        "{t}"
+    );
     assert!(t.contains("SELECT_CATALOG_ROLE"), "{t}");
 }
 
@@ -83,7 +88,9 @@ fn reconnects(states: &[&ConnState]) -> Vec<(u32, i64)> {
     states
         .iter()
         .filter_map(|s| match s {
-            ConnState::Reconnecting { next_try, attempt, .. } => Some((*attempt, next_try.ms)),
+            ConnState::Reconnecting {
+                next_try, attempt, ..
+            } => Some((*attempt, next_try.ms)),
             _ => None,
         })
         .collect()
@@ -101,7 +108,9 @@ fn a_dead_standby_backs_off_while_the_primary_keeps_sampling() {
             target(Slot::standby(), &format!("mon@{S}"), Privilege::Sysdg),
         ],
         |_| {},
-        |ev| good_samples(ev, "primary").len() >= 5 && reconnects(&states(ev, "standby")).len() >= 8,
+        |ev| {
+            good_samples(ev, "primary").len() >= 5 && reconnects(&states(ev, "standby")).len() >= 8
+        },
     );
     assert!(good_samples(&ev, "primary").len() >= 5);
     let failed = samples(&ev, "standby");
@@ -109,17 +118,23 @@ fn a_dead_standby_backs_off_while_the_primary_keeps_sampling() {
     for s in &failed {
         let e = s.error.as_ref().unwrap();
         assert_eq!(e.kind, SampleErrorKind::NoListener);
-        assert!(e.message.contains("no listener at dbhost2:1521"), "{}", e.message);
-        assert!(s.db.is_none() && s.events.is_empty(), "an error sample holds nothing else");
+        assert!(
+            e.message.contains("no listener at dbhost2:1521"),
+            "{}",
+            e.message
+        );
+        assert!(
+            s.db.is_none() && s.events.is_empty(),
+            "an error sample holds nothing else"
+        );
     }
     // Countdown: each next try lies 1, 2, 4, 8, 16, 30, 30 … seconds after the failure.
     let r = reconnects(&states(&ev, "standby"));
-    let gaps: Vec<i64> = r
-        .windows(2)
-        .map(|w| w[1].1 - w[0].1)
-        .take(7)
-        .collect();
-    assert_eq!(r.iter().take(8).map(|x| x.0).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+    let gaps: Vec<i64> = r.windows(2).map(|w| w[1].1 - w[0].1).take(7).collect();
+    assert_eq!(
+        r.iter().take(8).map(|x| x.0).collect::<Vec<_>>(),
+        (1..=8).collect::<Vec<_>>()
+    );
     assert_eq!(gaps, vec![2000, 4000, 8000, 16000, 30000, 30000, 30000]);
 }
 
@@ -128,37 +143,69 @@ fn a_lost_connection_becomes_an_error_sample_and_reconnects() {
     let d = FakeDriver::new();
     let mut db = primary(Release::R19, 1);
     // 3 probe statements + 2 samples, then the session dies.
-    db.lose_after = Some((5, OraError::ora(3113, "end-of-file on communication channel")));
+    db.lose_after = Some((
+        5,
+        OraError::ora(3113, "end-of-file on communication channel"),
+    ));
     d.add(P, db);
     let ev = collect(
         &d,
-        vec![target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal)],
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
         |_| {},
         until_good("primary", 5),
     );
     let all = samples(&ev, "primary");
     let lost = all.iter().position(|s| s.error.is_some()).unwrap();
     assert_eq!(lost, 2);
-    assert_eq!(all[lost].error.as_ref().unwrap().kind, SampleErrorKind::ConnectionLost);
-    assert!(all[lost + 1].error.is_none(), "reconnected and sampling again");
+    assert_eq!(
+        all[lost].error.as_ref().unwrap().kind,
+        SampleErrorKind::ConnectionLost
+    );
+    assert!(
+        all[lost + 1].error.is_none(),
+        "reconnected and sampling again"
+    );
     let st = states(&ev, "primary");
-    assert!(st.iter().filter(|s| matches!(s, ConnState::Connected)).count() >= 2);
-    assert!(matches!(st.iter().find(|s| matches!(s, ConnState::Reconnecting { .. })), Some(ConnState::Reconnecting { attempt: 1, .. })));
+    assert!(
+        st.iter()
+            .filter(|s| matches!(s, ConnState::Connected))
+            .count()
+            >= 2
+    );
+    assert!(matches!(
+        st.iter()
+            .find(|s| matches!(s, ConnState::Reconnecting { .. })),
+        Some(ConnState::Reconnecting { attempt: 1, .. })
+    ));
 }
 
 #[test]
 fn a_call_timeout_is_classified_and_reconnects() {
     let d = FakeDriver::new();
     let mut db = standby(Release::R19, "MOUNTED");
-    db.lose_after = Some((4, OraError::dpi(1067, "call timeout of 10000 ms exceeded with ORA-3156")));
+    db.lose_after = Some((
+        4,
+        OraError::dpi(1067, "call timeout of 10000 ms exceeded with ORA-3156"),
+    ));
     d.add(S, db);
     let ev = collect(
         &d,
-        vec![target(Slot::standby(), &format!("mon@{S}"), Privilege::Sysdg)],
+        vec![target(
+            Slot::standby(),
+            &format!("mon@{S}"),
+            Privilege::Sysdg,
+        )],
         |_| {},
         until_good("standby", 3),
     );
-    let t = samples(&ev, "standby").into_iter().find(|s| s.error.is_some()).unwrap();
+    let t = samples(&ev, "standby")
+        .into_iter()
+        .find(|s| s.error.is_some())
+        .unwrap();
     let e = t.error.as_ref().unwrap();
     assert_eq!(e.kind, SampleErrorKind::Timeout);
     assert!(e.message.contains("call timeout of 10 s"), "{}", e.message);
@@ -172,13 +219,24 @@ fn bad_credentials_are_not_retried_so_the_account_is_not_locked() {
     d.add(S, db);
     let ev = collect(
         &d,
-        vec![target(Slot::standby(), &format!("mon@{S}"), Privilege::Sysdg)],
+        vec![target(
+            Slot::standby(),
+            &format!("mon@{S}"),
+            Privilege::Sysdg,
+        )],
         |_| {},
-        |ev| states(ev, "standby").iter().any(|s| matches!(s, ConnState::Failed { .. })),
+        |ev| {
+            states(ev, "standby")
+                .iter()
+                .any(|s| matches!(s, ConnState::Failed { .. }))
+        },
     );
     let s = samples(&ev, "standby");
     assert_eq!(s.len(), 1);
-    assert_eq!(s[0].error.as_ref().unwrap().kind, SampleErrorKind::BadCredentials);
+    assert_eq!(
+        s[0].error.as_ref().unwrap().kind,
+        SampleErrorKind::BadCredentials
+    );
     assert_eq!(d.log().logins.len(), 1, "exactly one attempt");
     assert!(!ev.iter().any(|e| format!("{e:?}").contains(PASSWORD)));
 }
@@ -189,7 +247,11 @@ fn a_normal_login_to_a_mounted_standby_says_to_use_sysdg() {
     d.add(S, standby(Release::R19, "MOUNTED"));
     let ev = collect(
         &d,
-        vec![target(Slot::standby(), &format!("mon@{S}"), Privilege::Normal)],
+        vec![target(
+            Slot::standby(),
+            &format!("mon@{S}"),
+            Privilege::Normal,
+        )],
         |_| {},
         |ev| !samples(ev, "standby").is_empty(),
     );
@@ -206,13 +268,21 @@ fn missing_sysdg_in_the_password_file_is_explained() {
     d.add(S, db);
     let ev = collect(
         &d,
-        vec![target(Slot::standby(), &format!("mon@{S}"), Privilege::Sysdg)],
+        vec![target(
+            Slot::standby(),
+            &format!("mon@{S}"),
+            Privilege::Sysdg,
+        )],
         |_| {},
         |ev| !samples(ev, "standby").is_empty(),
     );
     let e = samples(&ev, "standby")[0].error.clone().unwrap();
     assert_eq!(e.kind, SampleErrorKind::MissingGrant);
-    assert!(e.message.contains("GRANT SYSDG TO mon") && e.message.contains("password file"), "{}", e.message);
+    assert!(
+        e.message.contains("GRANT SYSDG TO mon") && e.message.contains("password file"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -223,7 +293,11 @@ fn one_denied_view_keeps_the_rest_and_recovers_after_the_grant() {
     d.add(P, db);
     let ev = collect(
         &d,
-        vec![target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal)],
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
         |_| {},
         until_good("primary", 3),
     );
@@ -233,8 +307,16 @@ fn one_denied_view_keeps_the_rest_and_recovers_after_the_grant() {
         assert!(!x.events.is_empty() && !x.stats.is_empty() && !x.dests.is_empty());
         assert_eq!(x.errors.len(), 1);
         let pe = &x.errors[0];
-        assert_eq!((pe.part.as_str(), pe.code.as_str()), ("iostat", "ORA-00942"));
-        assert!(pe.message.contains("GRANT SELECT ON SYS.GV_$IOSTAT_FILE TO mon;"), "{}", pe.message);
+        assert_eq!(
+            (pe.part.as_str(), pe.code.as_str()),
+            ("iostat", "ORA-00942")
+        );
+        assert!(
+            pe.message
+                .contains("GRANT SELECT ON SYS.GV_$IOSTAT_FILE TO mon;"),
+            "{}",
+            pe.message
+        );
     }
     assert!(s[0].logs.is_some(), "the slow parts still came");
     // After the fallback, later ticks send one statement without the denied view.
@@ -250,7 +332,11 @@ fn one_denied_view_keeps_the_rest_and_recovers_after_the_grant() {
     let granted = std::sync::atomic::AtomicBool::new(false);
     let ev = collect(
         &d2,
-        vec![target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal)],
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
         |_| {},
         |ev| {
             let good = good_samples(ev, "primary");
@@ -266,7 +352,11 @@ fn one_denied_view_keeps_the_rest_and_recovers_after_the_grant() {
     let back = good.iter().position(|s| !s.iostat.is_empty()).unwrap();
     assert!(back >= 5, "not before the grant");
     assert!(good[back].errors.is_empty());
-    assert_eq!(good[back].t.ms - good[0].t.ms, 60_000, "on the next 60 s tick");
+    assert_eq!(
+        good[back].t.ms - good[0].t.ms,
+        60_000,
+        "on the next 60 s tick"
+    );
 }
 
 #[test]
@@ -293,8 +383,81 @@ fn an_unanswered_connect_times_out_without_holding_up_the_primary() {
 
 #[test]
 fn codes_survive_the_trip_from_message_to_error() {
-    assert_eq!(OraError::from_message("ORA-12514: TNS:listener does not currently know").code, ErrCode::Ora(12514));
-    assert_eq!(OraError::from_message("DPI-1047: Cannot locate").code, ErrCode::Dpi(1047));
+    assert_eq!(
+        OraError::from_message("ORA-12514: TNS:listener does not currently know").code,
+        ErrCode::Ora(12514)
+    );
+    assert_eq!(
+        OraError::from_message("DPI-1047: Cannot locate").code,
+        ErrCode::Dpi(1047)
+    );
     assert!(OraError::ora(942, "x").is_part_level());
     assert!(!OraError::ora(3113, "x").is_part_level());
+}
+
+#[test]
+fn a_denied_probe_view_names_the_probe_grants() {
+    let d = FakeDriver::new();
+    let mut db = primary(Release::R19, 1);
+    db.denied.insert("V$FIXED_TABLE".into());
+    d.add(P, db);
+    let ev = collect(
+        &d,
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
+        |_| {},
+        |ev| samples(ev, "primary").len() >= 2,
+    );
+    let e = samples(&ev, "primary")[0].error.clone().unwrap();
+    assert_eq!(e.kind, SampleErrorKind::MissingGrant);
+    assert!(
+        e.message
+            .contains("GRANT SELECT ON SYS.V_$FIXED_TABLE TO mon;"),
+        "{}",
+        e.message
+    );
+    // Not a credentials problem: it keeps retrying (the DBA may grant it).
+    assert!(states(&ev, "primary")
+        .iter()
+        .any(|s| matches!(s, ConnState::Reconnecting { .. })));
+}
+
+#[test]
+fn a_switchover_is_followed_by_the_other_role_s_sql() {
+    let d = FakeDriver::new();
+    d.add(P, primary(Release::R19, 1));
+    let switched = std::sync::atomic::AtomicBool::new(false);
+    let ev = collect(
+        &d,
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
+        |_| {},
+        |ev| {
+            let good = good_samples(ev, "primary");
+            if good.len() == 2 && !switched.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                d.update(P, |db| {
+                    let row = &mut db.view("V$DATABASE")[0];
+                    row.insert("DATABASE_ROLE".into(), "PHYSICAL STANDBY".into());
+                    row.insert("OPEN_MODE".into(), "MOUNTED".into());
+                });
+            }
+            good.len() >= 5
+        },
+    );
+    let good = good_samples(&ev, "primary");
+    assert!(good[0].dg.is_none() && !good[0].stats.is_empty());
+    let last = good.last().unwrap();
+    assert_eq!(last.role(), Some(&dgscope::sample::Role::PhysicalStandby));
+    assert!(last.dg.is_some(), "standby parts after the re-probe");
+    assert!(d
+        .log()
+        .statements
+        .iter()
+        .any(|(_, s)| s.contains("v$dataguard_stats")));
 }

@@ -17,19 +17,32 @@ fn ts(s: &str) -> Timestamp {
     Timestamp::parse(s).unwrap()
 }
 
-fn run_primary(rel: Release, instances: u32, n: usize) -> (FakeDriver, Vec<dgscope::source::SourceEvent>) {
+fn run_primary(
+    rel: Release,
+    instances: u32,
+    n: usize,
+) -> (FakeDriver, Vec<dgscope::source::SourceEvent>) {
     let d = FakeDriver::new();
     d.add(P, primary(rel, instances));
     let ev = collect(
         &d,
-        vec![target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal)],
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
         |_| {},
         until_good("primary", n),
     );
     (d, ev)
 }
 
-fn run_standby(rel: Release, open_mode: &str, privilege: Privilege, n: usize) -> (FakeDriver, Vec<dgscope::source::SourceEvent>) {
+fn run_standby(
+    rel: Release,
+    open_mode: &str,
+    privilege: Privilege,
+    n: usize,
+) -> (FakeDriver, Vec<dgscope::source::SourceEvent>) {
     let d = FakeDriver::new();
     d.add(S, standby(rel, open_mode));
     let ev = collect(
@@ -68,7 +81,10 @@ fn primary_19c_single_instance() {
         ]
     );
     assert!(first.events.contains_key("SYNC Remote Write"));
-    assert!(!first.events.contains_key("db file sequential read"), "not asked for");
+    assert!(
+        !first.events.contains_key("db file sequential read"),
+        "not asked for"
+    );
     assert_eq!(first.stat("redo size"), Some(50_000_000_000));
     assert_eq!(first.stat("redo write size count (   4KB)"), Some(700_000));
     assert_eq!(first.stat("session logical reads"), None);
@@ -78,7 +94,11 @@ fn primary_19c_single_instance() {
     let data = first.iostat["Data File"];
     assert_eq!((data.rreq, data.wreq, data.wms), (750_000, 30_000, 15_000));
 
-    assert_eq!(first.dests.len(), 1, "local and inactive dests are left out");
+    assert_eq!(
+        first.dests.len(),
+        1,
+        "local and inactive dests are left out"
+    );
     let dest = &first.dests[0];
     assert_eq!(dest.id, 2);
     assert_eq!(dest.mode, TransmitMode::Sync);
@@ -86,7 +106,10 @@ fn primary_19c_single_instance() {
     assert_eq!(dest.status, DestStatus::Valid);
     assert_eq!(dest.name.as_deref(), Some("prod_b"));
     assert_eq!(dest.net_timeout_s, Some(30));
-    assert_eq!((dest.archived_seq, dest.applied_seq), (Some(811), Some(810)));
+    assert_eq!(
+        (dest.archived_seq, dest.applied_seq),
+        (Some(811), Some(810))
+    );
     assert!(!dest.has_gap());
     assert_eq!(dest.resp_hist, vec![(1, 123_456), (2, 3)]);
 
@@ -99,7 +122,10 @@ fn primary_19c_single_instance() {
     assert!(!params.contains_key("db_block_size"));
     let logs = first.logs.as_ref().unwrap();
     assert_eq!(logs.online.len(), 3);
-    assert!(logs.online.iter().all(|l| l.members == 2 && l.bytes == 1 << 30));
+    assert!(logs
+        .online
+        .iter()
+        .all(|l| l.members == 2 && l.bytes == 1 << 30));
     assert_eq!(logs.standby.len(), 4);
     assert!(logs.standby.iter().all(|l| l.members == 1));
     let sw = first.switches.as_ref().unwrap();
@@ -136,13 +162,20 @@ fn primary_19c_single_instance() {
 fn primary_11_2_uses_the_millisecond_histogram_and_lns_events() {
     let (d, ev) = run_primary(Release::R11_2, 1, 2);
     let first = good_samples(&ev, "primary")[0];
-    assert_eq!(first.db.as_ref().unwrap().version.as_deref(), Some("11.2.0.4.0"));
+    assert_eq!(
+        first.db.as_ref().unwrap().version.as_deref(),
+        Some("11.2.0.4.0")
+    );
     assert!(first.events.contains_key("LNS wait on SENDREQ"));
     assert!(!first.events.contains_key("SYNC Remote Write"));
     // WAIT_TIME_MILLI = m is stored as m*1000 µs.
     assert_eq!(
         first.events["log file sync"].hist,
-        vec![Bucket(Micros(1000), 10), Bucket(Micros(2000), 600_000), Bucket(Micros(4000), 399_990)]
+        vec![
+            Bucket(Micros(1000), 10),
+            Bucket(Micros(2000), 600_000),
+            Bucket(Micros(4000), 399_990)
+        ]
     );
     let log = d.log();
     assert!(log
@@ -155,9 +188,19 @@ fn primary_11_2_uses_the_millisecond_histogram_and_lns_events() {
 fn primary_12_2_reads_micro_histograms_without_version_full() {
     let (d, ev) = run_primary(Release::R12_2, 1, 2);
     let first = good_samples(&ev, "primary")[0];
-    assert_eq!(first.db.as_ref().unwrap().version.as_deref(), Some("12.2.0.1.0"));
-    assert_eq!(first.events["log file parallel write"].hist[0], Bucket(Micros(512), 1_000_000));
-    assert!(d.log().statements.iter().all(|(_, s)| !s.contains("version_full")));
+    assert_eq!(
+        first.db.as_ref().unwrap().version.as_deref(),
+        Some("12.2.0.1.0")
+    );
+    assert_eq!(
+        first.events["log file parallel write"].hist[0],
+        Bucket(Micros(512), 1_000_000)
+    );
+    assert!(d
+        .log()
+        .statements
+        .iter()
+        .all(|(_, s)| !s.contains("version_full")));
 }
 
 #[test]
@@ -176,7 +219,10 @@ fn rac_primary_sums_instances_and_keeps_threads() {
     assert_eq!(first.iostat["Log File"].wreq, 1_800_000);
     assert_eq!(first.dests.len(), 1);
     let dest = &first.dests[0];
-    assert_eq!(dest.error.as_deref(), Some("ORA-16198: Timeout incurred on internal channel"));
+    assert_eq!(
+        dest.error.as_deref(),
+        Some("ORA-16198: Timeout incurred on internal channel")
+    );
     assert_eq!(dest.archived_seq, Some(812));
     assert_eq!(dest.resp_hist, vec![(1, 370_368), (2, 6)]);
     let logs = first.logs.as_ref().unwrap();
@@ -195,13 +241,24 @@ fn mounted_standby_19c_as_sysdg() {
     assert_eq!(db.open_mode, Some(OpenMode::Mounted));
     let dg = first.dg.as_ref().unwrap();
     assert_eq!(dg.transport_lag_s, Some(Secs(1.0)));
-    assert_eq!(dg.apply_lag_s, Some(Secs(3.0)), "upper-case NAME compared case-insensitively");
+    assert_eq!(
+        dg.apply_lag_s,
+        Some(Secs(3.0)),
+        "upper-case NAME compared case-insensitively"
+    );
     assert_eq!(dg.apply_finish_s, Some(Secs(0.5)));
     assert_eq!(dg.computed, Some(ts("2026-11-30T05:00:00Z")));
     assert_eq!(dg.datum, Some(ts("2026-11-30T04:59:59Z")));
-    assert!(first.lag_hist.is_none(), "a mounted standby has no real-time query");
+    assert!(
+        first.lag_hist.is_none(),
+        "a mounted standby has no real-time query"
+    );
     let rec = first.recovery.as_ref().unwrap();
-    assert_eq!(rec.active_apply_kbps, Some(48_000.0), "latest media recovery only");
+    assert_eq!(
+        rec.active_apply_kbps,
+        Some(48_000.0),
+        "latest media recovery only"
+    );
     assert_eq!(rec.average_apply_kbps, Some(9_100.0));
     assert_eq!(rec.redo_applied_mb, Some(812_000.0));
     assert_eq!(rec.last_applied, Some(ts("2026-11-30T04:59:58Z")));
@@ -211,26 +268,47 @@ fn mounted_standby_19c_as_sysdg() {
     assert_eq!(mrp.action.as_deref(), Some("APPLYING_LOG"));
     assert_eq!((mrp.thread, mrp.sequence), (Some(1), Some(813)));
     assert_eq!(first.events["RFS random i/o"].hist.len(), 2);
-    assert!(!first.events.contains_key("log file sync"), "not in the standby list");
+    assert!(
+        !first.events.contains_key("log file sync"),
+        "not in the standby list"
+    );
     assert!(first.stats.is_empty() && first.dests.is_empty());
     let srl = &first.logs.as_ref().unwrap().standby;
     assert_eq!(srl[0].used, Some(52_428_800));
-    assert_eq!(first.params.as_ref().unwrap()["standby_file_management"], "AUTO");
+    assert_eq!(
+        first.params.as_ref().unwrap()["standby_file_management"],
+        "AUTO"
+    );
     assert!(first.switches.is_none(), "switches are read on the primary");
     assert!(d.log().logins.iter().all(|(_, p)| *p == Privilege::Sysdg));
-    assert!(d.log().statements.iter().any(|(_, s)| s.contains("gv$dataguard_process")));
+    assert!(d
+        .log()
+        .statements
+        .iter()
+        .any(|(_, s)| s.contains("gv$dataguard_process")));
 }
 
 #[test]
 fn active_data_guard_standby_has_the_lag_histogram() {
     let (_, ev) = run_standby(Release::R19, "READ ONLY WITH APPLY", Privilege::Normal, 2);
     let first = good_samples(&ev, "standby")[0];
-    assert_eq!(first.db.as_ref().unwrap().open_mode, Some(OpenMode::ReadOnlyWithApply));
+    assert_eq!(
+        first.db.as_ref().unwrap().open_mode,
+        Some(OpenMode::ReadOnlyWithApply)
+    );
     let h = first.lag_hist.as_ref().unwrap();
-    let rows: Vec<(&str, u64, u64)> = h.iter().map(|r| (r.name.as_str(), r.lag_s, r.count)).collect();
+    let rows: Vec<(&str, u64, u64)> = h
+        .iter()
+        .map(|r| (r.name.as_str(), r.lag_s, r.count))
+        .collect();
     assert_eq!(
         rows,
-        vec![("apply lag", 0, 3500), ("apply lag", 1, 40), ("apply lag", 3, 7), ("apply lag", 120, 1)]
+        vec![
+            ("apply lag", 0, 3500),
+            ("apply lag", 1, 40),
+            ("apply lag", 3, 7),
+            ("apply lag", 120, 1)
+        ]
     );
 }
 
@@ -242,20 +320,36 @@ fn standby_11_2_as_sysdba_reads_managed_standby() {
     assert_eq!(mrp.action.as_deref(), Some("APPLYING_LOG"));
     assert_eq!(mrp.role, None);
     // 256 µs and 512 µs waits both fall in 11.2's first bucket (< 1 ms).
-    assert_eq!(first.events["RFS random i/o"].hist, vec![Bucket(Micros(1000), 1_100_000)]);
+    assert_eq!(
+        first.events["RFS random i/o"].hist,
+        vec![Bucket(Micros(1000), 1_100_000)]
+    );
     assert!(first.dg.as_ref().unwrap().apply_lag_s.is_some());
     let log = d.log();
-    assert!(log.statements.iter().any(|(_, s)| s.contains("gv$managed_standby")));
-    assert!(log.statements.iter().all(|(_, s)| !s.contains("gv$dataguard_process")));
+    assert!(log
+        .statements
+        .iter()
+        .any(|(_, s)| s.contains("gv$managed_standby")));
+    assert!(log
+        .statements
+        .iter()
+        .all(|(_, s)| !s.contains("gv$dataguard_process")));
 }
 
 #[test]
 fn standby_12_1_has_micro_histograms_but_managed_standby() {
     let (d, ev) = run_standby(Release::R12_1, "MOUNTED", Privilege::Sysdg, 1);
     let first = good_samples(&ev, "standby")[0];
-    assert_eq!(first.events["RFS random i/o"].hist[0], Bucket(Micros(256), 700_000));
+    assert_eq!(
+        first.events["RFS random i/o"].hist[0],
+        Bucket(Micros(256), 700_000)
+    );
     assert!(first.processes.iter().any(|p| p.name == "MRP0"));
-    assert!(d.log().statements.iter().any(|(_, s)| s.contains("gv$managed_standby")));
+    assert!(d
+        .log()
+        .statements
+        .iter()
+        .any(|(_, s)| s.contains("gv$managed_standby")));
 }
 
 #[test]
@@ -263,18 +357,39 @@ fn primary_and_two_standbys_sample_the_same_instants() {
     let d = FakeDriver::new();
     d.add(P, primary(Release::R19, 1));
     d.add(S, standby(Release::R19, "MOUNTED"));
-    d.add("//dbhost3:1521/prod_c", standby(Release::R19, "READ ONLY WITH APPLY"));
+    d.add(
+        "//dbhost3:1521/prod_c",
+        standby(Release::R19, "READ ONLY WITH APPLY"),
+    );
     let ev = collect(
         &d,
         vec![
             target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal),
-            target(Slot::named_standby("prod_b"), &format!("mon@{S}"), Privilege::Sysdg),
-            target(Slot::named_standby("prod_c"), "mon@//dbhost3:1521/prod_c", Privilege::Sysdg),
+            target(
+                Slot::named_standby("prod_b"),
+                &format!("mon@{S}"),
+                Privilege::Sysdg,
+            ),
+            target(
+                Slot::named_standby("prod_c"),
+                "mon@//dbhost3:1521/prod_c",
+                Privilege::Sysdg,
+            ),
         ],
         |_| {},
-        |ev| ["primary", "standby:prod_b", "standby:prod_c"].iter().all(|s| good_samples(ev, s).len() >= 3),
+        |ev| {
+            ["primary", "standby:prod_b", "standby:prod_c"]
+                .iter()
+                .all(|s| good_samples(ev, s).len() >= 3)
+        },
     );
-    let times = |slot| good_samples(&ev, slot).iter().take(3).map(|s| s.t).collect::<Vec<_>>();
+    let times = |slot| {
+        good_samples(&ev, slot)
+            .iter()
+            .take(3)
+            .map(|s| s.t)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(times("primary"), times("standby:prod_b"));
     assert_eq!(times("primary"), times("standby:prod_c"));
 }

@@ -45,12 +45,21 @@ fn watch_args(argv: &[&str]) -> dgscope::cli_oracle::WatchArgs {
 
 #[test]
 fn a_password_typed_into_argv_is_redacted_and_refused() {
-    let argv = ["dgscope", "watch", "--primary", "scott/tiger@//h:1521/p", "--standby", "b=sys/tiger@//h2/s"];
+    let argv = [
+        "dgscope",
+        "watch",
+        "--primary",
+        "scott/tiger@//h:1521/p",
+        "--standby",
+        "b=sys/tiger@//h2/s",
+    ];
     let cli = Cli::try_parse_from(argv).unwrap();
     let dbg = format!("{cli:?}");
     assert!(!dbg.contains("tiger"), "{dbg}");
     assert!(dbg.contains("redacted"));
-    let Command::Watch(a) = cli.command else { unreachable!() };
+    let Command::Watch(a) = cli.command else {
+        unreachable!()
+    };
     let e = live::plan(&a.conn).unwrap_err();
     assert_eq!(e.code, 2);
     assert!(!e.message.contains("tiger"), "{}", e.message);
@@ -67,11 +76,18 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
     s.password = Some(PASSWORD.into());
     d.add("//dbhost2:1521/prod_b", s);
     let args = watch_args(&[
-        "--primary", "mon@//dbhost1:1521/prod_a",
-        "--standby", "mon@//dbhost2:1521/prod_b",
-        "--password-env", "DG_PW",
+        "--primary",
+        "mon@//dbhost1:1521/prod_a",
+        "--standby",
+        "mon@//dbhost2:1521/prod_b",
+        "--password-env",
+        "DG_PW",
     ]);
-    let term = FakeTerminal { env: Some(PASSWORD.into()), tty: false, prompts: RefCell::new(vec![]) };
+    let term = FakeTerminal {
+        env: Some(PASSWORD.into()),
+        tty: false,
+        prompts: RefCell::new(vec![]),
+    };
     let plan = live::plan(&args.conn).unwrap();
     let mut src = live::start_with(
         &args.conn,
@@ -96,12 +112,16 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
         seen.push(format!("{ev:?}"));
     }
     src.collector.stop();
-    assert_eq!(rec.failed, 0, "the fake accepted the password: it was passed through");
+    assert_eq!(
+        rec.failed, 0,
+        "the fake accepted the password: it was passed through"
+    );
 
     let text = std::fs::read_to_string(&path).unwrap();
     let (header, entries) = read_all(&path).unwrap();
     assert_eq!(entries.len(), 6);
-    let config = live::collector_config(&plan, &[("mon".to_string(), Secret::new(PASSWORD))].into());
+    let config =
+        live::collector_config(&plan, &[("mon".to_string(), Secret::new(PASSWORD))].into());
     for (what, s) in [
         ("recording", text),
         ("header", format!("{header:?}")),
@@ -119,16 +139,34 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
 
 #[test]
 fn prompting_asks_once_per_user_and_only_on_a_terminal() {
-    let args = watch_args(&["--primary", "mon@//h1/p", "--standby", "sysdgmon@//h2/s", "--standby", "/@wallet"]);
+    let args = watch_args(&[
+        "--primary",
+        "mon@//h1/p",
+        "--standby",
+        "sysdgmon@//h2/s",
+        "--standby",
+        "/@wallet",
+    ]);
     let plan = live::plan(&args.conn).unwrap();
-    let term = FakeTerminal { env: None, tty: true, prompts: RefCell::new(vec![]) };
+    let term = FakeTerminal {
+        env: None,
+        tty: true,
+        prompts: RefCell::new(vec![]),
+    };
     live::check_password_source(&plan, &term).unwrap();
     let pw = live::read_passwords(&plan, &term).unwrap();
-    assert_eq!(term.prompts.borrow().as_slice(), ["Password for mon: ", "Password for sysdgmon: "]);
+    assert_eq!(
+        term.prompts.borrow().as_slice(),
+        ["Password for mon: ", "Password for sysdgmon: "]
+    );
     assert_eq!(pw.len(), 2);
     assert!(!format!("{pw:?}").contains(PASSWORD));
 
-    let no_tty = FakeTerminal { env: None, tty: false, prompts: RefCell::new(vec![]) };
+    let no_tty = FakeTerminal {
+        env: None,
+        tty: false,
+        prompts: RefCell::new(vec![]),
+    };
     let e = live::check_password_source(&plan, &no_tty).unwrap_err();
     assert_eq!(e.code, 2);
     assert!(e.message.contains("not a terminal"), "{}", e.message);
@@ -139,10 +177,22 @@ fn prompting_asks_once_per_user_and_only_on_a_terminal() {
 
 #[test]
 fn slots_are_named_when_there_are_several_standbys() {
-    let one = live::plan(&watch_args(&["--primary", "m@//h/p", "--standby", "m@//h2/prod_b"]).conn).unwrap();
+    let one = live::plan(&watch_args(&["--primary", "m@//h/p", "--standby", "m@//h2/prod_b"]).conn)
+        .unwrap();
     let slots: Vec<String> = one.targets.iter().map(|t| t.0.to_string()).collect();
     assert_eq!(slots, ["primary", "standby"]);
-    let two = live::plan(&watch_args(&["--standby", "m@//h2/prod_b", "--standby", "far=m@//h3/prod_c", "--standby", "m@//h4/prod_b"]).conn).unwrap();
+    let two = live::plan(
+        &watch_args(&[
+            "--standby",
+            "m@//h2/prod_b",
+            "--standby",
+            "far=m@//h3/prod_c",
+            "--standby",
+            "m@//h4/prod_b",
+        ])
+        .conn,
+    )
+    .unwrap();
     let slots: Vec<String> = two.targets.iter().map(|t| t.0.to_string()).collect();
     assert_eq!(slots, ["standby:prod_b", "standby:far", "standby:prod_b-2"]);
 }

@@ -124,9 +124,24 @@ pub fn plan(a: &ConnArgs) -> Result<Plan, Failure> {
             Ok(())
         }
     };
-    within("--interval", a.interval, Duration::from_millis(100), Duration::from_secs(3600))?;
-    within("--call-timeout", a.call_timeout, Duration::from_secs(1), Duration::from_secs(600))?;
-    within("--connect-timeout", a.connect_timeout, Duration::from_secs(1), Duration::from_secs(600))?;
+    within(
+        "--interval",
+        a.interval,
+        Duration::from_millis(100),
+        Duration::from_secs(3600),
+    )?;
+    within(
+        "--call-timeout",
+        a.call_timeout,
+        Duration::from_secs(1),
+        Duration::from_secs(600),
+    )?;
+    within(
+        "--connect-timeout",
+        a.connect_timeout,
+        Duration::from_secs(1),
+        Duration::from_secs(600),
+    )?;
     if let Some(var) = &a.password_env {
         if var.is_empty() || var.contains('=') || var.contains('\0') {
             return Err(bad(format!(
@@ -179,7 +194,10 @@ pub fn check_password_source(plan: &Plan, pw: &dyn Passwords) -> Result<(), Fail
 }
 
 /// One password per user name: from the variable, else prompted once per user.
-pub fn read_passwords(plan: &Plan, pw: &dyn Passwords) -> Result<BTreeMap<String, Secret>, Failure> {
+pub fn read_passwords(
+    plan: &Plan,
+    pw: &dyn Passwords,
+) -> Result<BTreeMap<String, Secret>, Failure> {
     let mut out = BTreeMap::new();
     for user in users(plan) {
         let secret = match &plan.password_env {
@@ -239,7 +257,7 @@ pub fn start(args: &ConnArgs) -> Result<LiveSource, Failure> {
     start_with(
         args,
         &Terminal,
-        |dir| crate::source::oracle::init_client(dir),
+        crate::source::oracle::init_client,
         Arc::new(OracleDriver),
         Arc::new(SystemClock),
     )

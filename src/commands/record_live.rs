@@ -31,7 +31,11 @@ impl Recorder {
     }
 
     pub fn start(file: File, path: &Path, src: &LiveSource) -> Result<Self, Failure> {
-        let header = Header::new(Timestamp::now(), src.interval.as_millis() as u64, &src.describe);
+        let header = Header::new(
+            Timestamp::now(),
+            src.interval.as_millis() as u64,
+            &src.describe,
+        );
         let w = RecordingWriter::new(file, &header).map_err(|e| write_failure(path, &e))?;
         Ok(Recorder {
             w,
@@ -93,7 +97,9 @@ pub fn status_line(slot: &str, state: &ConnState) -> String {
 
 pub fn run(args: LiveRecordArgs) -> Result<ExitCode, Failure> {
     if args.duration.is_zero() {
-        return Err(Failure::bad_input("--duration must be longer than 0s (e.g. 30m)"));
+        return Err(Failure::bad_input(
+            "--duration must be longer than 0s (e.g. 30m)",
+        ));
     }
     let file = Recorder::open(&args.output)?;
     let src = match live::start(&args.conn) {
@@ -108,7 +114,12 @@ pub fn run(args: LiveRecordArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Records until `duration` has passed or Ctrl-C; prints status changes to stderr.
-pub fn record(mut src: LiveSource, file: File, path: &Path, duration: Duration) -> Result<ExitCode, Failure> {
+pub fn record(
+    mut src: LiveSource,
+    file: File,
+    path: &Path,
+    duration: Duration,
+) -> Result<ExitCode, Failure> {
     let mut rec = Recorder::start(file, path, &src)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

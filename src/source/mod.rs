@@ -40,7 +40,9 @@ pub enum ConnState {
     },
     /// Not retried: retrying cannot help and may hurt (a wrong password retried would lock
     /// the account). `reason` says what to fix.
-    Failed { reason: String },
+    Failed {
+        reason: String,
+    },
 }
 
 /// What flows from any source to the app and the recorder.

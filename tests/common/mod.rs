@@ -3,7 +3,9 @@
 
 use dgscope::sample::{Sample, Slot};
 use dgscope::source::oracle::clock::VirtualClock;
-use dgscope::source::oracle::collector::{spawn_collector_with_clock, CollectorConfig, TargetConfig};
+use dgscope::source::oracle::collector::{
+    spawn_collector_with_clock, CollectorConfig, TargetConfig,
+};
 use dgscope::source::oracle::connect::{self, Privilege};
 use dgscope::source::oracle::fake::FakeDriver;
 use dgscope::source::oracle::{LoginSpec, Secret};

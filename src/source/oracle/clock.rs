@@ -118,6 +118,9 @@ mod tests {
     #[test]
     fn backoff_doubles_then_caps() {
         let b = |n| backoff(n, Duration::from_secs(1), Duration::from_secs(30)).as_secs();
-        assert_eq!([b(1), b(2), b(3), b(4), b(5), b(6), b(7), b(60)], [1, 2, 4, 8, 16, 30, 30, 30]);
+        assert_eq!(
+            [b(1), b(2), b(3), b(4), b(5), b(6), b(7), b(60)],
+            [1, 2, 4, 8, 16, 30, 30, 30]
+        );
     }
 }

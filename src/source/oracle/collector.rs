@@ -207,9 +207,9 @@ impl Worker {
                             return;
                         }
                     }
-                    Err(e) => {
+                    Err((e, views)) => {
                         attempt += 1;
-                        let ex = explain(&e, &self.context(Vec::new()));
+                        let ex = explain(&e, &self.context(views));
                         if !self.failed_sample(&ex) {
                             return;
                         }
@@ -284,9 +284,18 @@ impl Worker {
         self.clock.sleep_until(next_try, &self.stop)
     }
 
-    fn connect(&mut self) -> Result<Session, OraError> {
-        let mut conn = self.connect_with_timeout()?;
-        let probe = probe::run(conn.as_mut())?;
+    /// Connects and probes. A part-level error of the probe comes with the probe's views,
+    /// so the message can name the grants.
+    fn connect(&mut self) -> Result<Session, (OraError, Vec<String>)> {
+        let mut conn = self.connect_with_timeout().map_err(|e| (e, Vec::new()))?;
+        let probe = probe::run(conn.as_mut()).map_err(|e| {
+            let views = if e.is_part_level() {
+                sql::PROBE_VIEWS.iter().map(|v| v.to_string()).collect()
+            } else {
+                Vec::new()
+            };
+            (e, views)
+        })?;
         let parts = sql::parts(probe.kind(), probe.features);
         Ok(Session {
             conn,
@@ -340,7 +349,10 @@ impl Worker {
     }
 
     fn part_error(&self, p: &Part, e: &OraError) -> PartError {
-        let ex = explain(e, &self.context(p.views.iter().map(|v| v.to_string()).collect()));
+        let ex = explain(
+            e,
+            &self.context(p.views.iter().map(|v| v.to_string()).collect()),
+        );
         PartError {
             part: p.name.to_string(),
             code: e.code.to_string(),

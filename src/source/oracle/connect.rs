@@ -81,7 +81,12 @@ impl ConnSpec {
 
 impl fmt::Display for ConnSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}@{}", self.user.as_deref().unwrap_or("/"), self.connect)
+        write!(
+            f,
+            "{}@{}",
+            self.user.as_deref().unwrap_or("/"),
+            self.connect
+        )
     }
 }
 

@@ -389,10 +389,7 @@ mod tests {
 
     #[test]
     fn codes_are_found_in_messages() {
-        assert_eq!(
-            code_in("ORA-12541: TNS:no listener"),
-            ErrCode::Ora(12541)
-        );
+        assert_eq!(code_in("ORA-12541: TNS:no listener"), ErrCode::Ora(12541));
         assert_eq!(
             code_in("DPI-1067: call timeout of 5000 ms exceeded with ORA-3156"),
             ErrCode::Dpi(1067)

@@ -124,7 +124,10 @@ impl Driver for FakeDriver {
         }
         if let (Some(want), false) = (&db.password, login.conn.external_auth()) {
             if login.password.as_ref().map(|p| p.expose()) != Some(want.as_str()) {
-                return Err(OraError::ora(1017, "invalid username/password; logon denied"));
+                return Err(OraError::ora(
+                    1017,
+                    "invalid username/password; logon denied",
+                ));
             }
         }
         match login.privilege {
@@ -288,9 +291,7 @@ fn answer(db: &FakeDb, sql: &str) -> Result<Vec<Row>, OraError> {
 
 /// Rows of a view as a branch sees them: GV$ all instances, V$ the local one (inst 1).
 fn rows_of<'a>(db: &'a FakeDb, branch: &str, view: &str) -> Vec<&'a ViewRow> {
-    let global = views_in(branch)
-        .iter()
-        .any(|(v, g)| v == view && *g);
+    let global = views_in(branch).iter().any(|(v, g)| v == view && *g);
     db.views
         .get(view)
         .map(|rs| {
@@ -317,7 +318,14 @@ fn needs(branch: &str, cols: &[&str]) -> Result<(), OraError> {
     Ok(())
 }
 
-fn uniform(tag: &str, inst: Option<String>, k1: Option<String>, k2: Option<String>, ns: Vec<Option<String>>, s1: Option<String>) -> Row {
+fn uniform(
+    tag: &str,
+    inst: Option<String>,
+    k1: Option<String>,
+    k2: Option<String>,
+    ns: Vec<Option<String>>,
+    s1: Option<String>,
+) -> Row {
     let mut r = vec![Some(tag.to_string()), inst, k1, k2];
     for i in 0..6 {
         r.push(ns.get(i).cloned().flatten());
@@ -337,7 +345,8 @@ fn join31(parts: &[Option<&String>]) -> Option<String> {
 }
 
 fn num_gt0(v: Option<&String>) -> bool {
-    v.and_then(|s| s.parse::<f64>().ok()).is_some_and(|n| n > 0.0)
+    v.and_then(|s| s.parse::<f64>().ok())
+        .is_some_and(|n| n > 0.0)
 }
 
 fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
@@ -349,7 +358,10 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
     let mut out = Vec::new();
     match tag {
         "CLK" => {
-            needs(b, &["inst_id", "status", "version", "startup_time", "host_name"])?;
+            needs(
+                b,
+                &["inst_id", "status", "version", "startup_time", "host_name"],
+            )?;
             for r in rows_of(db, b, "V$INSTANCE") {
                 out.push(uniform(
                     tag,
@@ -366,7 +378,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "DB" => {
-            needs(b, &["database_role", "open_mode", "db_unique_name", "protection_mode", "protection_level"])?;
+            needs(
+                b,
+                &[
+                    "database_role",
+                    "open_mode",
+                    "db_unique_name",
+                    "protection_mode",
+                    "protection_level",
+                ],
+            )?;
             for r in rows_of(db, b, "V$DATABASE") {
                 out.push(uniform(
                     tag,
@@ -374,7 +395,11 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     c(r, "DATABASE_ROLE"),
                     c(r, "OPEN_MODE"),
                     vec![],
-                    join31(&[r.get("DB_UNIQUE_NAME"), r.get("PROTECTION_MODE"), r.get("PROTECTION_LEVEL")]),
+                    join31(&[
+                        r.get("DB_UNIQUE_NAME"),
+                        r.get("PROTECTION_MODE"),
+                        r.get("PROTECTION_LEVEL"),
+                    ]),
                 ));
             }
         }
@@ -383,7 +408,14 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             let names = in_list(b, "event");
             for r in rows_of(db, b, "V$SYSTEM_EVENT") {
                 if r.get("EVENT").is_some_and(|e| names.contains(e)) {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "EVENT"), None, vec![c(r, "TOTAL_WAITS"), c(r, "TIME_WAITED_MICRO")], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "EVENT"),
+                        None,
+                        vec![c(r, "TOTAL_WAITS"), c(r, "TIME_WAITED_MICRO")],
+                        None,
+                    ));
                 }
             }
         }
@@ -396,8 +428,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             };
             needs(b, &["event", col, "wait_count"])?;
             for r in rows_of(db, b, view) {
-                if r.get("EVENT").is_some_and(|e| names.contains(e)) && num_gt0(r.get("WAIT_COUNT")) {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "EVENT"), Some(unit.into()), vec![c(r, col), c(r, "WAIT_COUNT")], None));
+                if r.get("EVENT").is_some_and(|e| names.contains(e)) && num_gt0(r.get("WAIT_COUNT"))
+                {
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "EVENT"),
+                        Some(unit.into()),
+                        vec![c(r, col), c(r, "WAIT_COUNT")],
+                        None,
+                    ));
                 }
             }
         }
@@ -407,7 +447,14 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             for r in rows_of(db, b, "V$SYSSTAT") {
                 let n = r.get("NAME").cloned().unwrap_or_default();
                 if names.contains(&n) || n.starts_with("redo write size count") {
-                    out.push(uniform(tag, c(r, "INST_ID"), Some(n), None, vec![c(r, "VALUE")], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        Some(n),
+                        None,
+                        vec![c(r, "VALUE")],
+                        None,
+                    ));
                 }
             }
         }
@@ -415,12 +462,31 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             needs(b, &["dest_id", "duration", "frequency"])?;
             for r in rows_of(db, b, "V$REDO_DEST_RESP_HISTOGRAM") {
                 if num_gt0(r.get("FREQUENCY")) {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "DEST_ID"), None, vec![c(r, "DURATION"), c(r, "FREQUENCY")], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "DEST_ID"),
+                        None,
+                        vec![c(r, "DURATION"), c(r, "FREQUENCY")],
+                        None,
+                    ));
                 }
             }
         }
         "DEST" => {
-            needs(b, &["transmit_mode", "net_timeout", "archived_seq#", "applied_seq#", "affirm", "compression", "gap_status", "target"])?;
+            needs(
+                b,
+                &[
+                    "transmit_mode",
+                    "net_timeout",
+                    "archived_seq#",
+                    "applied_seq#",
+                    "affirm",
+                    "compression",
+                    "gap_status",
+                    "target",
+                ],
+            )?;
             let st = rows_of(db, b, "V$ARCHIVE_DEST_STATUS");
             for d in rows_of(db, b, "V$ARCHIVE_DEST") {
                 let status = d.get("STATUS").map(String::as_str).unwrap_or("");
@@ -428,7 +494,9 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                 if status == "INACTIVE" || !matches!(target, "STANDBY" | "REMOTE") {
                     continue;
                 }
-                let Some(s) = st.iter().find(|s| s.get("INST_ID") == d.get("INST_ID") && s.get("DEST_ID") == d.get("DEST_ID")) else {
+                let Some(s) = st.iter().find(|s| {
+                    s.get("INST_ID") == d.get("INST_ID") && s.get("DEST_ID") == d.get("DEST_ID")
+                }) else {
                     continue;
                 };
                 let err = d.get("ERROR").filter(|e| !e.is_empty()).or(s.get("ERROR"));
@@ -437,8 +505,20 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     c(d, "INST_ID"),
                     c(d, "DEST_ID"),
                     c(d, "TRANSMIT_MODE"),
-                    vec![c(d, "NET_TIMEOUT"), c(s, "ARCHIVED_SEQ#"), c(s, "APPLIED_SEQ#")],
-                    join31(&[d.get("STATUS"), d.get("AFFIRM"), d.get("COMPRESSION"), d.get("DB_UNIQUE_NAME"), d.get("DESTINATION"), s.get("GAP_STATUS"), err]),
+                    vec![
+                        c(d, "NET_TIMEOUT"),
+                        c(s, "ARCHIVED_SEQ#"),
+                        c(s, "APPLIED_SEQ#"),
+                    ],
+                    join31(&[
+                        d.get("STATUS"),
+                        d.get("AFFIRM"),
+                        d.get("COMPRESSION"),
+                        d.get("DB_UNIQUE_NAME"),
+                        d.get("DESTINATION"),
+                        s.get("GAP_STATUS"),
+                        err,
+                    ]),
                 ));
             }
         }
@@ -447,16 +527,33 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             let names = in_list(b, "stat_name");
             for r in rows_of(db, b, "V$OSSTAT") {
                 if r.get("STAT_NAME").is_some_and(|n| names.contains(n)) {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "STAT_NAME"), None, vec![c(r, "VALUE")], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "STAT_NAME"),
+                        None,
+                        vec![c(r, "VALUE")],
+                        None,
+                    ));
                 }
             }
         }
         "IOF" => {
-            needs(b, &["filetype_name", "small_read_reqs", "large_write_servicetime"])?;
+            needs(
+                b,
+                &[
+                    "filetype_name",
+                    "small_read_reqs",
+                    "large_write_servicetime",
+                ],
+            )?;
             let mut g: BTreeMap<(String, String), [u64; 6]> = BTreeMap::new();
             for r in rows_of(db, b, "V$IOSTAT_FILE") {
                 let n = |k: &str| r.get(k).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-                let key = (r.get("INST_ID").cloned().unwrap_or_default(), r.get("FILETYPE_NAME").cloned().unwrap_or_default());
+                let key = (
+                    r.get("INST_ID").cloned().unwrap_or_default(),
+                    r.get("FILETYPE_NAME").cloned().unwrap_or_default(),
+                );
                 let e = g.entry(key).or_default();
                 let vals = [
                     n("SMALL_READ_REQS") + n("LARGE_READ_REQS"),
@@ -471,7 +568,14 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                 }
             }
             for ((inst, ft), v) in g {
-                out.push(uniform(tag, Some(inst), Some(ft), None, v.iter().map(|x| Some(x.to_string())).collect(), None));
+                out.push(uniform(
+                    tag,
+                    Some(inst),
+                    Some(ft),
+                    None,
+                    v.iter().map(|x| Some(x.to_string())).collect(),
+                    None,
+                ));
             }
         }
         "DGS" => {
@@ -488,16 +592,40 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "RP" => {
-            needs(b, &["item", "units", "sofar", "total", "timestamp", "start_time", "type"])?;
+            needs(
+                b,
+                &[
+                    "item",
+                    "units",
+                    "sofar",
+                    "total",
+                    "timestamp",
+                    "start_time",
+                    "type",
+                ],
+            )?;
             let rows = rows_of(db, b, "V$RECOVERY_PROGRESS");
             let media: Vec<&&ViewRow> = rows
                 .iter()
-                .filter(|r| r.get("TYPE").is_some_and(|t| t.eq_ignore_ascii_case("MEDIA RECOVERY")))
+                .filter(|r| {
+                    r.get("TYPE")
+                        .is_some_and(|t| t.eq_ignore_ascii_case("MEDIA RECOVERY"))
+                })
                 .collect();
-            let latest = media.iter().filter_map(|r| epoch(r.get("START_TIME"))?.parse::<i64>().ok()).max();
+            let latest = media
+                .iter()
+                .filter_map(|r| epoch(r.get("START_TIME"))?.parse::<i64>().ok())
+                .max();
             for r in media {
                 if epoch(r.get("START_TIME")).and_then(|s| s.parse::<i64>().ok()) == latest {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "ITEM"), c(r, "UNITS"), vec![c(r, "SOFAR"), c(r, "TOTAL"), epoch(r.get("TIMESTAMP"))], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "ITEM"),
+                        c(r, "UNITS"),
+                        vec![c(r, "SOFAR"), c(r, "TOTAL"), epoch(r.get("TIMESTAMP"))],
+                        None,
+                    ));
                 }
             }
         }
@@ -505,12 +633,26 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             if b.contains("gv$dataguard_process") {
                 needs(b, &["name", "role", "thread#", "sequence#", "action"])?;
                 for r in rows_of(db, b, "V$DATAGUARD_PROCESS") {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "NAME"), c(r, "ROLE"), vec![c(r, "THREAD#"), c(r, "SEQUENCE#")], c(r, "ACTION")));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "NAME"),
+                        c(r, "ROLE"),
+                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        c(r, "ACTION"),
+                    ));
                 }
             } else {
                 needs(b, &["process", "thread#", "sequence#", "status"])?;
                 for r in rows_of(db, b, "V$MANAGED_STANDBY") {
-                    out.push(uniform(tag, c(r, "INST_ID"), c(r, "PROCESS"), None, vec![c(r, "THREAD#"), c(r, "SEQUENCE#")], c(r, "STATUS")));
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "PROCESS"),
+                        None,
+                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        c(r, "STATUS"),
+                    ));
                 }
             }
         }
@@ -518,7 +660,14 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             needs(b, &["name", "unit", "\"time\"", "\"count\""])?;
             for r in rows_of(db, b, "V$STANDBY_EVENT_HISTOGRAM") {
                 if num_gt0(r.get("COUNT")) {
-                    out.push(uniform(tag, None, r.get("NAME").map(|n| n.to_lowercase()), c(r, "UNIT"), vec![c(r, "TIME"), c(r, "COUNT")], None));
+                    out.push(uniform(
+                        tag,
+                        None,
+                        r.get("NAME").map(|n| n.to_lowercase()),
+                        c(r, "UNIT"),
+                        vec![c(r, "TIME"), c(r, "COUNT")],
+                        None,
+                    ));
                 }
             }
         }
@@ -537,31 +686,90 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "LOG" => {
-            needs(b, &["thread#", "group#", "status", "bytes", "sequence#", "members", "archived"])?;
+            needs(
+                b,
+                &[
+                    "thread#",
+                    "group#",
+                    "status",
+                    "bytes",
+                    "sequence#",
+                    "members",
+                    "archived",
+                ],
+            )?;
             for r in rows_of(db, b, "V$LOG") {
-                out.push(uniform(tag, c(r, "THREAD#"), c(r, "GROUP#"), c(r, "STATUS"), vec![c(r, "BYTES"), c(r, "SEQUENCE#"), c(r, "MEMBERS")], c(r, "ARCHIVED")));
+                out.push(uniform(
+                    tag,
+                    c(r, "THREAD#"),
+                    c(r, "GROUP#"),
+                    c(r, "STATUS"),
+                    vec![c(r, "BYTES"), c(r, "SEQUENCE#"), c(r, "MEMBERS")],
+                    c(r, "ARCHIVED"),
+                ));
             }
         }
         "SRL" => {
-            needs(b, &["thread#", "group#", "status", "bytes", "sequence#", "used", "archived", "v$logfile"])?;
+            needs(
+                b,
+                &[
+                    "thread#",
+                    "group#",
+                    "status",
+                    "bytes",
+                    "sequence#",
+                    "used",
+                    "archived",
+                    "v$logfile",
+                ],
+            )?;
             let files = rows_of(db, b, "V$LOGFILE");
             for r in rows_of(db, b, "V$STANDBY_LOG") {
-                let members = files.iter().filter(|f| f.get("GROUP#") == r.get("GROUP#")).count();
-                out.push(uniform(tag, c(r, "THREAD#"), c(r, "GROUP#"), c(r, "STATUS"), vec![c(r, "BYTES"), c(r, "SEQUENCE#"), Some(members.to_string()), c(r, "USED")], c(r, "ARCHIVED")));
+                let members = files
+                    .iter()
+                    .filter(|f| f.get("GROUP#") == r.get("GROUP#"))
+                    .count();
+                out.push(uniform(
+                    tag,
+                    c(r, "THREAD#"),
+                    c(r, "GROUP#"),
+                    c(r, "STATUS"),
+                    vec![
+                        c(r, "BYTES"),
+                        c(r, "SEQUENCE#"),
+                        Some(members.to_string()),
+                        c(r, "USED"),
+                    ],
+                    c(r, "ARCHIVED"),
+                ));
             }
         }
         "SW" => {
             needs(b, &["thread#", "sequence#", "first_time"])?;
-            let now: i64 = epoch(Some(&db.sysdate)).and_then(|s| s.parse().ok()).unwrap_or(0);
+            let now: i64 = epoch(Some(&db.sysdate))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
             for r in rows_of(db, b, "V$LOG_HISTORY") {
-                let Some(t) = epoch(r.get("FIRST_TIME")).and_then(|s| s.parse::<i64>().ok()) else { continue };
+                let Some(t) = epoch(r.get("FIRST_TIME")).and_then(|s| s.parse::<i64>().ok()) else {
+                    continue;
+                };
                 if t > now - 3600 {
-                    out.push(uniform(tag, c(r, "THREAD#"), None, None, vec![c(r, "SEQUENCE#"), Some(t.to_string())], None));
+                    out.push(uniform(
+                        tag,
+                        c(r, "THREAD#"),
+                        None,
+                        None,
+                        vec![c(r, "SEQUENCE#"), Some(t.to_string())],
+                        None,
+                    ));
                 }
             }
         }
         other => {
-            return Err(OraError::ora(900, &format!("invalid SQL statement (fake: unknown branch {other:?})")));
+            return Err(OraError::ora(
+                900,
+                &format!("invalid SQL statement (fake: unknown branch {other:?})"),
+            ));
         }
     }
     Ok(out)

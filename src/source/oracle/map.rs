@@ -78,9 +78,9 @@ impl DbClock {
         DbClock { offset_s }
     }
     fn ts(self, naive_s: f64) -> Option<Timestamp> {
-        naive_s
-            .is_finite()
-            .then(|| Timestamp::from_millis(((naive_s - self.offset_s as f64) * 1000.0).round() as i64))
+        naive_s.is_finite().then(|| {
+            Timestamp::from_millis(((naive_s - self.offset_s as f64) * 1000.0).round() as i64)
+        })
     }
     fn parse(self, s: &str) -> Option<Timestamp> {
         parse::oracle_datetime_naive(s).and_then(|n| self.ts(n as f64))
@@ -163,10 +163,7 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
     hosts.dedup_by(|a, b| a.1 == b.1);
     // Any instance restarting resets its share of the summed counters: the latest startup
     // is what tells metrics not to take a delta across it.
-    let startup = clk
-        .iter()
-        .filter_map(|r| clock.ts(num(r, 1)?))
-        .max();
+    let startup = clk.iter().filter_map(|r| clock.ts(num(r, 1)?)).max();
     DbInfo {
         name: nonempty(f.first()).or_else(|| probe.db_unique_name.clone()),
         role: Some(
@@ -183,13 +180,7 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
         protection_level: nonempty(f.get(2)).or_else(|| probe.protection_level.clone()),
         version: Some(probe.release().to_string()),
         startup,
-        host: (!hosts.is_empty()).then(|| {
-            hosts
-                .iter()
-                .map(|h| h.1)
-                .collect::<Vec<_>>()
-                .join(",")
-        }),
+        host: (!hosts.is_empty()).then(|| hosts.iter().map(|h| h.1).collect::<Vec<_>>().join(",")),
         instances: Some(if clk.is_empty() {
             probe.instances
         } else {
@@ -219,7 +210,11 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<String, Event> {
             bound
         };
         if count > 0 {
-            let c = buckets.entry(name).or_default().entry(bound_us).or_default();
+            let c = buckets
+                .entry(name)
+                .or_default()
+                .entry(bound_us)
+                .or_default();
             *c = c.saturating_add(count);
         }
     }
@@ -413,7 +408,10 @@ fn processes(rows: &[&Row]) -> Vec<Process> {
             Some(Process {
                 name: text(r, K1)?.to_string(),
                 role: text(r, K2).map(str::to_string),
-                action: fields(r).first().filter(|s| !s.is_empty()).map(|s| s.to_string()),
+                action: fields(r)
+                    .first()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.to_string()),
                 thread: cnt(r, 1).and_then(|t| u32::try_from(t).ok()),
                 sequence: cnt(r, 2),
             })

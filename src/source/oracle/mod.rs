@@ -16,8 +16,8 @@ pub mod map;
 pub mod parse;
 pub mod probe;
 pub mod real;
-pub mod secret;
 pub mod scenarios;
+pub mod secret;
 pub mod sql;
 
 pub use collector::{spawn_collector, CollectorConfig, CollectorHandle, TargetConfig};

@@ -80,7 +80,11 @@ const MONTHS: [&str; 12] = [
 /// documented for these columns, hence the leniency.
 pub fn oracle_datetime_naive(s: &str) -> Option<i64> {
     let s = s.trim();
-    let (date, time) = s.split_once([' ', 'T'])?;
+    // Split at the space; `T` only for ISO (`OCT` contains a T too).
+    let (date, time) = match s.split_once(' ') {
+        Some(p) => p,
+        None => s.split_once('T')?,
+    };
     let time = time.trim();
     let (y, mo, d) = if date.contains('/') {
         let mut p = date.split('/');
@@ -151,7 +155,7 @@ pub fn counter(s: &str) -> Option<u64> {
         return Some(v);
     }
     let v = number(t)?;
-    (v >= 0.0 && v < 1.8e19).then(|| v.round() as u64)
+    (0.0..1.8e19).contains(&v).then(|| v.round() as u64)
 }
 
 #[cfg(test)]
@@ -170,7 +174,20 @@ mod tests {
         assert_eq!(interval_secs("00:01:00"), Some(60.0));
         assert_eq!(interval_secs("28"), Some(28.0));
         assert_eq!(interval_secs("+000000000 00:00:05.000000"), Some(5.0));
-        for bad in ["", "   ", "+", "-", "+00 00:60:00", "+00 00:00:61", "abc", "+00 0:0:0", "NaN", "inf", "+00 00:00", "1e5"] {
+        for bad in [
+            "",
+            "   ",
+            "+",
+            "-",
+            "+00 00:60:00",
+            "+00 00:00:61",
+            "abc",
+            "+00 0:0:0",
+            "NaN",
+            "inf",
+            "+00 00:00",
+            "1e5",
+        ] {
             assert_eq!(interval_secs(bad), None, "{bad:?}");
         }
     }
@@ -188,11 +205,18 @@ mod tests {
             "2007-07-24T15:31:13.000Z"
         );
         assert_eq!(oracle_datetime_naive("24-jul-07 15:31:13"), Some(b));
-        assert_eq!(
-            oracle_datetime_naive("2010-11-14 20:00:19.123"),
-            Some(a)
-        );
-        for bad in ["", "11/14/2010", "13/14/2010 20:00:19", "02/30/2010 00:00:00", "24-XXX-2007 15:31:13", "11/14/2010 25:00:00", "x y"] {
+        assert!(oracle_datetime_naive("01-OCT-1995 00:00:00").is_some());
+        assert_eq!(oracle_datetime_naive("2010-11-14T20:00:19"), Some(a));
+        assert_eq!(oracle_datetime_naive("2010-11-14 20:00:19.123"), Some(a));
+        for bad in [
+            "",
+            "11/14/2010",
+            "13/14/2010 20:00:19",
+            "02/30/2010 00:00:00",
+            "24-XXX-2007 15:31:13",
+            "11/14/2010 25:00:00",
+            "x y",
+        ] {
             assert_eq!(oracle_datetime_naive(bad), None, "{bad:?}");
         }
     }

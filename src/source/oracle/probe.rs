@@ -55,7 +55,10 @@ fn col(r: &Row, i: usize) -> Option<&str> {
 pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
     let rows = conn.query(sql::PROBE_IDENTITY)?;
     let r = rows.first().ok_or_else(|| {
-        OraError::new(ErrCode::Other, "the probe of V$INSTANCE/V$DATABASE returned no row")
+        OraError::new(
+            ErrCode::Other,
+            "the probe of V$INSTANCE/V$DATABASE returned no row",
+        )
     })?;
     let version = col(r, 0).unwrap_or("").to_string();
     let fixed: BTreeSet<String> = conn

@@ -88,7 +88,10 @@ impl Conn for OracleConn {
             let n = row.sql_values().len();
             let mut cols = Vec::with_capacity(n);
             for i in 0..n {
-                cols.push(row.get::<usize, Option<String>>(i).map_err(|e| to_ora(&e))?);
+                cols.push(
+                    row.get::<usize, Option<String>>(i)
+                        .map_err(|e| to_ora(&e))?,
+                );
             }
             out.push(cols);
         }

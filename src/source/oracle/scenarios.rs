@@ -42,11 +42,26 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
     };
     // Every view exists in every release unless said otherwise below.
     for v in [
-        "V$INSTANCE", "V$DATABASE", "V$FIXED_TABLE", "V$SYSTEM_EVENT", "V$EVENT_HISTOGRAM",
-        "V$SYSSTAT", "V$OSSTAT", "V$IOSTAT_FILE", "V$PARAMETER", "V$LOG", "V$STANDBY_LOG",
-        "V$LOGFILE", "V$LOG_HISTORY", "V$ARCHIVE_DEST", "V$ARCHIVE_DEST_STATUS",
-        "V$REDO_DEST_RESP_HISTOGRAM", "V$DATAGUARD_STATS", "V$STANDBY_EVENT_HISTOGRAM",
-        "V$RECOVERY_PROGRESS", "V$MANAGED_STANDBY",
+        "V$INSTANCE",
+        "V$DATABASE",
+        "V$FIXED_TABLE",
+        "V$SYSTEM_EVENT",
+        "V$EVENT_HISTOGRAM",
+        "V$SYSSTAT",
+        "V$OSSTAT",
+        "V$IOSTAT_FILE",
+        "V$PARAMETER",
+        "V$LOG",
+        "V$STANDBY_LOG",
+        "V$LOGFILE",
+        "V$LOG_HISTORY",
+        "V$ARCHIVE_DEST",
+        "V$ARCHIVE_DEST_STATUS",
+        "V$REDO_DEST_RESP_HISTOGRAM",
+        "V$DATAGUARD_STATS",
+        "V$STANDBY_EVENT_HISTOGRAM",
+        "V$RECOVERY_PROGRESS",
+        "V$MANAGED_STANDBY",
     ] {
         db.view(v);
     }
@@ -134,7 +149,12 @@ fn ev(inst: &str, name: &str, waits: u64, us: u64) -> ViewRow {
     ])
 }
 
-fn hist(rel: Release, inst: &str, name: &str, buckets: &[(u64, u64)]) -> Vec<(&'static str, ViewRow)> {
+fn hist(
+    rel: Release,
+    inst: &str,
+    name: &str,
+    buckets: &[(u64, u64)],
+) -> Vec<(&'static str, ViewRow)> {
     buckets
         .iter()
         .map(|(bound_us, count)| {
@@ -183,14 +203,29 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         let k = u64::from(i);
         db.view("V$SYSTEM_EVENT").extend([
             ev(&inst, "log file sync", 1_000_000 * k, 2_500_000_000 * k),
-            ev(&inst, "log file parallel write", 1_200_000 * k, 600_000_000 * k),
+            ev(
+                &inst,
+                "log file parallel write",
+                1_200_000 * k,
+                600_000_000 * k,
+            ),
             ev(&inst, sync_event, 1_100_000 * k, 1_650_000_000 * k),
             ev(&inst, "db file sequential read", 9_000_000, 9_000_000_000),
         ]);
-        for (view, r) in hist(rel, &inst, "log file sync", &[(1024, 10 * k), (2048, 600_000 * k), (4096, 399_990 * k)])
-            .into_iter()
-            .chain(hist(rel, &inst, "log file parallel write", &[(512, 1_000_000 * k), (1024, 200_000 * k)]))
-            .chain(hist(rel, &inst, "log file sync", &[(8192, 0)]))
+        for (view, r) in hist(
+            rel,
+            &inst,
+            "log file sync",
+            &[(1024, 10 * k), (2048, 600_000 * k), (4096, 399_990 * k)],
+        )
+        .into_iter()
+        .chain(hist(
+            rel,
+            &inst,
+            "log file parallel write",
+            &[(512, 1_000_000 * k), (1024, 200_000 * k)],
+        ))
+        .chain(hist(rel, &inst, "log file sync", &[(8192, 0)]))
         {
             db.view(view).push(r);
         }
@@ -203,7 +238,11 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
             ("redo write size count (   4KB)", 700_000 * k),
             ("session logical reads", 77),
         ] {
-            db.view("V$SYSSTAT").push(vrow(&[("INST_ID", &inst), ("NAME", name), ("VALUE", &v.to_string())]));
+            db.view("V$SYSSTAT").push(vrow(&[
+                ("INST_ID", &inst),
+                ("NAME", name),
+                ("VALUE", &v.to_string()),
+            ]));
         }
         for (dur, freq) in [(1, 123_456 * k), (2, 3), (3, 0)] {
             db.view("V$REDO_DEST_RESP_HISTOGRAM").push(vrow(&[
@@ -232,7 +271,10 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
             ]);
             // Instance 2 of a RAC pair reports an error on dest 2: the dest shows it.
             if i == 2 && id == "2" {
-                d.insert("ERROR".into(), "ORA-16198: Timeout incurred on internal channel".into());
+                d.insert(
+                    "ERROR".into(),
+                    "ORA-16198: Timeout incurred on internal channel".into(),
+                );
             }
             db.view("V$ARCHIVE_DEST").push(d);
             db.view("V$ARCHIVE_DEST_STATUS").push(vrow(&[
@@ -255,12 +297,25 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
                 ("STATUS", if g == 3 { "CURRENT" } else { "INACTIVE" }),
             ]));
         }
-        for (seq, t) in [(809, "2026-11-30 05:20:00"), (810, "2026-11-30 05:40:00"), (811, "2026-11-30 05:55:00"), (700, "2026-11-29 05:55:00")] {
-            db.view("V$LOG_HISTORY").push(vrow(&[("THREAD#", &inst), ("SEQUENCE#", &seq.to_string()), ("FIRST_TIME", t)]));
+        for (seq, t) in [
+            (809, "2026-11-30 05:20:00"),
+            (810, "2026-11-30 05:40:00"),
+            (811, "2026-11-30 05:55:00"),
+            (700, "2026-11-29 05:55:00"),
+        ] {
+            db.view("V$LOG_HISTORY").push(vrow(&[
+                ("THREAD#", &inst),
+                ("SEQUENCE#", &seq.to_string()),
+                ("FIRST_TIME", t),
+            ]));
         }
     }
     db.view("V$PARAMETER").extend([
-        par("log_archive_dest_2", "SERVICE=prod_b SYNC AFFIRM DB_UNIQUE_NAME=prod_b", "FALSE"),
+        par(
+            "log_archive_dest_2",
+            "SERVICE=prod_b SYNC AFFIRM DB_UNIQUE_NAME=prod_b",
+            "FALSE",
+        ),
         par("log_archive_dest_state_2", "ENABLE", "FALSE"),
         par("log_buffer", "268435456", "FALSE"),
     ]);
@@ -274,11 +329,13 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
             ("ARCHIVED", "YES"),
             ("STATUS", "UNASSIGNED"),
         ]));
-        db.view("V$LOGFILE").push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "STANDBY")]));
+        db.view("V$LOGFILE")
+            .push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "STANDBY")]));
     }
     for g in 1..=(3 * u64::from(instances)) {
         for _ in 0..2 {
-            db.view("V$LOGFILE").push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "ONLINE")]));
+            db.view("V$LOGFILE")
+                .push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "ONLINE")]));
         }
     }
     db
@@ -305,14 +362,27 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
     ] {
         db.view("V$SYSTEM_EVENT").push(ev("1", name, waits, us));
     }
-    for (view, r) in hist(rel, "1", "RFS random i/o", &[(256, 700_000), (512, 400_000)]) {
+    for (view, r) in hist(
+        rel,
+        "1",
+        "RFS random i/o",
+        &[(256, 700_000), (512, 400_000)],
+    ) {
         db.view(view).push(r);
     }
     // The documented (11.2) formats; real outputs use lowercase names, docs print UPPER.
     let stats = [
-        ("transport lag", "+00 00:00:01", "day(2) to second(0) interval"),
+        (
+            "transport lag",
+            "+00 00:00:01",
+            "day(2) to second(0) interval",
+        ),
         ("APPLY LAG", "+00 00:00:03", "day(2) to second(0) interval"),
-        ("apply finish time", "+00 00:00:00.500", "day(2) to second(3) interval"),
+        (
+            "apply finish time",
+            "+00 00:00:00.500",
+            "day(2) to second(3) interval",
+        ),
         ("estimated startup time", "28", "second"),
     ];
     for (name, value, unit) in stats {
@@ -325,7 +395,13 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         ]));
     }
     if !db.mounted {
-        for (t, unit, count) in [("0", "seconds", "3500"), ("1", "seconds", "40"), ("3", "seconds", "7"), ("2", "minutes", "1"), ("9", "seconds", "0")] {
+        for (t, unit, count) in [
+            ("0", "seconds", "3500"),
+            ("1", "seconds", "40"),
+            ("3", "seconds", "7"),
+            ("2", "minutes", "1"),
+            ("9", "seconds", "0"),
+        ] {
             db.view("V$STANDBY_EVENT_HISTOGRAM").push(vrow(&[
                 ("NAME", "apply lag"),
                 ("TIME", t),
@@ -336,16 +412,68 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         }
     }
     for (start, item, units, sofar, ts) in [
-        ("2026-11-29 01:00:00", "Active Apply Rate", "KB/sec", "999", ""),
-        ("2026-11-21 02:05:00", "Active Apply Rate", "KB/sec", "48000", ""),
-        ("2026-11-21 02:05:00", "Average Apply Rate", "KB/sec", "9100", ""),
-        ("2026-11-21 02:05:00", "Maximum Apply Rate", "KB/sec", "120000", ""),
-        ("2026-11-21 02:05:00", "Redo Applied", "Megabytes", "812000", ""),
-        ("2026-11-21 02:05:00", "Last Applied Redo", "SCN+Time", "0", "2026-11-30 05:59:58"),
-        ("2026-11-21 02:05:00", "Apply Time per Log", "Seconds", "12", ""),
-        ("2026-11-21 02:05:00", "Checkpoint Time per Log", "Seconds", "3", ""),
+        (
+            "2026-11-29 01:00:00",
+            "Active Apply Rate",
+            "KB/sec",
+            "999",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Active Apply Rate",
+            "KB/sec",
+            "48000",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Average Apply Rate",
+            "KB/sec",
+            "9100",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Maximum Apply Rate",
+            "KB/sec",
+            "120000",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Redo Applied",
+            "Megabytes",
+            "812000",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Last Applied Redo",
+            "SCN+Time",
+            "0",
+            "2026-11-30 05:59:58",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Apply Time per Log",
+            "Seconds",
+            "12",
+            "",
+        ),
+        (
+            "2026-11-21 02:05:00",
+            "Checkpoint Time per Log",
+            "Seconds",
+            "3",
+            "",
+        ),
     ] {
-        let kind = if start.starts_with("2026-11-29") { "CRASH RECOVERY" } else { "Media Recovery" };
+        let kind = if start.starts_with("2026-11-29") {
+            "CRASH RECOVERY"
+        } else {
+            "Media Recovery"
+        };
         let mut r = vrow(&[
             ("INST_ID", "1"),
             ("START_TIME", start),
@@ -395,7 +523,8 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
             ("ARCHIVED", if g == 11 { "YES" } else { "NO" }),
             ("STATUS", if g == 11 { "ACTIVE" } else { "UNASSIGNED" }),
         ]));
-        db.view("V$LOGFILE").push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "STANDBY")]));
+        db.view("V$LOGFILE")
+            .push(vrow(&[("GROUP#", &g.to_string()), ("TYPE", "STANDBY")]));
     }
     db.view("V$PARAMETER")
         .push(par("standby_file_management", "AUTO", "FALSE"));

@@ -214,7 +214,13 @@ const PARAMS: &[&str] = &[
     "log_archive_max_processes",
 ];
 
-fn part(name: &'static str, tag: &'static str, views: &[&'static str], slow: bool, sql: String) -> Part {
+fn part(
+    name: &'static str,
+    tag: &'static str,
+    views: &[&'static str],
+    slow: bool,
+    sql: String,
+) -> Part {
     Part {
         name,
         tag,
@@ -273,7 +279,14 @@ fn events_part(names: &[&str]) -> Part {
         false,
         format!(
             "{} FROM gv$system_event WHERE event IN ({})",
-            select("EVT", "inst_id", "event", NC, &["total_waits", "time_waited_micro"], NC),
+            select(
+                "EVT",
+                "inst_id",
+                "event",
+                NC,
+                &["total_waits", "time_waited_micro"],
+                NC
+            ),
             in_list(names)
         ),
     )
@@ -466,7 +479,14 @@ fn processes_part(f: Features) -> Part {
             false,
             format!(
                 "{} FROM gv$dataguard_process",
-                select("PROC", "inst_id", "name", "role", &["thread#", "sequence#"], "action")
+                select(
+                    "PROC",
+                    "inst_id",
+                    "name",
+                    "role",
+                    &["thread#", "sequence#"],
+                    "action"
+                )
             ),
         )
     } else {
@@ -477,7 +497,14 @@ fn processes_part(f: Features) -> Part {
             false,
             format!(
                 "{} FROM gv$managed_standby",
-                select("PROC", "inst_id", "process", NC, &["thread#", "sequence#"], "status")
+                select(
+                    "PROC",
+                    "inst_id",
+                    "process",
+                    NC,
+                    &["thread#", "sequence#"],
+                    "status"
+                )
             ),
         )
     }
@@ -491,7 +518,14 @@ fn lag_hist_part() -> Part {
         false,
         format!(
             "{} FROM v$standby_event_histogram WHERE \"COUNT\" > 0",
-            select("SEH", NN, "LOWER(name)", "unit", &["\"TIME\"", "\"COUNT\""], NC)
+            select(
+                "SEH",
+                NN,
+                "LOWER(name)",
+                "unit",
+                &["\"TIME\"", "\"COUNT\""],
+                NC
+            )
         ),
     )
 }
@@ -564,7 +598,14 @@ fn switches_part() -> Part {
         true,
         format!(
             "{} FROM v$log_history WHERE first_time > SYSDATE - 1/24",
-            select("SW", "thread#", NC, NC, &["sequence#", &epoch("first_time")], NC)
+            select(
+                "SW",
+                "thread#",
+                NC,
+                NC,
+                &["sequence#", &epoch("first_time")],
+                NC
+            )
         ),
     )
 }
@@ -614,6 +655,9 @@ pub fn statement<'a>(parts: impl IntoIterator<Item = &'a Part>) -> String {
         .join("\nUNION ALL\n")
 }
 
+/// Views the probe reads (all releases).
+pub const PROBE_VIEWS: &[&str] = &["V$INSTANCE", "V$DATABASE", "GV$INSTANCE", "V$FIXED_TABLE"];
+
 /// Connect-time probe, step 1: identity and role. Works on a MOUNTED database.
 pub const PROBE_IDENTITY: &str = "SELECT i.version, i.instance_number, i.status, \
 d.database_role, d.open_mode, d.db_unique_name, d.protection_mode, d.protection_level, \
@@ -650,7 +694,10 @@ pub fn all_statements() -> Vec<(String, String)> {
     let mut out = vec![
         ("probe/identity".to_string(), PROBE_IDENTITY.to_string()),
         ("probe/fixed_views".to_string(), probe_fixed_views()),
-        ("probe/version_full".to_string(), PROBE_VERSION_FULL.to_string()),
+        (
+            "probe/version_full".to_string(),
+            PROBE_VERSION_FULL.to_string(),
+        ),
     ];
     for v in variants() {
         for kind in [DbKind::Primary, DbKind::Standby] {
@@ -690,12 +737,15 @@ pub fn all_views() -> BTreeMap<&'static str, ViewUse> {
                 }
             }
         }
-        for probe in ["V$INSTANCE", "V$DATABASE", "GV$INSTANCE", "V$FIXED_TABLE"] {
+        for &probe in PROBE_VIEWS {
             m.entry(probe).or_default().parts.insert("probe");
             seen.insert(probe);
         }
         for view in seen {
-            m.get_mut(view).expect("inserted above").variants.push(v.label);
+            m.get_mut(view)
+                .expect("inserted above")
+                .variants
+                .push(v.label);
         }
     }
     m
