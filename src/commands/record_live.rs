@@ -129,7 +129,9 @@ pub fn record(
             code: 1,
         })?;
     let result: Result<(), Failure> = rt.block_on(async {
-        let deadline = tokio::time::Instant::now() + duration;
+        let deadline = tokio::time::sleep(duration);
+        let ctrl_c = tokio::signal::ctrl_c();
+        tokio::pin!(deadline, ctrl_c);
         loop {
             tokio::select! {
                 ev = src.rx.recv() => match ev {
@@ -140,8 +142,8 @@ pub fn record(
                         }
                     }
                 },
-                _ = tokio::time::sleep_until(deadline) => return Ok(()),
-                _ = tokio::signal::ctrl_c() => return Ok(()),
+                _ = &mut deadline => return Ok(()),
+                _ = &mut ctrl_c => return Ok(()),
             }
         }
     });
