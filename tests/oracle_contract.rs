@@ -265,6 +265,13 @@ fn every_view_and_column_is_documented_for_its_release() {
             for p in sql::parts(kind, v.features) {
                 let label = format!("{}/{kind:?}/{}", v.label, p.name);
                 let views = check(&label, &p.sql, &at, &doc, &mut problems);
+                if let Some(alt) = &p.alt_sql {
+                    let alt_views = check(&format!("{label}/alt"), alt, &at, &doc, &mut problems);
+                    assert_eq!(
+                        alt_views, views,
+                        "{label}: the alternative reads other views"
+                    );
+                }
                 columns_checked += references(&p.sql).1.len();
                 let declared: BTreeSet<String> = p.views.iter().map(|s| s.to_string()).collect();
                 if views != declared {

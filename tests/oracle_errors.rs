@@ -461,3 +461,30 @@ fn a_switchover_is_followed_by_the_other_role_s_sql() {
         .iter()
         .any(|(_, s)| s.contains("v$dataguard_stats")));
 }
+
+#[test]
+fn a_release_without_a_column_falls_back_to_the_alternative_text() {
+    let d = FakeDriver::new();
+    let mut db = primary(Release::R11_2, 1);
+    db.missing_columns.insert("d.compression".into());
+    d.add(P, db);
+    let ev = collect(
+        &d,
+        vec![target(
+            Slot::primary(),
+            &format!("mon@{P}"),
+            Privilege::Normal,
+        )],
+        |_| {},
+        until_good("primary", 3),
+    );
+    for s in good_samples(&ev, "primary") {
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(s.dests.len(), 1);
+        assert_eq!(s.dests[0].compression, None);
+        assert_eq!(s.dests[0].mode, dgscope::sample::TransmitMode::Sync);
+    }
+    let log = d.log();
+    let last = &log.statements.last().unwrap().1;
+    assert!(last.contains("gv$archive_dest d") && !last.contains("d.compression"));
+}

@@ -385,7 +385,22 @@ impl Worker {
                 Err(e) if e.is_part_level() => {
                     fell_back = true;
                     for p in &active {
-                        match sess.conn.query(&p.sql) {
+                        let mut result = sess.conn.query(&p.sql);
+                        if let (Err(e), Some(alt)) = (&result, &p.alt_sql) {
+                            if e.code == ErrCode::Ora(904) {
+                                result = sess.conn.query(alt);
+                                if result.is_ok() {
+                                    // This release lacks a column: use the other text from now on.
+                                    if let Some(sp) =
+                                        sess.parts.iter_mut().find(|x| x.name == p.name)
+                                    {
+                                        sp.sql = alt.clone();
+                                        sp.alt_sql = None;
+                                    }
+                                }
+                            }
+                        }
+                        match result {
                             Ok(r) => {
                                 rows.extend(r);
                                 included.insert(p.name);

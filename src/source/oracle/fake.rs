@@ -45,6 +45,8 @@ pub struct FakeDb {
     pub mounted: bool,
     /// Which privileges the password file grants (empty: all).
     pub admin_privileges: BTreeSet<&'static str>,
+    /// Columns this release lacks (lower case): a branch naming one fails with ORA-00904.
+    pub missing_columns: BTreeSet<String>,
     /// Connecting takes this long (real time): a host that does not answer.
     pub connect_delay: Option<std::time::Duration>,
 }
@@ -282,6 +284,15 @@ fn answer(db: &FakeDb, sql: &str) -> Result<Vec<Row>, OraError> {
             Some(db.views["V$INSTANCE"].len().to_string()),
         ]]);
     }
+    let lower = sql.to_ascii_lowercase();
+    for c in &db.missing_columns {
+        if lower.contains(c.as_str()) {
+            return Err(OraError::ora(
+                904,
+                &format!("\"{}\": invalid identifier", c.to_uppercase()),
+            ));
+        }
+    }
     let mut out = Vec::new();
     for branch in sql.split("\nUNION ALL\n") {
         out.extend(project(db, branch)?);
@@ -482,11 +493,11 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "archived_seq#",
                     "applied_seq#",
                     "affirm",
-                    "compression",
                     "gap_status",
                     "target",
                 ],
             )?;
+            let with_compression = b.contains("d.compression");
             let st = rows_of(db, b, "V$ARCHIVE_DEST_STATUS");
             for d in rows_of(db, b, "V$ARCHIVE_DEST") {
                 let status = d.get("STATUS").map(String::as_str).unwrap_or("");
@@ -513,7 +524,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     join31(&[
                         d.get("STATUS"),
                         d.get("AFFIRM"),
-                        d.get("COMPRESSION"),
+                        d.get("COMPRESSION").filter(|_| with_compression),
                         d.get("DB_UNIQUE_NAME"),
                         d.get("DESTINATION"),
                         s.get("GAP_STATUS"),
