@@ -488,3 +488,42 @@ fn a_release_without_a_column_falls_back_to_the_alternative_text() {
     let last = &log.statements.last().unwrap().1;
     assert!(last.contains("gv$archive_dest d") && !last.contains("d.compression"));
 }
+
+#[test]
+fn an_unexpected_error_on_one_view_is_a_part_error_not_a_reconnect() {
+    let d = FakeDriver::new();
+    let mut db = standby(Release::R19, "MOUNTED");
+    db.failing.insert(
+        "V$RECOVERY_PROGRESS".into(),
+        OraError::ora(4031, "unable to allocate 4160 bytes of shared memory"),
+    );
+    d.add(S, db);
+    let ev = collect(
+        &d,
+        vec![target(
+            Slot::standby(),
+            &format!("mon@{S}"),
+            Privilege::Sysdg,
+        )],
+        |_| {},
+        until_good("standby", 3),
+    );
+    let good = good_samples(&ev, "standby");
+    assert_eq!(
+        good.len(),
+        samples(&ev, "standby").len(),
+        "no failed samples"
+    );
+    for s in good {
+        assert!(s.recovery.is_none() && s.dg.is_some());
+        assert_eq!(s.errors.len(), 1);
+        assert_eq!(s.errors[0].part, "recovery");
+        assert_eq!(s.errors[0].code, "ORA-04031");
+        assert!(
+            s.errors[0].message.contains("shared memory"),
+            "{}",
+            s.errors[0].message
+        );
+    }
+    assert_eq!(d.log().logins.len(), 1, "the session was kept");
+}

@@ -393,3 +393,20 @@ fn primary_and_two_standbys_sample_the_same_instants() {
     assert_eq!(times("primary"), times("standby:prod_b"));
     assert_eq!(times("primary"), times("standby:prod_c"));
 }
+
+#[test]
+fn primary_12_1_0_1_has_12c_event_names_but_millisecond_histograms() {
+    let (d, ev) = run_primary(Release::R12_1_0_1, 1, 1);
+    let first = good_samples(&ev, "primary")[0];
+    assert!(first.events.contains_key("SYNC Remote Write"));
+    assert_eq!(first.events["SYNC Remote Write"].waits, 1_100_000);
+    assert_eq!(
+        first.events["log file sync"].hist[0],
+        Bucket(Micros(1000), 10)
+    );
+    assert!(d
+        .log()
+        .statements
+        .iter()
+        .any(|(_, s)| s.contains("FROM gv$event_histogram WHERE")));
+}

@@ -56,16 +56,33 @@ impl OraError {
         OraError::new(code_in(message), message.trim())
     }
 
-    /// Errors that concern one view or column, not the session: the rest of the sample can
-    /// still be read (ORA-00942 no such view or no grant, ORA-00904 column not in this
-    /// release, ORA-01031 privilege, ORA-01219 database not open).
-    pub fn is_part_level(&self) -> bool {
-        matches!(self.code, ErrCode::Ora(942 | 904 | 1031 | 1219))
+    /// Errors after which the session is unusable: reconnect. Everything else that a query
+    /// raises (ORA-00942 no grant, ORA-00904 column not in this release, ORA-01031, ORA-01219,
+    /// or an error nobody expected, e.g. ORA-04031) concerns that statement only: the
+    /// collector then reads part by part and keeps what works.
+    pub fn is_connection_level(&self) -> bool {
+        matches!(
+            self.code,
+            ErrCode::Ora(
+                28 | 1012
+                    | 1034
+                    | 1089
+                    | 1092
+                    | 3113
+                    | 3114
+                    | 3135
+                    | 12152
+                    | 12537
+                    | 12547
+                    | 12571
+                    | 27101
+            ) | ErrCode::Dpi(1010 | 1067 | 1080)
+                | ErrCode::ConnectTimeout
+        )
     }
 
-    /// Errors after which the session is unusable: reconnect.
-    pub fn is_connection_level(&self) -> bool {
-        !self.is_part_level()
+    pub fn is_part_level(&self) -> bool {
+        !self.is_connection_level()
     }
 }
 

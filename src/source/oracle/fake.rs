@@ -29,6 +29,8 @@ pub struct FakeDb {
     pub views: BTreeMap<String, Vec<ViewRow>>,
     /// Views the user may not read (ORA-00942), as `V$X`.
     pub denied: BTreeSet<String>,
+    /// Views whose queries fail with this error (e.g. ORA-04031), as `V$X`.
+    pub failing: BTreeMap<String, OraError>,
     /// `SYSDATE` and `SYS_EXTRACT_UTC(SYSTIMESTAMP)` as `YYYY-MM-DD HH24:MI:SS`.
     pub sysdate: String,
     pub utc_now: String,
@@ -244,6 +246,9 @@ fn answer(db: &FakeDb, sql: &str) -> Result<Vec<Row>, OraError> {
     for (v, _) in views_in(sql) {
         if !db.views.contains_key(&v) || db.denied.contains(&v) {
             return Err(ora942());
+        }
+        if let Some(e) = db.failing.get(&v) {
+            return Err(e.clone());
         }
     }
     if sql.contains("FROM v$fixed_table") {

@@ -98,12 +98,18 @@ mod tests {
             .lines()
             .find(|l| l.contains("GV_$EVENT_HISTOGRAM_MICRO "))
             .unwrap();
-        assert!(micro.contains("only used on 12.1, 12.2, 19c"), "{micro}");
+        assert!(
+            micro.contains("only used on 12.1.0.2, 12.2, 19c"),
+            "{micro}"
+        );
         let managed = s
             .lines()
             .find(|l| l.contains("GV_$MANAGED_STANDBY "))
             .unwrap();
-        assert!(managed.contains("only used on 11.2, 12.1"), "{managed}");
+        assert!(
+            managed.contains("only used on 11.2, 12.1.0.1, 12.1.0.2"),
+            "{managed}"
+        );
         assert_eq!(s.matches("SYS.GV_$SYSSTAT ").count(), 1);
     }
 }

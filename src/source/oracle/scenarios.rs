@@ -8,6 +8,9 @@ use super::fake::{vrow, FakeDb, ViewRow};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Release {
     R11_2,
+    /// 12.1.0.1: before V$EVENT_HISTOGRAM_MICRO.
+    R12_1_0_1,
+    /// 12.1.0.2.
     R12_1,
     R12_2,
     R19,
@@ -17,6 +20,7 @@ impl Release {
     fn version(self) -> &'static str {
         match self {
             Release::R11_2 => "11.2.0.4.0",
+            Release::R12_1_0_1 => "12.1.0.1.0",
             Release::R12_1 => "12.1.0.2.0",
             Release::R12_2 => "12.2.0.1.0",
             Release::R19 => "19.0.0.0.0",
@@ -24,6 +28,9 @@ impl Release {
     }
     fn at_least_12_1(self) -> bool {
         self != Release::R11_2
+    }
+    fn has_micro(self) -> bool {
+        !matches!(self, Release::R11_2 | Release::R12_1_0_1)
     }
     fn at_least_12_2(self) -> bool {
         matches!(self, Release::R12_2 | Release::R19)
@@ -65,7 +72,7 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
     ] {
         db.view(v);
     }
-    if rel.at_least_12_1() {
+    if rel.has_micro() {
         db.view("V$EVENT_HISTOGRAM_MICRO");
     }
     if rel.at_least_12_2() {
@@ -158,7 +165,7 @@ fn hist(
     buckets
         .iter()
         .map(|(bound_us, count)| {
-            if rel.at_least_12_1() {
+            if rel.has_micro() {
                 (
                     "V$EVENT_HISTOGRAM_MICRO",
                     vrow(&[

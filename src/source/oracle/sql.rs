@@ -56,8 +56,14 @@ pub fn variants() -> Vec<Variant> {
             version: "11.2.0.4",
             features: f(false, false, true, false),
         },
+        // 12.1.0.1 predates V$EVENT_HISTOGRAM_MICRO (added 02/2014, 12.1.0.2).
         Variant {
-            label: "12.1",
+            label: "12.1.0.1",
+            version: "12.1.0.1",
+            features: f(false, false, false, false),
+        },
+        Variant {
+            label: "12.1.0.2",
             version: "12.1.0.2",
             features: f(true, false, false, false),
         },
@@ -786,12 +792,12 @@ mod tests {
         assert!(s11.contains("gv$event_histogram WHERE"));
         assert!(s11.contains("'LNS wait on SENDREQ'"));
         assert!(!s11.contains("SYNC Remote Write"));
-        let s19 = statement(&parts(DbKind::Primary, v[3].features));
+        let s19 = statement(&parts(DbKind::Primary, v[4].features));
         assert!(s19.contains("gv$event_histogram_micro"));
         assert!(s19.contains("'SYNC Remote Write'"));
-        let sb12 = statement(&parts(DbKind::Standby, v[1].features));
+        let sb12 = statement(&parts(DbKind::Standby, v[2].features));
         assert!(sb12.contains("gv$managed_standby") && !sb12.contains("gv$dataguard_process"));
-        let sb19 = statement(&parts(DbKind::Standby, v[3].features));
+        let sb19 = statement(&parts(DbKind::Standby, v[4].features));
         assert!(sb19.contains("gv$dataguard_process"));
     }
 
