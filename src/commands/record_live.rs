@@ -4,7 +4,7 @@
 
 use super::live::{self, LiveSource};
 use super::{Failure, EXIT_BAD_INPUT};
-use crate::cli_oracle::LiveRecordArgs;
+use crate::cli_oracle::{ConnArgs, LiveRecordArgs};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
@@ -96,21 +96,27 @@ pub fn status_line(slot: &str, state: &ConnState) -> String {
 }
 
 pub fn run(args: LiveRecordArgs) -> Result<ExitCode, Failure> {
-    if args.duration.is_zero() {
+    run_live(&args.conn, args.duration, &args.output)
+}
+
+/// The live half of `dgscope record`, callable from whatever argument struct `record`
+/// ends up with (the twin's `record --twin` lives in `record.rs`).
+pub fn run_live(conn: &ConnArgs, duration: Duration, output: &Path) -> Result<ExitCode, Failure> {
+    if duration.is_zero() {
         return Err(Failure::bad_input(
             "--duration must be longer than 0s (e.g. 30m)",
         ));
     }
-    let file = Recorder::open(&args.output)?;
-    let src = match live::start(&args.conn) {
+    let file = Recorder::open(output)?;
+    let src = match live::start(conn) {
         Ok(s) => s,
         Err(f) => {
             drop(file);
-            let _ = std::fs::remove_file(&args.output);
+            let _ = std::fs::remove_file(output);
             return Err(f);
         }
     };
-    record(src, file, &args.output, args.duration)
+    record(src, file, output, duration)
 }
 
 /// Records until `duration` has passed or Ctrl-C; prints status changes to stderr.

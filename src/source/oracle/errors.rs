@@ -235,8 +235,9 @@ pub fn explain(e: &OraError, cx: &ErrContext) -> Explanation {
                 } else {
                     format!(
                         "AS {} checks the standby's password file: copy orapw<SID> from the \
-                         primary (automatic with COMPATIBLE >= 12.2); dgscope does not retry, \
-                         so the account is not locked",
+                         primary (automatic with COMPATIBLE >= 12.2); 11.2 has no SYSDG: use \
+                         --standby-as sysdba there; dgscope does not retry, so the account is \
+                         not locked",
                         cx.privilege.to_uppercase()
                     )
                 },
