@@ -73,14 +73,20 @@ impl DbClock {
     fn from_rows(rows: &[&Row]) -> DbClock {
         let offset_s = rows
             .iter()
-            .find_map(|r| Some(((num(r, 2)? - num(r, 3)?) / 900.0).round() as i64 * 900))
+            .find_map(|r| {
+                let quarters = ((num(r, 2)? - num(r, 3)?) / 900.0).round();
+                // Real zones lie within ±14 h; anything else is not a clock reading.
+                (quarters.abs() <= 18.0 * 4.0).then(|| quarters as i64 * 900)
+            })
             .unwrap_or(0);
         DbClock { offset_s }
     }
+    /// Only instants between 1970 and 2200 are believed: anything else is garbage that would
+    /// only break a recording.
     fn ts(self, naive_s: f64) -> Option<Timestamp> {
-        naive_s.is_finite().then(|| {
-            Timestamp::from_millis(((naive_s - self.offset_s as f64) * 1000.0).round() as i64)
-        })
+        let utc = naive_s - self.offset_s as f64;
+        (utc.is_finite() && (0.0..7_258_118_400.0).contains(&utc))
+            .then(|| Timestamp::from_millis((utc * 1000.0).round() as i64))
     }
     fn parse(self, s: &str) -> Option<Timestamp> {
         parse::oracle_datetime_naive(s).and_then(|n| self.ts(n as f64))
@@ -253,6 +259,8 @@ fn os(rows: &[&Row]) -> BTreeMap<String, f64> {
             *e += v;
         }
     }
+    // A sum that overflowed is not a reading; a recording cannot hold it either.
+    out.retain(|_, v| v.is_finite());
     out
 }
 
@@ -461,4 +469,72 @@ fn logs(rows: &[&Row]) -> Vec<Log> {
         .collect();
     out.sort_by_key(|l| (l.thread, l.group));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::oracle::sql::Features;
+    use proptest::prelude::*;
+
+    fn probe() -> Probe {
+        Probe {
+            version: "19.0.0.0.0".into(),
+            version_full: None,
+            instance_number: Some(1),
+            instance_status: None,
+            role: Role::PhysicalStandby,
+            open_mode: OpenMode::ReadOnlyWithApply,
+            db_unique_name: None,
+            protection_mode: None,
+            protection_level: None,
+            instances: 1,
+            fixed_views: BTreeSet::new(),
+            features: Features::default(),
+        }
+    }
+
+    const TAGS: &[&str] = &[
+        "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
+        "SEH", "PAR", "LOG", "SRL", "SW", "XYZ",
+    ];
+
+    fn cell() -> impl Strategy<Value = Option<String>> {
+        prop_oneof![
+            Just(None),
+            "-?[0-9]{0,22}(\\.[0-9]{0,4})?".prop_map(Some),
+            "\\PC{0,12}".prop_map(Some),
+            "[+-]?[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}".prop_map(Some),
+            Just(Some("1e308".to_string())),
+            Just(Some("\u{1f}\u{1f}".to_string())),
+        ]
+    }
+
+    fn row() -> impl Strategy<Value = Row> {
+        (0..TAGS.len(), prop::collection::vec(cell(), 0..13)).prop_map(|(t, mut cells)| {
+            cells.insert(0, Some(TAGS[t].to_string()));
+            cells
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_rows_map_without_panicking(rows in prop::collection::vec(row(), 0..40)) {
+            let p = probe();
+            let included: BTreeSet<&'static str> =
+                ["dg", "lag_hist", "params", "logs", "standby_logs", "switches"].into_iter().collect();
+            let s = to_sample(&rows, MapInput {
+                t: Timestamp::from_millis(0),
+                slot: Slot::standby(),
+                query_us: None,
+                probe: &p,
+                included: &included,
+                errors: Vec::new(),
+            });
+            // Whatever came in, what goes out is a valid recording line that reads back.
+            let line = serde_json::to_string(&s).unwrap();
+            let back: Sample = serde_json::from_str(&line).unwrap();
+            prop_assert_eq!(back.slot, s.slot);
+        }
+    }
 }
