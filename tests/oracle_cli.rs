@@ -180,3 +180,28 @@ fn grants_prints_every_view_and_sysdg() {
         );
     }
 }
+
+#[test]
+fn watch_checks_its_recording_path_first_and_leaves_no_file_on_failure() {
+    let o = dgscope()
+        .args([
+            "watch",
+            "--primary",
+            "/@p",
+            "--record",
+            "/nonexistent-dir/w.jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot create the recording"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.jsonl");
+    let o = dgscope()
+        .args(["watch", "--primary", "/@p", "--record"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!out.exists());
+}

@@ -31,6 +31,8 @@ pub struct LiveSource {
     pub interval: Duration,
     /// In display order: primary first.
     pub slots: Vec<Slot>,
+    /// `watch --record FILE`: feed every event to it (`Recorder::on_event`).
+    pub recording: Option<super::record_live::Recorder>,
 }
 
 /// The validated flags, before any secret is read.
@@ -288,5 +290,6 @@ pub fn start_with(
         describe,
         interval: plan.interval,
         slots,
+        recording: None,
     })
 }
