@@ -53,7 +53,9 @@ Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable rec
     Man,
     /// Record samples to a file (JSON Lines, format version 1) from a source, headless
     #[command(
-        after_help = "Example:\n  dgscope record --twin slow-srl --seed 7 --duration 10m -o slow-srl.jsonl\n\n\
+        after_help = "Examples:\n  dgscope record --twin slow-srl --seed 7 --duration 10m -o slow-srl.jsonl\n  \
+DGSCOPE_PW=… dgscope record --primary mon@//dbhost1/prod_a --standby mon@//dbhost2/prod_b \
+--password-env DGSCOPE_PW --duration 30m -o incident.jsonl\n\n\
 Twin runs are in virtual time (as fast as the CPU allows) and reproducible: the same scenario, \
 seed and duration give a byte-identical file. `dgscope twin list` shows the scenarios."
     )]
@@ -61,6 +63,10 @@ seed and duration give a byte-identical file. `dgscope twin list` shows the scen
     /// The digital twin: a simulated primary + standby pair
     #[command(subcommand)]
     Twin(TwinCommand),
+    /// Live triage of a primary and its standbys (Oracle Instant Client needed)
+    Watch(crate::cli_oracle::WatchArgs),
+    /// Print the SQL for a least-privilege monitoring user
+    Grants(crate::cli_oracle::GrantsArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,7 +115,7 @@ pub enum CheckFormat {
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     /// Record the digital twin running this scenario (see `dgscope twin list`)
-    #[arg(long, value_name = "SCENARIO")]
+    #[arg(long, value_name = "SCENARIO", conflicts_with = "primary")]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers (same seed, same recording)
     #[arg(long, default_value_t = 1)]
@@ -117,12 +123,12 @@ pub struct RecordArgs {
     /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h
     #[arg(long, default_value = "10m")]
     pub duration: String,
-    /// Sampling interval, e.g. 1s, 500ms
-    #[arg(long, default_value = "1s")]
-    pub interval: String,
     /// Output recording file (.jsonl); overwritten if it exists
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
+    /// Live databases to record instead of the twin (and the sampling interval for both)
+    #[command(flatten)]
+    pub conn: crate::cli_oracle::ConnArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,6 +4,7 @@
 
 pub mod causes;
 pub mod cli;
+pub mod cli_oracle;
 pub mod commands;
 pub mod config;
 pub mod metrics;

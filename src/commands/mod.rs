@@ -3,9 +3,13 @@
 
 mod check;
 mod config;
+mod grants;
+pub mod live;
 mod record;
+pub mod record_live;
 mod report;
 mod twin;
+pub mod watch;
 
 use crate::cli::{Cli, Command};
 use clap::Parser;
@@ -107,6 +111,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Record(a) => record::run(a),
         Command::Twin(t) => twin::run(t),
+        Command::Watch(a) => watch::run(a),
+        Command::Grants(a) => grants::run(a),
     }
 }
 

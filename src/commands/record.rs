@@ -1,5 +1,5 @@
 //! `dgscope record`: run a source headless and write its samples to a recording. The twin is
-//! the only source so far; the live Oracle source will add `--primary …` beside `--twin`.
+//! virtual-time source; `--primary …` records live databases through `record_live`.
 
 use super::Failure;
 use crate::cli::RecordArgs;
@@ -27,15 +27,15 @@ fn parse_duration(flag: &str, text: &str) -> Result<Duration, Failure> {
 fn source(a: &RecordArgs) -> Result<Box<dyn PullSource>, Failure> {
     let Some(name) = a.twin.as_deref() else {
         return Err(Failure::bad_input(
-            "record needs a source: --twin SCENARIO (see `dgscope twin list`)",
+            "record needs a source: --twin SCENARIO (see `dgscope twin list`) or --primary CONN",
         ));
     };
     let scenario: Scenario = name.parse().map_err(Failure::bad_input)?;
-    let interval = parse_duration("--interval", &a.interval)?;
+    let interval = a.conn.interval;
     if interval < Duration::from_millis(100) {
         return Err(Failure::bad_input(format!(
-            "--interval {:?} is below 100ms; use e.g. 1s",
-            a.interval
+            "--interval {} is below 100ms; use e.g. 1s",
+            humantime::format_duration(interval)
         )));
     }
     let mut twin = Twin::new(scenario, a.seed);
@@ -44,8 +44,11 @@ fn source(a: &RecordArgs) -> Result<Box<dyn PullSource>, Failure> {
 }
 
 pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
-    let mut src = source(&a)?;
     let duration = parse_duration("--duration", &a.duration)?;
+    if a.twin.is_none() && a.conn.primary.is_some() {
+        return super::record_live::run_live(&a.conn, duration, &a.output);
+    }
+    let mut src = source(&a)?;
     let interval_ms = src.interval().as_millis() as u64;
     let ticks = (duration.as_millis() as u64).div_ceil(interval_ms.max(1));
     // Virtual-time sources stamp the header with their own epoch: reproducible files.

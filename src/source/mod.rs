@@ -39,6 +39,11 @@ pub enum ConnState {
         attempt: u32,
         reason: String,
     },
+    /// Not retried: retrying cannot help and may hurt (a wrong password retried would lock
+    /// the account). `reason` says what to fix.
+    Failed {
+        reason: String,
+    },
 }
 
 /// What flows from any source to the app and the recorder.

@@ -1,3 +1,29 @@
-//! The live Oracle source. All of dgscope's SQL lives in this module, and all of it is SELECT.
+//! The Oracle source: connects to a primary and its standbys through the `oracle` crate and
+//! turns the documented fixed views into `Sample`s. All SQL text of dgscope lives in this
+//! module (`sql.rs`, plus the printed script in `grants.rs`) and is SELECT only.
+//!
+//! Verified against Oracle's documentation (../shared/oracle/VIEWS.md, columns.tsv) and fake
+//! rows shaped like the documented views, not against a live database.
 
+pub mod clock;
+pub mod collector;
+pub mod connect;
+pub mod driver;
+pub mod errors;
+pub mod fake;
+pub mod grants;
+pub mod map;
+pub mod parse;
+pub mod probe;
+pub mod real;
+pub mod scenarios;
+pub mod secret;
+pub mod sql;
 pub mod verify;
+
+pub use collector::{spawn_collector, CollectorConfig, CollectorHandle, TargetConfig};
+pub use connect::{ConnSpec, Privilege};
+pub use driver::{Conn, Driver, LoginSpec, Row};
+pub use errors::{ErrCode, OraError};
+pub use real::{init_client, OracleDriver};
+pub use secret::Secret;

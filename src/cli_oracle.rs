@@ -1,0 +1,93 @@
+//! Command-line arguments of the live Oracle commands (`watch`, `record` from databases,
+//! `grants`). Kept apart from `cli.rs` so the twin and report flags merge without conflict.
+
+use crate::source::oracle::connect::holds_password;
+use clap::{Args, ValueEnum};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A `--primary`/`--standby` value as typed. Never rejected by clap (clap would repeat the
+/// value, password included, in its error); checked by `connect::parse`. Its `Debug`
+/// redacts a value that holds a password.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RawConn(pub String);
+
+impl fmt::Debug for RawConn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if holds_password(&self.0) {
+            f.write_str("RawConn(<redacted: contains a password>)")
+        } else {
+            write!(f, "RawConn({:?})", self.0)
+        }
+    }
+}
+
+fn raw_conn(s: &str) -> Result<RawConn, String> {
+    Ok(RawConn(s.to_string()))
+}
+
+fn duration(s: &str) -> Result<Duration, String> {
+    humantime::parse_duration(s).map_err(|e| format!("{e} (examples: 1s, 500ms, 2m)"))
+}
+
+/// How standbys are logged in to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StandbyAs {
+    /// AS SYSDG (12c+): least privilege that works on a MOUNTED standby
+    Sysdg,
+    /// AS SYSDBA (needed on 11.2, which has no SYSDG)
+    Sysdba,
+    /// Normal login: enough for an open (Active Data Guard) standby
+    Normal,
+}
+
+/// Which databases and how to reach them.
+#[derive(Debug, Clone, Args)]
+pub struct ConnArgs {
+    /// Primary: USER@//HOST:PORT/SERVICE, USER@TNS_ALIAS or /@ALIAS (wallet). Never
+    /// USER/PASSWORD@…
+    #[arg(long, value_name = "CONN", value_parser = raw_conn)]
+    pub primary: Option<RawConn>,
+    /// Standby, same forms; repeat for several. NAME=CONN names its slot (standby:NAME)
+    #[arg(long, value_name = "[NAME=]CONN", value_parser = raw_conn)]
+    pub standby: Vec<RawConn>,
+    /// Login for standbys: a MOUNTED standby accepts only administrative connections
+    #[arg(long, value_enum, default_value_t = StandbyAs::Sysdg)]
+    pub standby_as: StandbyAs,
+    /// Read the password from this environment variable (else: prompt, or wallet)
+    #[arg(long, value_name = "VAR")]
+    pub password_env: Option<String>,
+    /// Directory of Oracle Instant Client (else LD_LIBRARY_PATH / system paths)
+    #[arg(long, value_name = "DIR", env = "DGSCOPE_ORACLE_CLIENT_DIR")]
+    pub oracle_client_dir: Option<PathBuf>,
+    /// Time between samples (all databases are sampled at the same instants)
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = duration)]
+    pub interval: Duration,
+    /// Limit on every database round trip
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = duration)]
+    pub call_timeout: Duration,
+    /// Limit on establishing a connection
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = duration)]
+    pub connect_timeout: Duration,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Examples:\n  \
+  DGSCOPE_PW=… dgscope watch --primary mon@//dbhost1:1521/prod_a --standby mon@//dbhost2:1521/prod_b --password-env DGSCOPE_PW\n  \
+  dgscope watch --primary /@prod_a --standby /@prod_b          (wallet)\n\n\
+See docs/ORACLE.md for Instant Client, grants, wallets and SYSDG.")]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub conn: ConnArgs,
+    /// Also write every sample to this recording (.jsonl)
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GrantsArgs {
+    /// Name of the monitoring user (C##NAME for a CDB common user)
+    #[arg(long, value_name = "NAME", default_value = "DGSCOPE")]
+    pub user: String,
+}

@@ -1,0 +1,162 @@
+//! `dgscope record --primary … --standby … --duration D -o FILE`: headless recording of live
+//! databases through the same collector as `watch`. Connection trouble is recorded (error
+//! samples), reported on stderr, and never ends the recording early.
+
+use super::live::{self, LiveSource};
+use super::{Failure, EXIT_BAD_INPUT};
+use crate::cli_oracle::ConnArgs;
+use crate::sample::recording::{Header, RecordingWriter};
+use crate::source::{ConnState, SourceEvent};
+use crate::timestamp::Timestamp;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Writes `SourceEvent`s to a recording. The TUI's `watch --record` can use it as a tee.
+pub struct Recorder {
+    w: RecordingWriter<File>,
+    path: PathBuf,
+    pub samples: u64,
+    pub failed: u64,
+}
+
+impl Recorder {
+    /// Opens (truncates) the file first, so a bad path fails before any connection.
+    pub fn open(path: &Path) -> Result<File, Failure> {
+        File::create(path).map_err(|e| Failure {
+            message: format!("cannot create the recording {}: {e}", path.display()),
+            code: EXIT_BAD_INPUT,
+        })
+    }
+
+    pub fn start(file: File, path: &Path, src: &LiveSource) -> Result<Self, Failure> {
+        let header = Header::new(
+            Timestamp::now(),
+            src.interval.as_millis() as u64,
+            &src.describe,
+        );
+        let w = RecordingWriter::new(file, &header).map_err(|e| write_failure(path, &e))?;
+        Ok(Recorder {
+            w,
+            path: path.to_path_buf(),
+            samples: 0,
+            failed: 0,
+        })
+    }
+
+    /// Records samples and marks; returns a status line for the user when there is one.
+    pub fn on_event(&mut self, ev: &SourceEvent) -> Result<Option<String>, Failure> {
+        match ev {
+            SourceEvent::Sample(s) => {
+                self.w
+                    .write_sample(s)
+                    .map_err(|e| write_failure(&self.path, &e))?;
+                self.samples += 1;
+                if let Some(err) = &s.error {
+                    self.failed += 1;
+                    return Ok(Some(format!("{}: sample failed: {}", s.slot, err.message)));
+                }
+                Ok(None)
+            }
+            SourceEvent::Mark(m) => {
+                self.w
+                    .write_mark(m)
+                    .map_err(|e| write_failure(&self.path, &e))?;
+                Ok(None)
+            }
+            SourceEvent::Status { slot, state } => Ok(Some(status_line(slot.as_str(), state))),
+            SourceEvent::End => Ok(None),
+        }
+    }
+}
+
+fn write_failure(path: &Path, e: &std::io::Error) -> Failure {
+    Failure {
+        message: format!("cannot write the recording {}: {e}", path.display()),
+        code: 1,
+    }
+}
+
+/// One line per connection state change, for stderr.
+pub fn status_line(slot: &str, state: &ConnState) -> String {
+    match state {
+        ConnState::Connecting => format!("{slot}: connecting"),
+        ConnState::Connected => format!("{slot}: connected"),
+        ConnState::Reconnecting {
+            next_try,
+            attempt,
+            reason,
+        } => {
+            let secs = (next_try.ms - Timestamp::now().ms).max(0) as f64 / 1000.0;
+            format!("{slot}: retry {attempt} in {secs:.0} s — {reason}")
+        }
+        ConnState::Failed { reason } => format!("{slot}: gave up — {reason}"),
+    }
+}
+
+/// The live half of `dgscope record`, callable from whatever argument struct `record`
+/// ends up with (the twin's `record --twin` lives in `record.rs`).
+pub fn run_live(conn: &ConnArgs, duration: Duration, output: &Path) -> Result<ExitCode, Failure> {
+    if duration.is_zero() {
+        return Err(Failure::bad_input(
+            "--duration must be longer than 0s (e.g. 30m)",
+        ));
+    }
+    let file = Recorder::open(output)?;
+    let src = match live::start(conn) {
+        Ok(s) => s,
+        Err(f) => {
+            drop(file);
+            let _ = std::fs::remove_file(output);
+            return Err(f);
+        }
+    };
+    record(src, file, output, duration)
+}
+
+/// Records until `duration` has passed or Ctrl-C; prints status changes to stderr.
+pub fn record(
+    mut src: LiveSource,
+    file: File,
+    path: &Path,
+    duration: Duration,
+) -> Result<ExitCode, Failure> {
+    let mut rec = Recorder::start(file, path, &src)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            message: format!("cannot start the runtime: {e}"),
+            code: 1,
+        })?;
+    let result: Result<(), Failure> = rt.block_on(async {
+        let deadline = tokio::time::sleep(duration);
+        let ctrl_c = tokio::signal::ctrl_c();
+        tokio::pin!(deadline, ctrl_c);
+        loop {
+            tokio::select! {
+                ev = src.rx.recv() => match ev {
+                    Some(SourceEvent::End) | None => return Ok(()),
+                    Some(ev) => {
+                        if let Some(line) = rec.on_event(&ev)? {
+                            eprintln!("dgscope: {line}");
+                        }
+                    }
+                },
+                _ = &mut deadline => return Ok(()),
+                _ = &mut ctrl_c => return Ok(()),
+            }
+        }
+    });
+    src.collector.stop();
+    result?;
+    eprintln!(
+        "dgscope: recorded {} samples ({} failed) from {} database(s) to {}",
+        rec.samples,
+        rec.failed,
+        src.slots.len(),
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,829 @@
+//! Every statement dgscope sends to Oracle. SELECT only, fixed views only (they work on a
+//! MOUNTED standby), no DUAL. One statement per database per sample: a UNION ALL of parts
+//! that all return the same uniform row (VIEWS.md §7):
+//!
+//! `(src, inst_id, k1, k2, n1, n2, n3, n4, n5, n6, s1)`
+//!
+//! `src` tags the part, numbers stay numbers, several strings travel in `s1` joined with
+//! CHR(31). DATE columns are turned into seconds since 1970 in the database's own time zone
+//! ("naive"); the `instance` part reports SYSDATE both naive and as UTC so the mapper can
+//! convert. The variant (which views, which event names) comes from the connect-time probe.
+
+use crate::sample::names::{event, stat};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which set of parts: chosen from the probed `DATABASE_ROLE`, not from the slot, because a
+/// switchover swaps roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DbKind {
+    Primary,
+    Standby,
+}
+
+/// Release-dependent choices, from the probe (`V$FIXED_TABLE` and `V$INSTANCE.VERSION`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Features {
+    /// `GV$EVENT_HISTOGRAM_MICRO` exists (12.1.0.2+); else the millisecond view.
+    pub micro_hist: bool,
+    /// `GV$DATAGUARD_PROCESS` exists (12.2+); else `GV$MANAGED_STANDBY`.
+    pub dg_process: bool,
+    /// 11.x: SYNC transport waits are `LNS wait on SENDREQ` / `LGWR-LNS wait on channel`.
+    pub lns_events: bool,
+    /// 18c+: `V$INSTANCE.VERSION_FULL` exists.
+    pub version_full: bool,
+}
+
+/// A named release whose SQL the contract test checks against the documented columns.
+#[derive(Debug, Clone, Copy)]
+pub struct Variant {
+    pub label: &'static str,
+    /// The release the variant targets, as in `columns.tsv`'s "since" column.
+    pub version: &'static str,
+    pub features: Features,
+}
+
+/// The releases dgscope has SQL for.
+pub fn variants() -> Vec<Variant> {
+    let f = |micro_hist, dg_process, lns_events, version_full| Features {
+        micro_hist,
+        dg_process,
+        lns_events,
+        version_full,
+    };
+    vec![
+        Variant {
+            label: "11.2",
+            version: "11.2.0.4",
+            features: f(false, false, true, false),
+        },
+        // 12.1.0.1 predates V$EVENT_HISTOGRAM_MICRO (added 02/2014, 12.1.0.2).
+        Variant {
+            label: "12.1.0.1",
+            version: "12.1.0.1",
+            features: f(false, false, false, false),
+        },
+        Variant {
+            label: "12.1.0.2",
+            version: "12.1.0.2",
+            features: f(true, false, false, false),
+        },
+        Variant {
+            label: "12.2",
+            version: "12.2.0.1",
+            features: f(true, true, false, false),
+        },
+        Variant {
+            label: "19c",
+            version: "19.0",
+            features: f(true, true, false, true),
+        },
+    ]
+}
+
+/// One branch of the UNION ALL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Name used in `Sample.errors[].part` (`iostat`, `dg`, …).
+    pub name: &'static str,
+    /// The `src` value of its rows.
+    pub tag: &'static str,
+    /// Fixed views it reads, as `GV$X`/`V$X`; ORA-00942 on the part names these.
+    pub views: Vec<&'static str>,
+    /// Slow-changing: fetched on the 60 s tick only.
+    pub slow: bool,
+    pub sql: String,
+    /// Used instead when `sql` fails with ORA-00904: the same rows without a column whose
+    /// presence in every release the documentation leaves open.
+    pub alt_sql: Option<String>,
+}
+
+const NN: &str = "TO_NUMBER(NULL)";
+const NC: &str = "TO_CHAR(NULL)";
+/// Seconds since 1970 of a DATE, in the database's time zone.
+fn epoch(col: &str) -> String {
+    format!("({col} - DATE '1970-01-01') * 86400")
+}
+
+/// The uniform select list; `ns` holds up to six numbers, the rest are typed NULLs.
+fn select(tag: &str, inst: &str, k1: &str, k2: &str, ns: &[&str], s1: &str) -> String {
+    let mut cols = vec![format!("'{tag}'"), inst.into(), k1.into(), k2.into()];
+    for i in 0..6 {
+        cols.push(ns.get(i).copied().unwrap_or(NN).to_string());
+    }
+    cols.push(s1.into());
+    format!("SELECT {}", cols.join(", "))
+}
+
+/// `'a','b'` with quotes doubled.
+fn in_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("'{}'", n.replace('\'', "''")))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn primary_events(f: Features) -> Vec<&'static str> {
+    let mut v = vec![
+        event::LOG_FILE_SYNC,
+        event::LOG_FILE_PARALLEL_WRITE,
+        "LGWR wait for redo copy",
+        event::LOG_FILE_SWITCH_COMPLETION,
+        "log file switch (checkpoint incomplete)",
+        "log file switch (archiving needed)",
+        "log buffer space",
+    ];
+    if f.lns_events {
+        v.extend([event::LNS_WAIT_ON_SENDREQ, "LGWR-LNS wait on channel"]);
+    } else {
+        v.extend([
+            event::SYNC_REMOTE_WRITE,
+            "Redo Transport MISC",
+            "Redo Writer Remote Sync Complete",
+            "ASYNC Remote Write",
+        ]);
+    }
+    v
+}
+
+fn primary_hist_events(f: Features) -> Vec<&'static str> {
+    let sync = if f.lns_events {
+        event::LNS_WAIT_ON_SENDREQ
+    } else {
+        event::SYNC_REMOTE_WRITE
+    };
+    vec![event::LOG_FILE_SYNC, event::LOG_FILE_PARALLEL_WRITE, sync]
+}
+
+const STANDBY_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    "RFS sequential i/o",
+    "RFS dispatch",
+    event::LOG_FILE_PARALLEL_WRITE,
+    "log file sequential read",
+    event::CHECKPOINT_COMPLETED,
+    event::RECOVERY_READ,
+    event::PARALLEL_RECOVERY_READ_BUFFER_FREE,
+    "parallel recovery change buffer free",
+    event::FREE_BUFFER_WAITS,
+    event::DB_FILE_PARALLEL_WRITE,
+    event::DB_FILE_SEQUENTIAL_READ,
+    "recovery apply pending",
+    "recovery receive buffer free",
+    "MRP redo arrival",
+];
+
+const STANDBY_HIST_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    event::LOG_FILE_PARALLEL_WRITE,
+    event::CHECKPOINT_COMPLETED,
+    event::DB_FILE_PARALLEL_WRITE,
+    event::RECOVERY_READ,
+];
+
+const STATS: &[&str] = &[
+    stat::REDO_SIZE,
+    stat::REDO_WRITES,
+    "redo write time",
+    "redo write time (usec)",
+    stat::REDO_BLOCKS_WRITTEN,
+    "redo wastage",
+    stat::USER_COMMITS,
+    "user rollbacks",
+    "execute count",
+    stat::REDO_SYNCH_WRITES,
+    "redo synch time",
+    stat::REDO_SYNCH_TIME_US,
+    "redo synch long waits",
+    stat::REDO_SYNCH_POLL_WRITES,
+    stat::REDO_SYNCH_POLLS,
+    "redo synch time overhead (usec)",
+    "redo write broadcast ack time",
+];
+
+const OS_STATS: &[&str] = &[
+    "NUM_CPUS",
+    "BUSY_TIME",
+    "IDLE_TIME",
+    "IOWAIT_TIME",
+    "USER_TIME",
+    "SYS_TIME",
+    "LOAD",
+];
+
+const PARAMS: &[&str] = &[
+    "log_buffer",
+    "cpu_count",
+    "db_writer_processes",
+    "data_guard_sync_latency",
+    "_use_adaptive_log_file_sync",
+    "standby_file_management",
+    "log_archive_max_processes",
+];
+
+fn part(
+    name: &'static str,
+    tag: &'static str,
+    views: &[&'static str],
+    slow: bool,
+    sql: String,
+) -> Part {
+    Part {
+        name,
+        tag,
+        views: views.to_vec(),
+        slow,
+        sql,
+        alt_sql: None,
+    }
+}
+
+fn instance_part() -> Part {
+    let utc_now = "CAST(SYS_EXTRACT_UTC(SYSTIMESTAMP) AS DATE)";
+    part(
+        "instance",
+        "CLK",
+        &["GV$INSTANCE"],
+        false,
+        format!(
+            "{} FROM gv$instance",
+            select(
+                "CLK",
+                "inst_id",
+                "status",
+                "version",
+                &[&epoch("startup_time"), &epoch("SYSDATE"), &epoch(utc_now)],
+                "host_name"
+            )
+        ),
+    )
+}
+
+fn db_part() -> Part {
+    part(
+        "db",
+        "DB",
+        &["V$DATABASE"],
+        false,
+        format!(
+            "{} FROM v$database",
+            select(
+                "DB",
+                NN,
+                "database_role",
+                "open_mode",
+                &[],
+                "db_unique_name||CHR(31)||protection_mode||CHR(31)||protection_level"
+            )
+        ),
+    )
+}
+
+fn events_part(names: &[&str]) -> Part {
+    part(
+        "events",
+        "EVT",
+        &["GV$SYSTEM_EVENT"],
+        false,
+        format!(
+            "{} FROM gv$system_event WHERE event IN ({})",
+            select(
+                "EVT",
+                "inst_id",
+                "event",
+                NC,
+                &["total_waits", "time_waited_micro"],
+                NC
+            ),
+            in_list(names)
+        ),
+    )
+}
+
+fn hist_part(f: Features, names: &[&str]) -> Part {
+    // The millisecond view's bound is stored as m*1000 µs (the contract's rule).
+    let (view, unit, col, from) = if f.micro_hist {
+        (
+            "GV$EVENT_HISTOGRAM_MICRO",
+            "'us'",
+            "wait_time_micro",
+            "gv$event_histogram_micro",
+        )
+    } else {
+        (
+            "GV$EVENT_HISTOGRAM",
+            "'ms'",
+            "wait_time_milli",
+            "gv$event_histogram",
+        )
+    };
+    part(
+        "histograms",
+        "HIST",
+        &[view],
+        false,
+        format!(
+            "{} FROM {from} WHERE event IN ({}) AND wait_count > 0",
+            select("HIST", "inst_id", "event", unit, &[col, "wait_count"], NC),
+            in_list(names)
+        ),
+    )
+}
+
+fn stats_part() -> Part {
+    part(
+        "stats",
+        "STAT",
+        &["GV$SYSSTAT"],
+        false,
+        format!(
+            "{} FROM gv$sysstat WHERE name IN ({}) OR name LIKE 'redo write size count%'",
+            select("STAT", "inst_id", "name", NC, &["value"], NC),
+            in_list(STATS)
+        ),
+    )
+}
+
+fn resp_part() -> Part {
+    part(
+        "resp_hist",
+        "RESP",
+        &["GV$REDO_DEST_RESP_HISTOGRAM"],
+        false,
+        format!(
+            "{} FROM gv$redo_dest_resp_histogram WHERE frequency > 0",
+            select(
+                "RESP",
+                "inst_id",
+                "TO_CHAR(dest_id)",
+                NC,
+                &["duration", "frequency"],
+                NC
+            )
+        ),
+    )
+}
+
+fn dests_sql(compression: bool) -> String {
+    let s1 = [
+        "d.status",
+        "d.affirm",
+        if compression { "d.compression" } else { NC },
+        "d.db_unique_name",
+        "d.destination",
+        "s.gap_status",
+        "NVL(d.error, s.error)",
+    ]
+    .join("||CHR(31)||");
+    format!(
+        "{} FROM gv$archive_dest d JOIN gv$archive_dest_status s \
+         ON s.inst_id = d.inst_id AND s.dest_id = d.dest_id \
+         WHERE d.status <> 'INACTIVE' AND d.target IN ('STANDBY','REMOTE')",
+        select(
+            "DEST",
+            "d.inst_id",
+            "TO_CHAR(d.dest_id)",
+            "d.transmit_mode",
+            &["d.net_timeout", "s.archived_seq#", "s.applied_seq#"],
+            &s1
+        )
+    )
+}
+
+fn dests_part() -> Part {
+    let mut p = part(
+        "dests",
+        "DEST",
+        &["GV$ARCHIVE_DEST", "GV$ARCHIVE_DEST_STATUS"],
+        false,
+        dests_sql(true),
+    );
+    // VIEWS.md: V$ARCHIVE_DEST.COMPRESSION on 11.2 is unverified; without it the dest
+    // status, gap and error still matter more than losing the whole part.
+    p.alt_sql = Some(dests_sql(false));
+    p
+}
+
+fn os_part() -> Part {
+    part(
+        "os",
+        "OS",
+        &["GV$OSSTAT"],
+        false,
+        format!(
+            "{} FROM gv$osstat WHERE stat_name IN ({})",
+            select("OS", "inst_id", "stat_name", NC, &["value"], NC),
+            in_list(OS_STATS)
+        ),
+    )
+}
+
+fn iostat_part() -> Part {
+    part(
+        "iostat",
+        "IOF",
+        &["GV$IOSTAT_FILE"],
+        false,
+        format!(
+            "{} FROM gv$iostat_file GROUP BY inst_id, filetype_name",
+            select(
+                "IOF",
+                "inst_id",
+                "filetype_name",
+                NC,
+                &[
+                    "SUM(small_read_reqs + large_read_reqs)",
+                    "SUM(small_write_reqs + large_write_reqs)",
+                    "SUM(small_read_megabytes + large_read_megabytes)",
+                    "SUM(small_write_megabytes + large_write_megabytes)",
+                    "SUM(small_read_servicetime + large_read_servicetime)",
+                    "SUM(small_write_servicetime + large_write_servicetime)",
+                ],
+                NC
+            )
+        ),
+    )
+}
+
+fn dg_part() -> Part {
+    part(
+        "dg",
+        "DGS",
+        &["V$DATAGUARD_STATS"],
+        false,
+        format!(
+            "{} FROM v$dataguard_stats",
+            select(
+                "DGS",
+                NN,
+                "LOWER(name)",
+                "unit",
+                &[],
+                "value||CHR(31)||time_computed||CHR(31)||datum_time"
+            )
+        ),
+    )
+}
+
+fn recovery_part() -> Part {
+    part(
+        "recovery",
+        "RP",
+        &["GV$RECOVERY_PROGRESS"],
+        false,
+        format!(
+            "{} FROM gv$recovery_progress WHERE UPPER(type) = 'MEDIA RECOVERY' AND start_time = \
+             (SELECT MAX(start_time) FROM gv$recovery_progress WHERE UPPER(type) = 'MEDIA RECOVERY')",
+            select(
+                "RP",
+                "inst_id",
+                "item",
+                "units",
+                &["sofar", "total", &epoch("\"TIMESTAMP\"")],
+                NC
+            )
+        ),
+    )
+}
+
+fn processes_part(f: Features) -> Part {
+    if f.dg_process {
+        part(
+            "processes",
+            "PROC",
+            &["GV$DATAGUARD_PROCESS"],
+            false,
+            format!(
+                "{} FROM gv$dataguard_process",
+                select(
+                    "PROC",
+                    "inst_id",
+                    "name",
+                    "role",
+                    &["thread#", "sequence#"],
+                    "action"
+                )
+            ),
+        )
+    } else {
+        part(
+            "processes",
+            "PROC",
+            &["GV$MANAGED_STANDBY"],
+            false,
+            format!(
+                "{} FROM gv$managed_standby",
+                select(
+                    "PROC",
+                    "inst_id",
+                    "process",
+                    NC,
+                    &["thread#", "sequence#"],
+                    "status"
+                )
+            ),
+        )
+    }
+}
+
+fn lag_hist_part() -> Part {
+    part(
+        "lag_hist",
+        "SEH",
+        &["V$STANDBY_EVENT_HISTOGRAM"],
+        false,
+        format!(
+            "{} FROM v$standby_event_histogram WHERE \"COUNT\" > 0",
+            select(
+                "SEH",
+                NN,
+                "LOWER(name)",
+                "unit",
+                &["\"TIME\"", "\"COUNT\""],
+                NC
+            )
+        ),
+    )
+}
+
+fn params_part() -> Part {
+    part(
+        "params",
+        "PAR",
+        &["V$PARAMETER"],
+        true,
+        format!(
+            "{} FROM v$parameter WHERE (name LIKE 'log\\_archive\\_dest\\_%' ESCAPE '\\' \
+             AND value IS NOT NULL AND isdefault = 'FALSE') OR name IN ({})",
+            select("PAR", NN, "name", NC, &[], "value"),
+            in_list(PARAMS)
+        ),
+    )
+}
+
+fn logs_part() -> Part {
+    part(
+        "logs",
+        "LOG",
+        &["V$LOG"],
+        true,
+        format!(
+            "{} FROM v$log",
+            select(
+                "LOG",
+                "thread#",
+                "TO_CHAR(group#)",
+                "status",
+                &["bytes", "sequence#", "members"],
+                "archived"
+            )
+        ),
+    )
+}
+
+fn standby_logs_part() -> Part {
+    part(
+        "standby_logs",
+        "SRL",
+        &["V$STANDBY_LOG", "V$LOGFILE"],
+        true,
+        format!(
+            "{} FROM v$standby_log l",
+            select(
+                "SRL",
+                "l.thread#",
+                "TO_CHAR(l.group#)",
+                "l.status",
+                &[
+                    "l.bytes",
+                    "l.sequence#",
+                    "(SELECT COUNT(*) FROM v$logfile f WHERE f.group# = l.group#)",
+                    "l.used"
+                ],
+                "l.archived"
+            )
+        ),
+    )
+}
+
+fn switches_part() -> Part {
+    part(
+        "switches",
+        "SW",
+        &["V$LOG_HISTORY"],
+        true,
+        format!(
+            "{} FROM v$log_history WHERE first_time > SYSDATE - 1/24",
+            select(
+                "SW",
+                "thread#",
+                NC,
+                NC,
+                &["sequence#", &epoch("first_time")],
+                NC
+            )
+        ),
+    )
+}
+
+/// Every part a database of this kind is sampled with, fast and slow.
+pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
+    match kind {
+        DbKind::Primary => vec![
+            instance_part(),
+            db_part(),
+            events_part(&primary_events(f)),
+            hist_part(f, &primary_hist_events(f)),
+            stats_part(),
+            resp_part(),
+            dests_part(),
+            os_part(),
+            iostat_part(),
+            params_part(),
+            logs_part(),
+            standby_logs_part(),
+            switches_part(),
+        ],
+        DbKind::Standby => vec![
+            instance_part(),
+            db_part(),
+            events_part(STANDBY_EVENTS),
+            hist_part(f, STANDBY_HIST_EVENTS),
+            os_part(),
+            iostat_part(),
+            dg_part(),
+            recovery_part(),
+            processes_part(f),
+            lag_hist_part(),
+            params_part(),
+            logs_part(),
+            standby_logs_part(),
+        ],
+    }
+}
+
+/// The one statement for a set of parts.
+pub fn statement<'a>(parts: impl IntoIterator<Item = &'a Part>) -> String {
+    parts
+        .into_iter()
+        .map(|p| p.sql.as_str())
+        .collect::<Vec<_>>()
+        .join("\nUNION ALL\n")
+}
+
+/// Views the probe reads (all releases).
+pub const PROBE_VIEWS: &[&str] = &["V$INSTANCE", "V$DATABASE", "GV$INSTANCE", "V$FIXED_TABLE"];
+
+/// Connect-time probe, step 1: identity and role. Works on a MOUNTED database.
+pub const PROBE_IDENTITY: &str = "SELECT i.version, i.instance_number, i.status, \
+d.database_role, d.open_mode, d.db_unique_name, d.protection_mode, d.protection_level, \
+(SELECT COUNT(*) FROM gv$instance) FROM v$instance i, v$database d";
+
+/// Step 3 (18c+ only; the column does not exist before): the exact release update.
+pub const PROBE_VERSION_FULL: &str = "SELECT version_full FROM v$instance";
+
+/// Step 2: which of the fixed views dgscope can use exist in this release.
+pub fn probe_fixed_views() -> String {
+    let names: BTreeSet<&str> = all_parts().into_iter().flat_map(|(_, p)| p.views).collect();
+    format!(
+        "SELECT name FROM v$fixed_table WHERE name IN ({})",
+        in_list(&names.into_iter().collect::<Vec<_>>())
+    )
+}
+
+/// Every part of every variant and kind, labelled `variant/kind`.
+pub fn all_parts() -> Vec<(String, Part)> {
+    let mut out = Vec::new();
+    for v in variants() {
+        for kind in [DbKind::Primary, DbKind::Standby] {
+            for p in parts(kind, v.features) {
+                out.push((format!("{}/{:?}", v.label, kind), p));
+            }
+        }
+    }
+    out
+}
+
+/// Every statement text dgscope can send, with a label: probes, each variant's full
+/// statement, and each part alone (the ORA-00942 fallback). For the SELECT-only test.
+pub fn all_statements() -> Vec<(String, String)> {
+    let mut out = vec![
+        ("probe/identity".to_string(), PROBE_IDENTITY.to_string()),
+        ("probe/fixed_views".to_string(), probe_fixed_views()),
+        (
+            "probe/version_full".to_string(),
+            PROBE_VERSION_FULL.to_string(),
+        ),
+    ];
+    for v in variants() {
+        for kind in [DbKind::Primary, DbKind::Standby] {
+            let ps = parts(kind, v.features);
+            out.push((format!("{}/{:?}/all", v.label, kind), statement(&ps)));
+            out.push((
+                format!("{}/{:?}/fast", v.label, kind),
+                statement(ps.iter().filter(|p| !p.slow)),
+            ));
+            for p in &ps {
+                out.push((format!("{}/{:?}/{}", v.label, kind, p.name), p.sql.clone()));
+                if let Some(alt) = &p.alt_sql {
+                    out.push((
+                        format!("{}/{:?}/{}/alt", v.label, kind, p.name),
+                        alt.clone(),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How each view is used, for `dgscope grants`: the parts that read it and the variants
+/// (releases) whose SQL references it.
+#[derive(Debug, Clone, Default)]
+pub struct ViewUse {
+    pub parts: BTreeSet<&'static str>,
+    pub variants: Vec<&'static str>,
+}
+
+/// Every view any statement reads (probes included), from the same part list the SQL uses.
+pub fn all_views() -> BTreeMap<&'static str, ViewUse> {
+    let mut m: BTreeMap<&'static str, ViewUse> = BTreeMap::new();
+    for v in variants() {
+        let mut seen = BTreeSet::new();
+        for kind in [DbKind::Primary, DbKind::Standby] {
+            for p in parts(kind, v.features) {
+                for view in p.views {
+                    let u = m.entry(view).or_default();
+                    u.parts.insert(p.name);
+                    seen.insert(view);
+                }
+            }
+        }
+        for &probe in PROBE_VIEWS {
+            m.entry(probe).or_default().parts.insert("probe");
+            seen.insert(probe);
+        }
+        for view in seen {
+            m.get_mut(view)
+                .expect("inserted above")
+                .variants
+                .push(v.label);
+        }
+    }
+    m
+}
+
+/// The object a GRANT names: `GV$X` → `SYS.GV_$X`, `V$X` → `SYS.V_$X` (grants on the public
+/// `V$` synonyms fail).
+pub fn grant_object(view: &str) -> String {
+    format!("SYS.{}", view.to_ascii_uppercase().replacen('$', "_$", 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_pick_their_views_and_events() {
+        let v = variants();
+        let s11 = statement(&parts(DbKind::Primary, v[0].features));
+        assert!(s11.contains("gv$event_histogram WHERE"));
+        assert!(s11.contains("'LNS wait on SENDREQ'"));
+        assert!(!s11.contains("SYNC Remote Write"));
+        let s19 = statement(&parts(DbKind::Primary, v[4].features));
+        assert!(s19.contains("gv$event_histogram_micro"));
+        assert!(s19.contains("'SYNC Remote Write'"));
+        let sb12 = statement(&parts(DbKind::Standby, v[2].features));
+        assert!(sb12.contains("gv$managed_standby") && !sb12.contains("gv$dataguard_process"));
+        let sb19 = statement(&parts(DbKind::Standby, v[4].features));
+        assert!(sb19.contains("gv$dataguard_process"));
+    }
+
+    #[test]
+    fn every_part_has_eleven_columns() {
+        for (label, p) in all_parts() {
+            // Count top-level commas of the select list (up to the depth-0 FROM).
+            let mut depth = 0;
+            let mut commas = 0;
+            for (i, c) in p.sql.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => commas += 1,
+                    ' ' if depth == 0 && p.sql[i..].starts_with(" FROM ") => break,
+                    _ => {}
+                }
+            }
+            assert_eq!(commas, 10, "{label} {}", p.name);
+            assert!(p.sql.starts_with(&format!("SELECT '{}'", p.tag)));
+        }
+    }
+
+    #[test]
+    fn grant_objects() {
+        assert_eq!(grant_object("GV$SYSSTAT"), "SYS.GV_$SYSSTAT");
+        assert_eq!(grant_object("V$DATAGUARD_STATS"), "SYS.V_$DATAGUARD_STATS");
+    }
+}

@@ -1,0 +1,96 @@
+//! Helpers for the Oracle source tests: run the collector on a fake driver in virtual time.
+#![allow(dead_code)]
+
+use dgscope::sample::{Sample, Slot};
+use dgscope::source::oracle::clock::VirtualClock;
+use dgscope::source::oracle::collector::{
+    spawn_collector_with_clock, CollectorConfig, TargetConfig,
+};
+use dgscope::source::oracle::connect::{self, Privilege};
+use dgscope::source::oracle::fake::FakeDriver;
+use dgscope::source::oracle::{LoginSpec, Secret};
+use dgscope::source::{ConnState, SourceEvent};
+use dgscope::timestamp::Timestamp;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub const PASSWORD: &str = "Tr0ub4dor&3-secret";
+
+pub fn start() -> Timestamp {
+    Timestamp::parse("2026-11-30T05:00:00.500Z").unwrap()
+}
+
+pub fn target(slot: Slot, conn: &str, privilege: Privilege) -> TargetConfig {
+    let spec = connect::parse("--test", conn).unwrap();
+    let password = spec.user.as_ref().map(|_| Secret::new(PASSWORD));
+    TargetConfig {
+        slot,
+        login: LoginSpec {
+            conn: spec,
+            privilege,
+            password,
+            call_timeout: Duration::from_secs(10),
+        },
+    }
+}
+
+/// Runs the collector until `done` says so (or 20 000 events), then stops it.
+pub fn collect(
+    driver: &FakeDriver,
+    targets: Vec<TargetConfig>,
+    tune: impl FnOnce(&mut CollectorConfig),
+    done: impl Fn(&[SourceEvent]) -> bool,
+) -> Vec<SourceEvent> {
+    let mut config = CollectorConfig::new(targets, Duration::from_secs(1));
+    tune(&mut config);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    let handle = spawn_collector_with_clock(
+        config,
+        Arc::new(driver.clone()),
+        Arc::new(VirtualClock { start: start() }),
+        tx,
+    );
+    let mut events = Vec::new();
+    while let Some(ev) = rx.blocking_recv() {
+        events.push(ev);
+        if done(&events) || events.len() >= 20_000 {
+            break;
+        }
+    }
+    handle.stop();
+    drop(rx);
+    handle.join();
+    events
+}
+
+pub fn samples<'a>(events: &'a [SourceEvent], slot: &str) -> Vec<&'a Sample> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SourceEvent::Sample(s) if s.slot.as_str() == slot => Some(s.as_ref()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn good_samples<'a>(events: &'a [SourceEvent], slot: &str) -> Vec<&'a Sample> {
+    samples(events, slot)
+        .into_iter()
+        .filter(|s| s.error.is_none())
+        .collect()
+}
+
+pub fn states<'a>(events: &'a [SourceEvent], slot: &str) -> Vec<&'a ConnState> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SourceEvent::Status { slot: s, state } if s.as_str() == slot => Some(state),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Until `slot` has `n` good samples.
+pub fn until_good(slot: &'static str, n: usize) -> impl Fn(&[SourceEvent]) -> bool {
+    move |ev| good_samples(ev, slot).len() >= n
+}

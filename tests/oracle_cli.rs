@@ -1,0 +1,207 @@
+//! The live commands as a user runs them on a machine without Oracle Instant Client.
+
+use assert_cmd::Command;
+
+fn dgscope() -> Command {
+    let mut c = Command::cargo_bin("dgscope").unwrap();
+    c.env_remove("DGSCOPE_ORACLE_CLIENT_DIR");
+    c
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn watch_without_instant_client_explains_dpi_1047_in_one_screen() {
+    let o = dgscope()
+        .args([
+            "watch",
+            "--primary",
+            "u@//127.0.0.1:1/x",
+            "--password-env",
+            "X",
+        ])
+        .env("X", "not-a-real-password")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(o.stdout.is_empty());
+    assert!(
+        err.lines().count() <= 24,
+        "{} lines:\n{err}",
+        err.lines().count()
+    );
+    for needle in [
+        "DPI-1047",
+        "Instant Client",
+        "--oracle-client-dir",
+        "LD_LIBRARY_PATH",
+        "libaio",
+    ] {
+        assert!(err.contains(needle), "missing {needle}:\n{err}");
+    }
+    assert!(!err.contains("not-a-real-password"));
+}
+
+#[test]
+fn an_empty_client_dir_also_gives_dpi_1047() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dgscope()
+        .args(["watch", "--standby", "/@prod_b", "--oracle-client-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("DPI-1047") && err.contains("--oracle-client-dir"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_password_in_the_connect_string_is_refused_without_echo() {
+    for cmd in ["watch", "record"] {
+        let mut c = dgscope();
+        c.args([cmd, "--primary", "scott/tiger@//h:1521/p"]);
+        if cmd == "record" {
+            c.args(["--duration", "1m", "-o", "/tmp/never-written.jsonl"]);
+        }
+        let o = c.output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(!err.contains("tiger"), "{err}");
+        assert!(
+            err.contains("--password-env") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn flag_mistakes_get_one_line_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["watch"], "no database given"),
+        (
+            &[
+                "watch",
+                "--primary",
+                "mon@//h/p",
+                "--password-env",
+                "DGSCOPE_TEST_UNSET_VAR",
+            ],
+            "DGSCOPE_TEST_UNSET_VAR",
+        ),
+        (&["watch", "--primary", "mon@//h/p"], "not a terminal"),
+        (&["watch", "--primary", "mon"], "has no '@'"),
+        (
+            &["watch", "--primary", "/@p", "--interval", "0s"],
+            "--interval",
+        ),
+        (
+            &["watch", "--primary", "/@p", "--interval", "soon"],
+            "--interval",
+        ),
+        (
+            &["watch", "--primary", "/@p", "--standby-as", "sysoper"],
+            "sysoper",
+        ),
+        (&["grants", "--user", "x; drop user y"], "--user"),
+    ];
+    for (argv, needle) in cases {
+        let o = dgscope()
+            .args(*argv)
+            .env_remove("DGSCOPE_TEST_UNSET_VAR")
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{argv:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{argv:?}: {err}");
+        assert!(err.contains(needle), "{argv:?}: {err}");
+    }
+}
+
+#[test]
+fn record_checks_its_output_before_connecting_and_cleans_up() {
+    let o = dgscope()
+        .args([
+            "record",
+            "--primary",
+            "/@p",
+            "--duration",
+            "1m",
+            "-o",
+            "/nonexistent-dir/x.jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot create the recording"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.jsonl");
+    let o = dgscope()
+        .args(["record", "--primary", "/@p", "--duration", "1m", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!out.exists(), "no empty recording left behind");
+}
+
+#[test]
+fn grants_prints_every_view_and_sysdg() {
+    let o = dgscope()
+        .args(["grants", "--user", "dg_mon"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    for needle in [
+        "CREATE USER DG_MON",
+        "GRANT CREATE SESSION TO DG_MON;",
+        "SELECT_CATALOG_ROLE",
+        "GRANT SELECT ON SYS.GV_$SYSTEM_EVENT TO DG_MON;",
+        "GRANT SELECT ON SYS.V_$DATAGUARD_STATS TO DG_MON;",
+        "GRANT SELECT ON SYS.V_$FIXED_TABLE TO DG_MON;",
+        "GRANT SYSDG TO DG_MON;",
+        "password file",
+    ] {
+        assert!(out.contains(needle), "missing {needle}");
+    }
+    // Generated from the same list the SQL uses: every view read gets a grant.
+    for (view, _) in dgscope::source::oracle::sql::all_views() {
+        let obj = dgscope::source::oracle::sql::grant_object(view);
+        assert!(
+            out.contains(&format!("GRANT SELECT ON {obj} TO DG_MON;")),
+            "{obj}"
+        );
+    }
+}
+
+#[test]
+fn watch_checks_its_recording_path_first_and_leaves_no_file_on_failure() {
+    let o = dgscope()
+        .args([
+            "watch",
+            "--primary",
+            "/@p",
+            "--record",
+            "/nonexistent-dir/w.jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot create the recording"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.jsonl");
+    let o = dgscope()
+        .args(["watch", "--primary", "/@p", "--record"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!out.exists());
+}

@@ -1,0 +1,478 @@
+//! The SQL contract: every view and column our statements reference is documented (in
+//! columns.tsv) for the release its variant targets; every statement is a SELECT; no SQL
+//! text lives outside src/source/oracle/.
+
+use dgscope::source::oracle::sql;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// `../shared/oracle/columns.tsv` beside the clone (CI and worktrees), else the committed
+/// copy: the test never silently skips.
+fn tsv_path() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/oracle/columns.tsv");
+    if shared.is_file() {
+        shared
+    } else {
+        root.join("tests/fixtures/oracle/columns.tsv")
+    }
+}
+
+type Version = Vec<u32>;
+
+fn version(s: &str) -> Version {
+    s.split('.').map(|p| p.parse().unwrap()).collect()
+}
+
+fn at_most(a: &Version, b: &Version) -> bool {
+    let n = a.len().max(b.len());
+    let get = |v: &Version, i: usize| v.get(i).copied().unwrap_or(0);
+    for i in 0..n {
+        if get(a, i) != get(b, i) {
+            return get(a, i) < get(b, i);
+        }
+    }
+    true
+}
+
+/// view (V$X) → column → since.
+fn documented() -> BTreeMap<String, BTreeMap<String, Version>> {
+    let text = std::fs::read_to_string(tsv_path()).expect("columns.tsv readable");
+    let mut m: BTreeMap<String, BTreeMap<String, Version>> = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(f.len() >= 3, "malformed TSV line {line:?}");
+        m.entry(f[0].to_string())
+            .or_default()
+            .insert(f[1].to_string(), version(f[2]));
+    }
+    assert!(m.len() > 20, "columns.tsv looks truncated");
+    m
+}
+
+#[derive(Debug, PartialEq)]
+enum Tok {
+    Ident(String, bool),
+    Str,
+    Dot,
+    Open,
+    Other,
+}
+
+fn tokens(sql: &str) -> Vec<Tok> {
+    let c: Vec<char> = sql.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        if ch.is_whitespace() {
+            i += 1;
+        } else if ch == '\'' {
+            i += 1;
+            while i < c.len() {
+                if c[i] == '\'' && c.get(i + 1) == Some(&'\'') {
+                    i += 2;
+                } else if c[i] == '\'' {
+                    break;
+                } else {
+                    i += 1;
+                }
+            }
+            i += 1;
+            out.push(Tok::Str);
+        } else if ch == '"' {
+            let start = i + 1;
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                i += 1;
+            }
+            out.push(Tok::Ident(
+                c[start..i].iter().collect::<String>().to_uppercase(),
+                true,
+            ));
+            i += 1;
+        } else if ch.is_ascii_alphabetic() || ch == '_' {
+            let start = i;
+            while i < c.len() && (c[i].is_ascii_alphanumeric() || matches!(c[i], '_' | '$' | '#')) {
+                i += 1;
+            }
+            out.push(Tok::Ident(
+                c[start..i].iter().collect::<String>().to_uppercase(),
+                false,
+            ));
+        } else if ch.is_ascii_digit() {
+            while i < c.len() && (c[i].is_ascii_digit() || c[i] == '.') {
+                i += 1;
+            }
+            out.push(Tok::Other);
+        } else {
+            out.push(match ch {
+                '.' => Tok::Dot,
+                '(' => Tok::Open,
+                _ => Tok::Other,
+            });
+            i += 1;
+        }
+    }
+    out
+}
+
+const KEYWORDS: &[&str] = &[
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "AND",
+    "OR",
+    "IN",
+    "NOT",
+    "NULL",
+    "IS",
+    "LIKE",
+    "ESCAPE",
+    "GROUP",
+    "BY",
+    "JOIN",
+    "ON",
+    "UNION",
+    "ALL",
+    "AS",
+    "DATE",
+    "SYSDATE",
+    "SYSTIMESTAMP",
+    "ORDER",
+    "DESC",
+    "ASC",
+];
+const FUNCTIONS: &[&str] = &[
+    "TO_CHAR",
+    "TO_NUMBER",
+    "NVL",
+    "LOWER",
+    "UPPER",
+    "SUM",
+    "COUNT",
+    "MAX",
+    "CAST",
+    "SYS_EXTRACT_UTC",
+    "CHR",
+    "ROUND",
+    "NULLIF",
+    "TRUNC",
+];
+
+fn is_view(name: &str) -> bool {
+    name.starts_with("V$") || name.starts_with("GV$")
+}
+fn base(view: &str) -> String {
+    view.strip_prefix('G').unwrap_or(view).to_string()
+}
+
+/// Views and column references (with the view an alias points to) of one statement.
+#[allow(clippy::type_complexity)]
+fn references(sql: &str) -> (BTreeSet<String>, Vec<(Option<String>, String)>) {
+    let t = tokens(sql);
+    let mut views = BTreeSet::new();
+    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    for (i, tok) in t.iter().enumerate() {
+        if let Tok::Ident(name, false) = tok {
+            if is_view(name) {
+                views.insert(name.clone());
+                if let Some(Tok::Ident(alias, false)) = t.get(i + 1) {
+                    if !KEYWORDS.contains(&alias.as_str()) {
+                        aliases.insert(alias.clone(), name.clone());
+                    }
+                }
+            }
+        }
+    }
+    // Output aliases (`… AS avg_ms`) name results, not columns, wherever they appear later.
+    let output_aliases: BTreeSet<String> = t
+        .windows(2)
+        .filter_map(|w| match (&w[0], &w[1]) {
+            (Tok::Ident(a, false), Tok::Ident(alias, _)) if a == "AS" => Some(alias.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut cols = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        if let Tok::Ident(name, quoted) = &t[i] {
+            if t.get(i + 1) == Some(&Tok::Dot) {
+                if let Some(Tok::Ident(col, _)) = t.get(i + 2) {
+                    let view = aliases.get(name).cloned();
+                    assert!(view.is_some(), "alias {name} not bound in {sql}");
+                    cols.push((view, col.clone()));
+                    i += 3;
+                    continue;
+                }
+            }
+            let skip = !quoted
+                && (is_view(name)
+                    || KEYWORDS.contains(&name.as_str())
+                    || aliases.contains_key(name)
+                    || output_aliases.contains(name)
+                    || (FUNCTIONS.contains(&name.as_str()) && t.get(i + 1) == Some(&Tok::Open)));
+            if !skip {
+                cols.push((None, name.clone()));
+            }
+        }
+        i += 1;
+    }
+    (views, cols)
+}
+
+fn check(
+    label: &str,
+    sql: &str,
+    at: &Version,
+    doc: &BTreeMap<String, BTreeMap<String, Version>>,
+    problems: &mut Vec<String>,
+) -> BTreeSet<String> {
+    let (views, cols) = references(sql);
+    for v in &views {
+        match doc.get(&base(v)) {
+            None => problems.push(format!("{label}: view {v} is not in columns.tsv")),
+            Some(c) => {
+                let since = c.values().min().unwrap();
+                if !at_most(since, at) {
+                    problems.push(format!("{label}: view {v} exists only from {since:?}"));
+                }
+            }
+        }
+    }
+    for (view, col) in cols {
+        let candidates: Vec<&String> = match &view {
+            Some(v) => vec![v],
+            None => views.iter().collect(),
+        };
+        let ok = candidates.iter().any(|v| {
+            (v.starts_with("GV$") && col == "INST_ID")
+                || doc
+                    .get(&base(v))
+                    .and_then(|c| c.get(&col))
+                    .is_some_and(|since| at_most(since, at))
+        });
+        if !ok {
+            problems.push(format!(
+                "{label}: column {col} is not documented for {} at {at:?}",
+                candidates
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("/")
+            ));
+        }
+    }
+    views
+}
+
+#[test]
+fn every_view_and_column_is_documented_for_its_release() {
+    let doc = documented();
+    let mut problems = Vec::new();
+    let mut columns_checked = 0;
+    for v in sql::variants() {
+        let at = version(v.version);
+        for kind in [sql::DbKind::Primary, sql::DbKind::Standby] {
+            for p in sql::parts(kind, v.features) {
+                let label = format!("{}/{kind:?}/{}", v.label, p.name);
+                let views = check(&label, &p.sql, &at, &doc, &mut problems);
+                if let Some(alt) = &p.alt_sql {
+                    let alt_views = check(&format!("{label}/alt"), alt, &at, &doc, &mut problems);
+                    assert_eq!(
+                        alt_views, views,
+                        "{label}: the alternative reads other views"
+                    );
+                }
+                columns_checked += references(&p.sql).1.len();
+                let declared: BTreeSet<String> = p.views.iter().map(|s| s.to_string()).collect();
+                if views != declared {
+                    problems.push(format!(
+                        "{label}: declares {declared:?} but reads {views:?}"
+                    ));
+                }
+            }
+        }
+    }
+    // The probe runs on every release; VERSION_FULL only from 18c.
+    check(
+        "probe/identity",
+        sql::PROBE_IDENTITY,
+        &version("11.2.0.4"),
+        &doc,
+        &mut problems,
+    );
+    check(
+        "probe/fixed",
+        &sql::probe_fixed_views(),
+        &version("11.2.0.4"),
+        &doc,
+        &mut problems,
+    );
+    check(
+        "probe/version_full",
+        sql::PROBE_VERSION_FULL,
+        &version("18.1"),
+        &doc,
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        columns_checked > 150,
+        "only {columns_checked} column references found"
+    );
+}
+
+#[test]
+fn the_checker_catches_wrong_columns_and_releases() {
+    let doc = documented();
+    let mut p = Vec::new();
+    check(
+        "t",
+        "SELECT inst_id, event, bogus_col FROM gv$system_event",
+        &version("19.0"),
+        &doc,
+        &mut p,
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    p.clear();
+    check(
+        "t",
+        "SELECT event FROM gv$event_histogram_micro",
+        &version("11.2.0.4"),
+        &doc,
+        &mut p,
+    );
+    assert!(p.iter().any(|m| m.contains("exists only from")), "{p:?}");
+    p.clear();
+    check(
+        "t",
+        "SELECT version_full FROM v$instance",
+        &version("12.2.0.1"),
+        &doc,
+        &mut p,
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    p.clear();
+    check("t", "SELECT d.dest_id, s.compression FROM gv$archive_dest d JOIN gv$archive_dest_status s ON s.inst_id = d.inst_id", &version("19.0"), &doc, &mut p);
+    assert_eq!(p.len(), 1, "{p:?}");
+}
+
+const FORBIDDEN: &[&str] = &[
+    "INSERT",
+    "UPDATE",
+    "DELETE",
+    "MERGE",
+    "DROP",
+    "ALTER",
+    "CREATE",
+    "GRANT",
+    "REVOKE",
+    "EXECUTE",
+    "EXEC",
+    "BEGIN",
+    "DECLARE",
+    "CALL",
+    "COMMIT",
+    "ROLLBACK",
+    "LOCK",
+    "TRUNCATE",
+    "SAVEPOINT",
+    "RENAME",
+    "COMMENT",
+    "AUDIT",
+    "FOR",
+];
+
+#[test]
+fn every_statement_is_a_select() {
+    let all = sql::all_statements();
+    assert!(all.len() > 50);
+    for (label, s) in all {
+        let t = s.trim_start().to_ascii_uppercase();
+        assert!(
+            t.starts_with("SELECT ") || t.starts_with("WITH "),
+            "{label}: {s}"
+        );
+        assert!(!s.contains(';'), "{label}: contains ';'");
+        for tok in tokens(&s) {
+            if let Tok::Ident(w, false) = tok {
+                assert!(!FORBIDDEN.contains(&w.as_str()), "{label}: {w} in {s}");
+            }
+        }
+    }
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn looks_like_sql(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    l.contains("from v$")
+        || l.contains("from gv$")
+        || l.contains("join v$")
+        || l.contains("join gv$")
+        || l.contains("grant select")
+        || (line.contains("SELECT ") && line.contains(" FROM "))
+}
+
+#[test]
+fn no_sql_text_outside_the_oracle_source() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let home = src.join("source").join("oracle");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    let mut inside = 0;
+    let mut offenders = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let hits = text.lines().filter(|l| looks_like_sql(l)).count();
+        if f.starts_with(&home) {
+            inside += hits;
+        } else if hits > 0 {
+            offenders.push(f.display().to_string());
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "SQL text outside src/source/oracle/: {offenders:?}"
+    );
+    // The scan must see the SQL where it does live, or it proves nothing.
+    assert!(
+        inside >= 10,
+        "scan found only {inside} SQL lines in src/source/oracle/"
+    );
+}
+
+/// The SQL shown to DBAs in drill-downs and reports ("what to check") obeys the same contract:
+/// documented views and columns (as of 19c, the release the advice targets) and SELECT only.
+#[test]
+fn verification_sql_in_findings_is_documented_and_select_only() {
+    use dgscope::source::oracle::verify;
+    let doc = documented();
+    let mut problems = Vec::new();
+    for v in verify::ALL {
+        let body = v.sql.trim().trim_end_matches(';');
+        assert!(!body.contains(';'), "{}: more than one statement", v.name);
+        let t = body.trim_start().to_ascii_uppercase();
+        assert!(t.starts_with("SELECT "), "{}: {body}", v.name);
+        for tok in tokens(body) {
+            if let Tok::Ident(w, false) = tok {
+                assert!(!FORBIDDEN.contains(&w.as_str()), "{}: {w}", v.name);
+            }
+        }
+        check(v.name, body, &version("19.3"), &doc, &mut problems);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
