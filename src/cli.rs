@@ -32,6 +32,7 @@ pub enum Command {
     /// (Nagios convention; for cron and monitoring)
     #[command(
         after_help = "Examples:\n  dgscope check --twin slow-srl --duration 5m\n  \
+DGSCOPE_PW=… dgscope check --primary mon@//dbhost1/prod_a --standby mon@//dbhost2/prod_b --password-env DGSCOPE_PW\n  \
 dgscope check --replay incident.jsonl --format json\n  \
 dgscope check --replay incident.jsonl --duration 5m --fail-on crit\n\n\
 Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable recording)."
@@ -86,13 +87,13 @@ pub enum ConfigCommand {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Judge the digital twin running this scenario (see `dgscope twin list`)
-    #[arg(long, value_name = "SCENARIO", conflicts_with = "replay")]
+    #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["replay", "primary"])]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers
     #[arg(long, default_value_t = 1, requires = "twin")]
     pub seed: u64,
     /// Judge a recording instead of live databases (replayed from its start)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "primary")]
     pub replay: Option<PathBuf>,
     /// How long to sample (virtual time for the twin and replay); the causes window is as long.
     /// Default: 60s live and for the twin, the whole recording for --replay
@@ -104,6 +105,9 @@ pub struct CheckArgs {
     /// Lowest status that makes the exit code non-zero (crit: WARN exits 0)
     #[arg(long, value_enum, default_value_t = crate::report::check::FailOn::Warn)]
     pub fail_on: crate::report::check::FailOn,
+    /// Live databases to judge (instead of --twin or --replay)
+    #[command(flatten)]
+    pub conn: crate::cli_oracle::ConnArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

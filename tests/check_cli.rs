@@ -160,3 +160,25 @@ fn config_thresholds_change_the_verdict_and_bad_config_is_unknown() {
     assert_eq!(code, Some(3));
     assert!(err.contains("config.toml:2:17: invalid type"), "{err}");
 }
+
+#[test]
+fn live_check_without_instant_client_is_unknown_with_the_install_help() {
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args([
+            "check",
+            "--primary",
+            "u@//127.0.0.1:1/x",
+            "--password-env",
+            "DGSCOPE_TEST_PW",
+        ])
+        .env("DGSCOPE_TEST_PW", "not-a-real-password")
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DPI-1047"), "{err}");
+    assert!(!err.contains("not-a-real-password"));
+    assert!(out.stdout.is_empty());
+}

@@ -1,9 +1,12 @@
 use super::{print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::report::check::{pull_entries, run_check};
+use crate::report::check::{pull_entries, run_check, CheckResult};
+use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
 use crate::source::twin::whatif::TwinWhatIf;
 use crate::source::twin::{Scenario, Twin};
+use crate::source::SourceEvent;
+use std::convert::Infallible;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -15,6 +18,29 @@ fn unknown(e: impl std::fmt::Display) -> Failure {
         message: e.to_string(),
         code: EXIT_UNKNOWN,
     }
+}
+
+/// Samples live databases for the duration (default 60 s) and judges them.
+fn live(args: &CheckArgs, thresholds: crate::causes::Thresholds) -> Result<CheckResult, Failure> {
+    // Anything that stops a check from judging is UNKNOWN, whatever `start` would exit with.
+    let mut src = super::live::start(&args.conn).map_err(|f| unknown(f.message))?;
+    let duration = args.duration.unwrap_or(Duration::from_secs(60));
+    let entries = std::iter::from_fn(|| loop {
+        match src.rx.blocking_recv()? {
+            SourceEvent::Sample(s) => return Some(Ok::<_, Infallible>(Entry::Sample(s))),
+            SourceEvent::Mark(m) => return Some(Ok(Entry::Mark(m))),
+            SourceEvent::Status { .. } => continue,
+            SourceEvent::End => return None,
+        }
+    });
+    let Ok(r) = run_check(
+        entries,
+        Some(duration),
+        thresholds,
+        Some(&TwinWhatIf::default()),
+    );
+    src.collector.stop();
+    Ok(r)
 }
 
 pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
@@ -46,9 +72,11 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
             )));
         }
         r
+    } else if args.conn.primary.is_some() {
+        live(&args, config.thresholds)?
     } else {
         return Err(unknown(
-            "check needs a source: --twin SCENARIO (the simulator) or --replay FILE (a recording)",
+            "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator) or --replay FILE (a recording)",
         ));
     };
     print(&match args.format {
