@@ -3,6 +3,7 @@
 //! `--config FILE` or `DGSCOPE_CONFIG`. Errors name `file:line:col`.
 
 use crate::causes::Thresholds;
+use crate::source::oracle::Secret;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,9 +38,16 @@ pub struct Profile {
     pub theme: Option<String>,
     /// Name of the environment variable holding the password.
     pub password_env: Option<String>,
+    /// The password itself: allowed only in a file nobody else can read (mode 0600).
+    #[serde(deserialize_with = "secret")]
+    pub password: Option<Secret>,
     pub oracle_client_dir: Option<PathBuf>,
     /// For `dgscope demo`-style profiles: a twin scenario instead of databases.
     pub scenario: Option<String>,
+}
+
+fn secret<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Secret>, D::Error> {
+    Ok(Some(Secret::new(String::deserialize(d)?)))
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -60,6 +68,8 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D:
 pub enum ConfigError {
     #[error("{path}: cannot read the config file: {reason}")]
     Read { path: String, reason: String },
+    #[error("{path}: holds a password but other users can read it (mode {mode:o}); run: chmod 600 {path}")]
+    Exposed { path: String, mode: u32 },
     #[error("{path}:{line}:{col}: {message}")]
     At {
         path: String,
@@ -114,7 +124,13 @@ impl Config {
     pub fn load(path: &Path, must_exist: bool) -> Result<Config, ConfigError> {
         let display = path.display().to_string();
         match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(&display, &text),
+            Ok(text) => {
+                let config = Config::parse(&display, &text)?;
+                if config.profiles.values().any(|p| p.password.is_some()) {
+                    check_private(path, &display)?;
+                }
+                Ok(config)
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => {
                 Ok(Config::default())
             }
@@ -184,6 +200,32 @@ fn shorten_expected(message: &str) -> String {
         }
         _ => one_line,
     }
+}
+
+/// A file holding a password must be readable by its owner only.
+#[cfg(unix)]
+fn check_private(path: &Path, display: &str) -> Result<(), ConfigError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)
+        .map_err(|e| ConfigError::Read {
+            path: display.to_string(),
+            reason: e.to_string(),
+        })?
+        .permissions()
+        .mode()
+        & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(ConfigError::Exposed {
+            path: display.to_string(),
+            mode,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_private(_path: &Path, _display: &str) -> Result<(), ConfigError> {
+    Ok(())
 }
 
 fn check_duration(s: &str) -> Result<(), String> {
@@ -312,6 +354,32 @@ quit = "ctrl-q"
             .unwrap_err()
             .to_string()
             .starts_with("/nonexistent/dgscope/config.toml: cannot read"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_password_needs_a_private_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[profiles.prod]\nprimary = \"dgmon@P\"\npassword = \"s3cret-pw\"\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let e = Config::load(&path, true).unwrap_err().to_string();
+        assert!(e.contains("mode 644); run: chmod 600"), "{e}");
+        assert!(!e.contains("s3cret-pw"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let c = Config::load(&path, true).unwrap();
+        let p = c.profile("prod").unwrap();
+        assert_eq!(p.password.as_ref().unwrap().expose(), "s3cret-pw");
+        assert!(!format!("{c:?}").contains("s3cret-pw"));
+        // Without a password any mode is fine.
+        std::fs::write(&path, "[profiles.prod]\nprimary = \"dgmon@P\"\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(Config::load(&path, true).is_ok());
     }
 
     #[test]
