@@ -182,3 +182,43 @@ fn live_check_without_instant_client_is_unknown_with_the_install_help() {
     assert!(!err.contains("not-a-real-password"));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn every_flag_has_a_dgscope_environment_variable() {
+    let slow = recording(90, 3.45, 2.89, None);
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args(["check", "--replay", slow.path().to_str().unwrap()])
+        .env("DGSCOPE_FAIL_ON", "crit")
+        .env("DGSCOPE_FORMAT", "json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "WARN");
+    // A flag on the command line wins over the environment.
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args(["check", "--replay", slow.path().to_str().unwrap(), "--format", "text"])
+        .env("DGSCOPE_FORMAT", "json")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("dgscope check: WARN"));
+    // Every long flag of every command names its variable in --help.
+    let cmd = dgscope::commands::cli_command();
+    fn walk(c: &clap::Command, missing: &mut Vec<String>) {
+        for a in c.get_arguments() {
+            if let Some(long) = a.get_long() {
+                if !matches!(long, "help" | "version") && a.get_env().is_none() {
+                    missing.push(format!("{} --{long}", c.get_name()));
+                }
+            }
+        }
+        for s in c.get_subcommands() {
+            walk(s, missing);
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&cmd, &mut missing);
+    assert!(missing.is_empty(), "{missing:?}");
+}

@@ -12,7 +12,6 @@ mod twin;
 pub mod watch;
 
 use crate::cli::{Cli, Command};
-use clap::Parser;
 use std::process::ExitCode;
 
 /// Exit code for bad user input (flags, files, windows): the house rule.
@@ -34,8 +33,32 @@ impl Failure {
     }
 }
 
+/// The command line as clap sees it: the derive definitions, plus a `DGSCOPE_*` environment
+/// variable for every flag that has none of its own (`--fail-on` ← `DGSCOPE_FAIL_ON`).
+pub fn cli_command() -> clap::Command {
+    use clap::CommandFactory;
+    with_env_fallbacks(Cli::command())
+}
+
+fn with_env_fallbacks(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        let name = match a.get_long() {
+            Some(long) if a.get_env().is_none() && !matches!(long, "help" | "version") => {
+                format!("DGSCOPE_{}", long.to_ascii_uppercase().replace('-', "_"))
+            }
+            _ => return a,
+        };
+        a.env(name)
+    })
+    .mut_subcommands(with_env_fallbacks)
+}
+
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let parsed = cli_command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_failure(e),
     };
@@ -129,8 +152,7 @@ pub(crate) fn load_config(
 
 /// The completion script for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> String {
-    use clap::CommandFactory;
-    let mut cmd = Cli::command();
+    let mut cmd = cli_command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "dgscope", &mut out);
     String::from_utf8_lossy(&out).into_owned()
@@ -138,10 +160,9 @@ pub fn completions(shell: clap_complete::Shell) -> String {
 
 /// The man page, generated from the same definitions as `--help`.
 pub fn man_page() -> String {
-    use clap::CommandFactory;
     let mut out = Vec::new();
     // Rendering into a Vec cannot fail.
-    let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);
+    let _ = clap_mangen::Man::new(cli_command()).render(&mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
