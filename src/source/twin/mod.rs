@@ -14,6 +14,7 @@ mod hist;
 mod link;
 mod paced;
 pub mod params;
+mod queue;
 mod rng;
 mod scenario;
 
@@ -249,7 +250,8 @@ impl Twin {
         }
     }
 
-    /// Simulated events so far (heap pops), for the benchmark.
+    /// Simulated events so far (commit requests, LGWR dispatches, write completions,
+    /// foreground wake-ups), for the benchmark.
     pub fn events(&self) -> u64 {
         self.cp.events
     }
