@@ -66,12 +66,18 @@ fn report(label: &str, m: &Measured) {
 
 fn main() {
     let _ = run(Scenario::HealthySync, 30); // warm-up
-    report("healthy-sync, 1 simulated hour", &run(Scenario::HealthySync, 3600));
+    report(
+        "healthy-sync, 1 simulated hour",
+        &run(Scenario::HealthySync, 3600),
+    );
     for scenario in [
         Scenario::SlowSrl,
         Scenario::FrequentSwitches,
         Scenario::BandwidthAsync,
     ] {
-        report(&format!("{scenario}, 10 simulated min"), &run(scenario, 600));
+        report(
+            &format!("{scenario}, 10 simulated min"),
+            &run(scenario, 600),
+        );
     }
 }

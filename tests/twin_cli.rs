@@ -16,17 +16,37 @@ fn record(dir: &std::path::Path, name: &str, args: &[&str]) -> std::path::PathBu
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     path
 }
 
 #[test]
 fn same_scenario_seed_and_duration_give_a_byte_identical_recording() {
     let dir = tempfile::tempdir().unwrap();
-    let a = record(dir.path(), "a.jsonl", &["--twin", "slow-srl", "--seed", "7"]);
-    let b = record(dir.path(), "b.jsonl", &["--twin", "slow-srl", "--seed", "7"]);
-    let c = record(dir.path(), "c.jsonl", &["--twin", "slow-srl", "--seed", "8"]);
-    let (a, b, c) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap(), std::fs::read(c).unwrap());
+    let a = record(
+        dir.path(),
+        "a.jsonl",
+        &["--twin", "slow-srl", "--seed", "7"],
+    );
+    let b = record(
+        dir.path(),
+        "b.jsonl",
+        &["--twin", "slow-srl", "--seed", "7"],
+    );
+    let c = record(
+        dir.path(),
+        "c.jsonl",
+        &["--twin", "slow-srl", "--seed", "8"],
+    );
+    let (a, b, c) = (
+        std::fs::read(a).unwrap(),
+        std::fs::read(b).unwrap(),
+        std::fs::read(c).unwrap(),
+    );
     assert!(a == b, "same seed, different bytes");
     assert!(a != c, "another seed should change the samples");
 }
@@ -34,11 +54,18 @@ fn same_scenario_seed_and_duration_give_a_byte_identical_recording() {
 #[test]
 fn a_twin_recording_reads_back_and_reports() {
     let dir = tempfile::tempdir().unwrap();
-    let path = record(dir.path(), "r.jsonl", &["--twin", "healthy-sync", "--seed", "3"]);
+    let path = record(
+        dir.path(),
+        "r.jsonl",
+        &["--twin", "healthy-sync", "--seed", "3"],
+    );
     let (header, entries) = read_all(&path).unwrap();
     assert_eq!(header.source.as_deref(), Some("twin:healthy-sync seed=3"));
     assert_eq!(header.interval_ms, Some(1000));
-    assert_eq!(header.created.unwrap().to_string(), "2026-11-30T05:00:00.000Z");
+    assert_eq!(
+        header.created.unwrap().to_string(),
+        "2026-11-30T05:00:00.000Z"
+    );
     let samples: Vec<_> = entries
         .iter()
         .filter_map(|e| match e {
@@ -56,7 +83,11 @@ fn a_twin_recording_reads_back_and_reports() {
         .args(["--event", "log file sync", "--format", "json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["total"].as_u64().unwrap() > 100_000, "{v}");
 }
@@ -79,10 +110,19 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let out_file = dir.path().join("x.jsonl");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--twin", "nope"], "valid scenarios: healthy-sync, fastsync"),
+        (
+            vec!["--twin", "nope"],
+            "valid scenarios: healthy-sync, fastsync",
+        ),
         (vec![], "record needs a source: --twin SCENARIO"),
-        (vec!["--twin", "slow-srl", "--duration", "ten"], "--duration \"ten\""),
-        (vec!["--twin", "slow-srl", "--interval", "10ms"], "below 100ms"),
+        (
+            vec!["--twin", "slow-srl", "--duration", "ten"],
+            "--duration \"ten\"",
+        ),
+        (
+            vec!["--twin", "slow-srl", "--interval", "10ms"],
+            "below 100ms",
+        ),
     ];
     for (args, want) in cases {
         let out = dgscope()
@@ -104,5 +144,8 @@ fn bad_input_is_one_line_and_exit_code_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("cannot write the recording") && err.lines().count() == 1, "{err}");
+    assert!(
+        err.contains("cannot write the recording") && err.lines().count() == 1,
+        "{err}"
+    );
 }

@@ -67,7 +67,11 @@ fn redo_is_conserved_from_generation_to_apply() {
 
 #[test]
 fn lgwr_is_never_busy_more_than_the_elapsed_time() {
-    for scenario in [Scenario::SyncHighRtt, Scenario::LgwrStorage, Scenario::StandbyDown] {
+    for scenario in [
+        Scenario::SyncHighRtt,
+        Scenario::LgwrStorage,
+        Scenario::StandbyDown,
+    ] {
         let r = run(scenario, 5, 100);
         let i = r.twin.internals();
         for (th, busy) in i.lgwr_busy_share.iter().enumerate() {
@@ -83,10 +87,17 @@ fn check_monotone(a: &Sample, b: &Sample, what: &str) {
     }
     for (k, e) in &a.events {
         let f = &b.events[k];
-        assert!(f.waits >= e.waits && f.us >= e.us, "{what}: event {k} went down");
+        assert!(
+            f.waits >= e.waits && f.us >= e.us,
+            "{what}: event {k} went down"
+        );
         for bucket in &e.hist {
             let later = f.hist.iter().find(|x| x.0 == bucket.0).map_or(0, |x| x.1);
-            assert!(later >= bucket.1, "{what}: {k} bucket {:?} went down", bucket.0);
+            assert!(
+                later >= bucket.1,
+                "{what}: {k} bucket {:?} went down",
+                bucket.0
+            );
         }
     }
     for k in ["BUSY_TIME", "IDLE_TIME"] {

@@ -82,7 +82,10 @@ fn check(scenario: Scenario, expected: &[&str], tolerated: &[&str]) -> Window {
     let r = run(scenario, 3, 120);
     let (got, w) = warn_causes(&r, 19, 119);
     for e in expected {
-        assert!(got.contains(e), "{scenario}: expected {e}, got {got:?}; {w:?}");
+        assert!(
+            got.contains(e),
+            "{scenario}: expected {e}, got {got:?}; {w:?}"
+        );
     }
     for g in &got {
         assert!(
@@ -95,9 +98,16 @@ fn check(scenario: Scenario, expected: &[&str], tolerated: &[&str]) -> Window {
 
 #[test]
 fn healthy_scenarios_stay_under_every_warn_threshold() {
-    for s in [Scenario::HealthySync, Scenario::Fastsync, Scenario::HealthyAsync] {
+    for s in [
+        Scenario::HealthySync,
+        Scenario::Fastsync,
+        Scenario::HealthyAsync,
+    ] {
         let w = check(s, &[], &[]);
-        assert!(w.lfpw < 1.0 && w.cpu_pct < 90.0 && w.poll_writes == 0, "{s}: {w:?}");
+        assert!(
+            w.lfpw < 1.0 && w.cpu_pct < 90.0 && w.poll_writes == 0,
+            "{s}: {w:?}"
+        );
     }
     let w = check(Scenario::HealthySync, &[], &[]);
     assert!((1.0..=2.2).contains(&w.lfs), "healthy SYNC lfs {}", w.lfs);
@@ -113,15 +123,23 @@ fn healthy_sync_has_a_clean_redo_configuration() {
     for th in 1..=3 {
         let orl: Vec<_> = logs.online.iter().filter(|l| l.thread == th).collect();
         let srl: Vec<_> = logs.standby.iter().filter(|l| l.thread == th).collect();
-        assert!(srl.len() > orl.len(), "thread {th}: SRL groups ≥ ORL groups + 1");
-        assert!(srl.iter().all(|l| l.bytes == orl[0].bytes && l.members == 1));
+        assert!(
+            srl.len() > orl.len(),
+            "thread {th}: SRL groups ≥ ORL groups + 1"
+        );
+        assert!(srl
+            .iter()
+            .all(|l| l.bytes == orl[0].bytes && l.members == 1));
         assert!(orl.iter().all(|l| l.bytes >= 300 << 20));
     }
     let log_buffer: u64 = p.params.as_ref().unwrap()["log_buffer"].parse().unwrap();
     assert!((16 << 20..=128 << 20).contains(&log_buffer));
     assert!(switches_per_hour(p) <= 6);
     let sb = r.standby.last().unwrap();
-    assert!(sb.lag_hist.is_none(), "a mounted standby has no lag histogram");
+    assert!(
+        sb.lag_hist.is_none(),
+        "a mounted standby has no lag histogram"
+    );
     let ok = |name: &str| sb.processes.iter().any(|x| x.name == name);
     assert!(ok("MRP0") && ok("RFS"));
 }
@@ -129,13 +147,23 @@ fn healthy_sync_has_a_clean_redo_configuration() {
 #[test]
 fn slow_srl_points_at_the_standby_redo_write() {
     // The SRL disk is slow, so the standby's Log File w_await is too: seed 000's "red flag".
-    let w = check(Scenario::SlowSrl, &["standby-redo-write-slow"], &["standby-io-saturated"]);
+    let w = check(
+        Scenario::SlowSrl,
+        &["standby-redo-write-slow"],
+        &["standby-io-saturated"],
+    );
     let (remote, rfs) = (w.remote.unwrap(), w.rfs.unwrap());
-    assert!((3.0..=3.9).contains(&remote) && (2.5..=3.2).contains(&rfs), "{remote} {rfs}");
+    assert!(
+        (3.0..=3.9).contains(&remote) && (2.5..=3.2).contains(&rfs),
+        "{remote} {rfs}"
+    );
     assert!((0.5..=0.75).contains(&w.lfpw), "{}", w.lfpw);
     let r = run(Scenario::SlowSrl, 3, 3);
     let srl = &r.primary[2].logs.as_ref().unwrap().standby;
-    assert!(srl.iter().all(|l| l.members == 2), "srl-config INFO: 2 members");
+    assert!(
+        srl.iter().all(|l| l.members == 2),
+        "srl-config INFO: 2 members"
+    );
 }
 
 #[test]
@@ -148,13 +176,24 @@ fn sync_high_rtt_points_at_the_network() {
 fn adaptive_polling_shows_polls_and_a_7ms_log_file_sync() {
     // lfpw sits at 1–1.3 ms as in seed 001, which also meets lgwr-write-slow's 1 ms floor;
     // polling explains far more of the commit time (≈ 6 ms against ≈ 1 ms).
-    let w = check(Scenario::AdaptivePolling, &["adaptive-lfs-polling"], &["lgwr-write-slow"]);
+    let w = check(
+        Scenario::AdaptivePolling,
+        &["adaptive-lfs-polling"],
+        &["lgwr-write-slow"],
+    );
     assert!((6.5..=8.0).contains(&w.lfs), "lfs {}", w.lfs);
     assert!((1.0..=3.0).contains(&w.lfpw), "lfpw {}", w.lfpw);
     assert!(w.delta.polling_share().unwrap() > 0.99);
     let r = run(Scenario::AdaptivePolling, 3, 30);
-    let polls: Vec<u64> = r.primary.iter().map(|s| s.stat("redo synch poll writes").unwrap()).collect();
-    assert!(polls.windows(2).all(|p| p[1] > p[0]), "poll writes rise every second");
+    let polls: Vec<u64> = r
+        .primary
+        .iter()
+        .map(|s| s.stat("redo synch poll writes").unwrap())
+        .collect();
+    assert!(
+        polls.windows(2).all(|p| p[1] > p[0]),
+        "poll writes rise every second"
+    );
 }
 
 #[test]
@@ -173,7 +212,11 @@ fn cpu_starved_shows_late_posts_not_slow_writes() {
 fn frequent_switches_switch_more_than_six_times_an_hour() {
     // The checkpoint bursts slow the SRL writes, so the remote write may cross the
     // standby-redo-write-slow line too: the mechanism seed 000 describes.
-    check(Scenario::FrequentSwitches, &["log-switch-frequent"], &["standby-redo-write-slow"]);
+    check(
+        Scenario::FrequentSwitches,
+        &["log-switch-frequent"],
+        &["standby-redo-write-slow"],
+    );
 }
 
 #[test]
@@ -182,8 +225,15 @@ fn bandwidth_async_builds_transport_lag_and_compression_removes_it() {
     check(Scenario::BandwidthAsyncCompressed, &[], &[]);
     let r = run(Scenario::BandwidthAsync, 3, 60);
     let sb = r.standby.last().unwrap();
-    assert!(sb.lag_hist.as_ref().is_some_and(|h| !h.is_empty()), "ADG lag histogram");
-    let lags: Vec<f64> = r.standby.iter().map(|s| s.dg.as_ref().unwrap().transport_lag_s.unwrap().0).collect();
+    assert!(
+        sb.lag_hist.as_ref().is_some_and(|h| !h.is_empty()),
+        "ADG lag histogram"
+    );
+    let lags: Vec<f64> = r
+        .standby
+        .iter()
+        .map(|s| s.dg.as_ref().unwrap().transport_lag_s.unwrap().0)
+        .collect();
     assert!(lags[59] > lags[30] && lags[30] > lags[5], "{lags:?}");
 }
 
@@ -198,7 +248,11 @@ fn apply_io_bound_lags_in_apply_not_transport() {
 
 #[test]
 fn standby_io_contention_shows_slow_standby_datafile_writes() {
-    let w = check(Scenario::StandbyIoContention, &["standby-io-saturated"], &[]);
+    let w = check(
+        Scenario::StandbyIoContention,
+        &["standby-io-saturated"],
+        &[],
+    );
     assert!(w.s_data_w.unwrap() >= 2.0 * w.p_data_w);
 }
 
@@ -217,7 +271,11 @@ fn outlier_skew_keeps_healthy_averages_with_a_heavy_tail() {
         }
     }
     assert!(n_8 / n_all <= 0.15, "waits ≥ 8 ms: {:.3}", n_8 / n_all);
-    assert!(t_8 / t_all >= 0.5, "their share of wait time: {:.3}", t_8 / t_all);
+    assert!(
+        t_8 / t_all >= 0.5,
+        "their share of wait time: {:.3}",
+        t_8 / t_all
+    );
     assert!(w.lfs < 4.0 && w.lfpw < 1.0, "{w:?}");
 }
 
@@ -229,9 +287,18 @@ fn standby_down_stalls_then_errors_then_resolves_the_gap() {
     assert!(before.is_empty(), "{before:?}");
     // During: the standby sample fails; after NET_TIMEOUT the destination is in error.
     let (during, _) = warn_causes(&r, 100, 200);
-    assert!(during.contains("standby-down") && during.contains("dest-error"), "{during:?}");
+    assert!(
+        during.contains("standby-down") && during.contains("dest-error"),
+        "{during:?}"
+    );
     let commit_stall = window(&r, 55, 95);
-    let stalled: u64 = commit_stall.delta.event("log file sync").unwrap().hist.buckets().iter()
+    let stalled: u64 = commit_stall
+        .delta
+        .event("log file sync")
+        .unwrap()
+        .hist
+        .buckets()
+        .iter()
         .filter(|b| b.0 .0 >= 1 << 24)
         .map(|b| b.1)
         .sum();
@@ -240,11 +307,23 @@ fn standby_down_stalls_then_errors_then_resolves_the_gap() {
     assert!(r.standby[100].is_error() && !r.standby[700].is_error());
     let d = &r.primary[200].dests[0];
     assert_eq!(d.status, DestStatus::Error);
-    assert!(d.resp_hist.iter().any(|&(secs, n)| secs >= 30 && n > 0), "{:?}", d.resp_hist);
+    assert!(
+        d.resp_hist.iter().any(|&(secs, n)| secs >= 30 && n > 0),
+        "{:?}",
+        d.resp_hist
+    );
     // After the reconnect the gap ships and the lag drains back to zero.
-    let peak = r.standby.iter().filter_map(|s| s.dg.as_ref()).map(|g| g.transport_lag_s.unwrap().0).fold(0.0, f64::max);
+    let peak = r
+        .standby
+        .iter()
+        .filter_map(|s| s.dg.as_ref())
+        .map(|g| g.transport_lag_s.unwrap().0)
+        .fold(0.0, f64::max);
     assert!(peak >= 600.0, "{peak}");
     let last = r.standby.last().unwrap().dg.clone().unwrap();
     assert_eq!(last.transport_lag_s.unwrap().0, 0.0);
-    assert_eq!(r.primary.last().unwrap().dests[0].gap.as_deref(), Some("NO GAP"));
+    assert_eq!(
+        r.primary.last().unwrap().dests[0].gap.as_deref(),
+        Some("NO GAP")
+    );
 }

@@ -254,7 +254,9 @@ impl CommitPath {
             if t > t_end {
                 break;
             }
-            let Some((t, id)) = self.heap.pop() else { break };
+            let Some((t, id)) = self.heap.pop() else {
+                break;
+            };
             self.now = t;
             self.events += 1;
             match id >> KIND_SHIFT {

@@ -169,22 +169,38 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let c = twin.cp.c.clone();
     let mut s = Sample::new(t, Slot::primary());
     s.query_us = Some(Micros(2000 + (twin.emit_rng.uniform() * 3000.0) as u64));
-    let resync = p.transport.is_sync() && (!twin.cp.link.is_connected() || twin.cp.link.resolving_gap);
+    let resync =
+        p.transport.is_sync() && (!twin.cp.link.is_connected() || twin.cp.link.resolving_gap);
     s.db = Some(DbInfo {
         name: Some(PRIMARY.into()),
         role: Some(Role::Primary),
         open_mode: Some(OpenMode::ReadWrite),
         protection_mode: Some(protection(&p).into()),
-        protection_level: Some(if resync { "RESYNCHRONIZATION" } else { protection(&p) }.into()),
+        protection_level: Some(
+            if resync {
+                "RESYNCHRONIZATION"
+            } else {
+                protection(&p)
+            }
+            .into(),
+        ),
         version: Some(VERSION.into()),
         startup: Some(startup(twin)),
         host: Some("dbhost1".into()),
         instances: Some(p.threads),
     });
     put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync);
-    put_event(&mut s, event::LOG_FILE_PARALLEL_WRITE, &c.log_file_parallel_write);
+    put_event(
+        &mut s,
+        event::LOG_FILE_PARALLEL_WRITE,
+        &c.log_file_parallel_write,
+    );
     put_event(&mut s, event::SYNC_REMOTE_WRITE, &c.sync_remote_write);
-    put_event(&mut s, event::LOG_FILE_SWITCH_COMPLETION, &c.log_file_switch_completion);
+    put_event(
+        &mut s,
+        event::LOG_FILE_SWITCH_COMPLETION,
+        &c.log_file_switch_completion,
+    );
     let stats = [
         (stat::USER_COMMITS, c.user_commits),
         (stat::REDO_SIZE, c.redo_size),
@@ -202,7 +218,8 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     s.os.insert(os::BUSY_TIME.into(), busy);
     s.os.insert(os::IDLE_TIME.into(), idle);
     s.os.insert(os::NUM_CPUS.into(), f64::from(p.cpu.num_cpus));
-    let load = f64::from(p.cpu.num_cpus) * p.cpu.load_per_cpu * (0.97 + 0.06 * twin.emit_rng.uniform());
+    let load =
+        f64::from(p.cpu.num_cpus) * p.cpu.load_per_cpu * (0.97 + 0.06 * twin.emit_rng.uniform());
     s.os.insert(os::LOAD.into(), (load * 100.0).round() / 100.0);
     // Per-file-type I/O: LGWR writes every member; ARCn reads the logs back and writes the
     // archives; sessions read and DBWR writes data files; the control file sees a trickle.
@@ -212,7 +229,14 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let elapsed = twin.cp.now as f64 / 1e9;
     s.iostat.insert(
         filetype::LOG_FILE.into(),
-        io(arch, c.log_write_reqs, redo, wbytes, arch as f64 * 1500.0, c.log_write_us as f64),
+        io(
+            arch,
+            c.log_write_reqs,
+            redo,
+            wbytes,
+            arch as f64 * 1500.0,
+            c.log_write_us as f64,
+        ),
     );
     s.iostat.insert(
         filetype::ARCHIVE_LOG.into(),
@@ -234,7 +258,14 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let cf = (elapsed * 4.0) as u64;
     s.iostat.insert(
         filetype::CONTROL_FILE.into(),
-        io(cf * 2, cf, cf as f64 * 2.0 * 16384.0, cf as f64 * 16384.0, cf as f64 * 1000.0, cf as f64 * 1200.0),
+        io(
+            cf * 2,
+            cf,
+            cf as f64 * 2.0 * 16384.0,
+            cf as f64 * 16384.0,
+            cf as f64 * 1000.0,
+            cf as f64 * 1200.0,
+        ),
     );
     {
         let (mode, affirm, _) = dest_attrs(&p);
@@ -258,7 +289,14 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
             status,
             mode,
             affirm,
-            compression: Some(if p.compression.is_some() { "ZLIB" } else { "DISABLE" }.into()),
+            compression: Some(
+                if p.compression.is_some() {
+                    "ZLIB"
+                } else {
+                    "DISABLE"
+                }
+                .into(),
+            ),
             net_timeout_s: Some(p.net_timeout_s as u64),
             gap: Some(gap.into()),
             error,
@@ -280,11 +318,19 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
     params.insert("db_unique_name".into(), PRIMARY.into());
     params.insert("log_buffer".into(), p.log_buffer.to_string());
-    params.insert("log_archive_config".into(), format!("DG_CONFIG=({PRIMARY},{STANDBY})"));
+    params.insert(
+        "log_archive_config".into(),
+        format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
+    );
     params.insert("log_archive_dest_2".into(), log_archive_dest_2(&p));
     params.insert(
         "log_archive_dest_state_2".into(),
-        if matches!(p.transport, Transport::Defer) { "DEFER" } else { "ENABLE" }.into(),
+        if matches!(p.transport, Transport::Defer) {
+            "DEFER"
+        } else {
+            "ENABLE"
+        }
+        .into(),
     );
     if !p.post.adaptive {
         params.insert("_use_adaptive_log_file_sync".into(), "FALSE".into());
@@ -311,7 +357,12 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let busy_share = 0.12 + 0.25 * (twin.sb.c.apply_busy_s / (twin.cp.now as f64 / 1e9).max(1.0));
     let (busy, idle) = cpu_tick(twin, busy_share, false);
     if !p.standby_up(since) {
-        return Sample::failed(t, Slot::standby(), SampleErrorKind::ConnectionLost, UNREACHABLE.into());
+        return Sample::failed(
+            t,
+            Slot::standby(),
+            SampleErrorKind::ConnectionLost,
+            UNREACHABLE.into(),
+        );
     }
     let sb = &twin.sb;
     let c = &twin.cp.c;
@@ -320,7 +371,11 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     s.db = Some(DbInfo {
         name: Some(STANDBY.into()),
         role: Some(Role::PhysicalStandby),
-        open_mode: Some(if p.active_dg { OpenMode::ReadOnlyWithApply } else { OpenMode::Mounted }),
+        open_mode: Some(if p.active_dg {
+            OpenMode::ReadOnlyWithApply
+        } else {
+            OpenMode::Mounted
+        }),
         protection_mode: Some(protection(&p).into()),
         protection_level: Some(protection(&p).into()),
         version: Some(VERSION.into()),
@@ -330,14 +385,29 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     });
     put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io);
     put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write);
-    put_event(&mut s, event::CHECKPOINT_COMPLETED, &sb.c.checkpoint_completed);
+    put_event(
+        &mut s,
+        event::CHECKPOINT_COMPLETED,
+        &sb.c.checkpoint_completed,
+    );
     put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read);
-    put_event(&mut s, event::DB_FILE_SEQUENTIAL_READ, &sb.c.db_file_sequential_read);
-    put_event(&mut s, event::DB_FILE_PARALLEL_WRITE, &sb.c.db_file_parallel_write);
+    put_event(
+        &mut s,
+        event::DB_FILE_SEQUENTIAL_READ,
+        &sb.c.db_file_sequential_read,
+    );
+    put_event(
+        &mut s,
+        event::DB_FILE_PARALLEL_WRITE,
+        &sb.c.db_file_parallel_write,
+    );
     s.os.insert(os::BUSY_TIME.into(), busy);
     s.os.insert(os::IDLE_TIME.into(), idle);
     s.os.insert(os::NUM_CPUS.into(), f64::from(p.cpu.num_cpus));
-    s.os.insert(os::LOAD.into(), (f64::from(p.cpu.num_cpus) * busy_share * 100.0).round() / 100.0);
+    s.os.insert(
+        os::LOAD.into(),
+        (f64::from(p.cpu.num_cpus) * busy_share * 100.0).round() / 100.0,
+    );
     s.iostat.insert(
         filetype::LOG_FILE.into(),
         io(
@@ -351,7 +421,14 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     );
     s.iostat.insert(
         filetype::DATA_FILE.into(),
-        io(sb.c.data_rreq, sb.c.data_wreq, sb.c.data_rbytes, sb.c.data_wbytes, sb.c.data_rus, sb.c.data_wus),
+        io(
+            sb.c.data_rreq,
+            sb.c.data_wreq,
+            sb.c.data_rbytes,
+            sb.c.data_wbytes,
+            sb.c.data_rus,
+            sb.c.data_wus,
+        ),
     );
     s.iostat.insert(
         filetype::ARCHIVE_LOG.into(),
@@ -361,19 +438,34 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let cf = (elapsed * 3.0) as u64;
     s.iostat.insert(
         filetype::CONTROL_FILE.into(),
-        io(cf * 2, cf, cf as f64 * 2.0 * 16384.0, cf as f64 * 16384.0, cf as f64 * 900.0, cf as f64 * 1100.0),
+        io(
+            cf * 2,
+            cf,
+            cf as f64 * 2.0 * 16384.0,
+            cf as f64 * 16384.0,
+            cf as f64 * 900.0,
+            cf as f64 * 1100.0,
+        ),
     );
     let secs_of = |ts: Timestamp| Timestamp::from_millis(ts.ms - ts.ms.rem_euclid(1000));
-    let received_at = twin.epoch.add_millis((sb.c.last_received_s * 1000.0) as i64);
+    let received_at = twin
+        .epoch
+        .add_millis((sb.c.last_received_s * 1000.0) as i64);
     let tl = sb.transport_lag_s.floor();
     let al = sb.apply_lag_s.floor();
     let shipping = !matches!(p.transport, Transport::Defer);
     s.dg = Some(DgStats {
         transport_lag_s: Some(Secs(tl)),
         apply_lag_s: Some(Secs(al)),
-        apply_finish_s: Some(Secs(((sb.apply.bytes / p.apply.rate_bps) * 1000.0).round() / 1000.0)),
+        apply_finish_s: Some(Secs(
+            ((sb.apply.bytes / p.apply.rate_bps) * 1000.0).round() / 1000.0,
+        )),
         computed: Some(secs_of(t)),
-        datum: Some(secs_of(if shipping && sb.c.received > 0.0 { received_at } else { twin.epoch })),
+        datum: Some(secs_of(if shipping && sb.c.received > 0.0 {
+            received_at
+        } else {
+            twin.epoch
+        })),
     });
     if p.active_dg {
         for (name, lag) in [("apply lag", al as u64), ("transport lag", tl as u64)] {
@@ -382,12 +474,18 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         s.lag_hist = Some(
             twin.lag_hist
                 .iter()
-                .map(|(&(name, lag_s), &count)| LagHistRow { name: name.into(), lag_s, count })
+                .map(|(&(name, lag_s), &count)| LagHistRow {
+                    name: name.into(),
+                    lag_s,
+                    count,
+                })
                 .collect(),
         );
     }
     let sb = &twin.sb;
-    let last_applied = twin.epoch.add_millis((sb.c.last_applied_gen_s * 1000.0) as i64);
+    let last_applied = twin
+        .epoch
+        .add_millis((sb.c.last_applied_gen_s * 1000.0) as i64);
     s.recovery = Some(Recovery {
         active_apply_kbps: Some((p.apply.rate_bps / 1024.0).round()),
         average_apply_kbps: Some((sb.c.applied / elapsed.max(1.0) / 1024.0).round()),
@@ -397,27 +495,63 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         apply_time_per_log_s: Some((p.orl_bytes as f64 / p.apply.rate_bps).round()),
         checkpoint_time_per_log_s: Some(p.apply.ckpt_s_per_log),
     });
-    let rfs_role = if p.transport.is_sync() { "RFS sync" } else { "RFS async" };
+    let rfs_role = if p.transport.is_sync() {
+        "RFS sync"
+    } else {
+        "RFS async"
+    };
     let mut procs = vec![
-        Process { name: "ARC0".into(), role: Some("archive local".into()), action: Some("IDLE".into()), thread: None, sequence: None },
-        Process { name: "ARC1".into(), role: Some("archive redo".into()), action: Some("IDLE".into()), thread: None, sequence: None },
+        Process {
+            name: "ARC0".into(),
+            role: Some("archive local".into()),
+            action: Some("IDLE".into()),
+            thread: None,
+            sequence: None,
+        },
+        Process {
+            name: "ARC1".into(),
+            role: Some("archive redo".into()),
+            action: Some("IDLE".into()),
+            thread: None,
+            sequence: None,
+        },
     ];
     let behind = logs_behind(sb.send.bytes, &p);
     for (th, lg) in twin.cp.lgwr.iter().enumerate() {
         procs.push(Process {
             name: "RFS".into(),
             role: Some(rfs_role.into()),
-            action: Some(if twin.cp.link.is_connected() { "RECEIVING" } else { "IDLE" }.into()),
+            action: Some(
+                if twin.cp.link.is_connected() {
+                    "RECEIVING"
+                } else {
+                    "IDLE"
+                }
+                .into(),
+            ),
             thread: Some(th as u32 + 1),
             sequence: Some(lg.sequence.saturating_sub(behind)),
         });
     }
     let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
-        l.sequence.saturating_sub(behind + logs_behind(sb.apply.bytes, &p))
+        l.sequence
+            .saturating_sub(behind + logs_behind(sb.apply.bytes, &p))
     });
-    procs.push(Process { name: "MRP0".into(), role: Some("managed recovery".into()), action: Some("APPLYING_LOG".into()), thread: Some(1), sequence: Some(mrp_seq) });
+    procs.push(Process {
+        name: "MRP0".into(),
+        role: Some("managed recovery".into()),
+        action: Some("APPLYING_LOG".into()),
+        thread: Some(1),
+        sequence: Some(mrp_seq),
+    });
     for n in ["PR00", "PR01", "PR02"] {
-        procs.push(Process { name: n.into(), role: Some("recovery apply slave".into()), action: Some("IDLE".into()), thread: None, sequence: None });
+        procs.push(Process {
+            name: n.into(),
+            role: Some("recovery apply slave".into()),
+            action: Some("IDLE".into()),
+            thread: None,
+            sequence: None,
+        });
     }
     s.processes = procs;
     s.logs = Some(Logs {
@@ -428,7 +562,10 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
     params.insert("db_unique_name".into(), STANDBY.into());
     params.insert("log_buffer".into(), p.log_buffer.to_string());
-    params.insert("log_archive_config".into(), format!("DG_CONFIG=({PRIMARY},{STANDBY})"));
+    params.insert(
+        "log_archive_config".into(),
+        format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
+    );
     params.insert("fal_server".into(), PRIMARY.into());
     params.insert("standby_file_management".into(), "AUTO".into());
     s.params = Some(params);

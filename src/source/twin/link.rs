@@ -10,9 +10,13 @@ pub const NS_PER_S: f64 = 1e9;
 pub enum LinkState {
     Connected,
     /// SYNC: LGWR waits for the standby until `until` (NET_TIMEOUT after the failure).
-    Stalled { until: Ns },
+    Stalled {
+        until: Ns,
+    },
     /// Marked failed; LGWR/NSA retries at `next_try` (every REOPEN seconds).
-    Down { next_try: Ns },
+    Down {
+        next_try: Ns,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -36,7 +40,14 @@ impl Default for Link {
 impl Link {
     /// Advances the state machine at `t` given whether the standby answers. `sync` decides
     /// whether a failure first stalls for NET_TIMEOUT. Returns true when it just reconnected.
-    pub fn observe(&mut self, t: Ns, up: bool, sync: bool, net_timeout_s: f64, reopen_s: f64) -> bool {
+    pub fn observe(
+        &mut self,
+        t: Ns,
+        up: bool,
+        sync: bool,
+        net_timeout_s: f64,
+        reopen_s: f64,
+    ) -> bool {
         let reopen = (reopen_s * NS_PER_S) as Ns;
         match self.state {
             LinkState::Connected if !up => {

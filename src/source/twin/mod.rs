@@ -170,7 +170,10 @@ impl Twin {
                     if ago > 3600.0 {
                         break;
                     }
-                    v.push_front((lg.sequence - j, self.epoch.add_millis(-(ago * 1000.0) as i64)));
+                    v.push_front((
+                        lg.sequence - j,
+                        self.epoch.add_millis(-(ago * 1000.0) as i64),
+                    ));
                     j += 1;
                 }
                 v

@@ -98,7 +98,8 @@ mod tests {
                 Some(SourceEvent::Sample(_)) => {
                     samples += 1;
                     if samples == 2 {
-                        ctl.send(TwinControl::SetScenario(Scenario::SlowSrl)).unwrap();
+                        ctl.send(TwinControl::SetScenario(Scenario::SlowSrl))
+                            .unwrap();
                     }
                 }
                 Some(SourceEvent::Mark(m)) => marks.push(m.text),

@@ -9,7 +9,9 @@ pub const GB: u64 = 1024 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Transport {
     /// SYNC; `affirm: false` is FASTSYNC (SYNC NOAFFIRM).
-    Sync { affirm: bool },
+    Sync {
+        affirm: bool,
+    },
     Async,
     /// The destination is deferred: no redo leaves the primary (the "no SYNC" baselines).
     Defer,

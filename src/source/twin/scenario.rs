@@ -1,9 +1,7 @@
 //! The scenario catalog (CAUSES.md): each a small edit of the calibrated base, named as
 //! `dgscope demo --scenario`, `check --twin`, `record --twin` and the fault menu spell it.
 
-use super::params::{
-    Compression, Outage, Params, Profile, Spikes, Stalls, Transport, GB, KB, MB,
-};
+use super::params::{Compression, Outage, Params, Profile, Spikes, Stalls, Transport, GB, KB, MB};
 use std::fmt;
 use std::str::FromStr;
 
@@ -203,7 +201,9 @@ impl FromStr for Scenario {
             .iter()
             .copied()
             .find(|sc| sc.name() == want)
-            .ok_or_else(|| UnknownScenario { name: s.to_string() })
+            .ok_or_else(|| UnknownScenario {
+                name: s.to_string(),
+            })
     }
 }
 
