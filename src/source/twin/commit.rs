@@ -231,8 +231,17 @@ impl CommitPath {
 
     #[inline]
     fn think_ns(&mut self, t: Ns) -> Ns {
-        let mean = self.p.think_us * self.p.think_factor(self.since_scenario_s(t));
-        let us = self.rng.gamma(mean, self.p.think_cv);
+        let mean = self.think_mean_us(t);
+        self.think_with_mean(mean)
+    }
+
+    fn think_mean_us(&self, t: Ns) -> f64 {
+        self.p.think_us * self.p.think_factor(self.since_scenario_s(t))
+    }
+
+    #[inline]
+    fn think_with_mean(&mut self, mean_us: f64) -> Ns {
+        let us = self.rng.gamma(mean_us, self.p.think_cv);
         (us * 1000.0) as Ns
     }
 
@@ -250,13 +259,7 @@ impl CommitPath {
 
     /// Runs every event up to and including `t_end`.
     pub fn run_until(&mut self, t_end: Ns) {
-        while let Some(t) = self.heap.peek_key() {
-            if t > t_end {
-                break;
-            }
-            let Some((t, id)) = self.heap.pop() else {
-                break;
-            };
+        while let Some((t, id)) = self.heap.pop_until(t_end) {
             self.now = t;
             self.events += 1;
             match id >> KIND_SHIFT {
@@ -420,6 +423,8 @@ impl CommitPath {
         let n = batch.len() as Ns;
         // Each foreground wake-up is an event too, handled here in one pass per batch.
         self.events += n;
+        // The load profile changes on a scale of minutes: one think-time mean per batch.
+        let think_mean = self.think_mean_us(t);
         for (k, &sid) in batch.iter().enumerate() {
             let commit_t = self.sessions[sid as usize].commit_t;
             let wake = match self.post_mode {
@@ -445,7 +450,7 @@ impl CommitPath {
                 s.alive = false;
                 continue;
             }
-            let think = self.think_ns(wake);
+            let think = self.think_with_mean(think_mean);
             self.c.think_ns += u128::from(think);
             self.heap.push(wake + think, sid);
         }

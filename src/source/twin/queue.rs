@@ -65,15 +65,13 @@ impl EventQueue {
         self.find()
     }
 
+    /// The smallest event if its time is ≤ `t_end` (one calendar walk, not peek + pop).
     #[inline]
-    pub fn peek_key(&mut self) -> Option<u64> {
+    pub fn pop_until(&mut self, t_end: u64) -> Option<(u64, u32)> {
         let (b, i) = self.find()?;
-        Some(self.buckets[b][i].0)
-    }
-
-    #[inline]
-    pub fn pop(&mut self) -> Option<(u64, u32)> {
-        let (b, i) = self.find()?;
+        if self.buckets[b][i].0 > t_end {
+            return None;
+        }
         self.len -= 1;
         Some(self.buckets[b].swap_remove(i))
     }
@@ -101,16 +99,16 @@ mod tests {
                 };
                 h.push(k, i);
                 reference.push((k, i));
-            } else if let Some(e) = h.pop() {
+            } else if let Some(e) = h.pop_until(now + 100_000) {
                 assert!(e.0 >= now);
                 now = e.0;
                 popped.push(e);
             }
         }
-        while let Some(e) = h.pop() {
+        while let Some(e) = h.pop_until(u64::MAX) {
             popped.push(e);
         }
-        assert_eq!(h.peek_key(), None);
+        assert_eq!(h.pop_until(u64::MAX), None);
         assert_eq!(popped.len(), reference.len());
         assert!(popped.windows(2).all(|w| w[0] < w[1]));
     }
