@@ -554,8 +554,18 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         });
     }
     s.processes = procs;
+    // A physical standby keeps ORLs for a role change; V$LOG shows them unused.
+    let online = online_logs(twin, &p)
+        .into_iter()
+        .map(|l| Log {
+            sequence: 0,
+            status: LogStatus::Unused,
+            used: None,
+            ..l
+        })
+        .collect();
     s.logs = Some(Logs {
-        online: Vec::new(),
+        online,
         standby: standby_logs(twin, &p, twin.cp.link.is_connected()),
     });
     let mut params = BTreeMap::new();
