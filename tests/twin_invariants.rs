@@ -171,7 +171,7 @@ fn the_same_seed_gives_the_same_samples_and_another_seed_does_not() {
 fn switching_to_fewer_or_more_sessions_retires_or_adds_them() {
     let mut twin = Twin::new(Scenario::HealthyAsync, 8);
     let mut prim = Vec::new();
-    let mut step = |twin: &mut Twin, n: usize, prim: &mut Vec<Sample>| {
+    let step = |twin: &mut Twin, n: usize, prim: &mut Vec<Sample>| {
         for _ in 0..n {
             prim.push(twin.next_tick().unwrap().samples.remove(0));
         }
