@@ -199,7 +199,13 @@ fn every_flag_has_a_dgscope_environment_variable() {
     // A flag on the command line wins over the environment.
     let out = assert_cmd::Command::cargo_bin("dgscope")
         .unwrap()
-        .args(["check", "--replay", slow.path().to_str().unwrap(), "--format", "text"])
+        .args([
+            "check",
+            "--replay",
+            slow.path().to_str().unwrap(),
+            "--format",
+            "text",
+        ])
         .env("DGSCOPE_FORMAT", "json")
         .output()
         .unwrap();

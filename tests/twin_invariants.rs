@@ -166,3 +166,38 @@ fn the_same_seed_gives_the_same_samples_and_another_seed_does_not() {
     assert_eq!(a.standby, b.standby);
     assert_ne!(a.primary.last(), c.primary.last());
 }
+
+#[test]
+fn switching_to_fewer_or_more_sessions_retires_or_adds_them() {
+    let mut twin = Twin::new(Scenario::HealthyAsync, 8);
+    let mut prim = Vec::new();
+    let step = |twin: &mut Twin, n: usize, prim: &mut Vec<Sample>| {
+        for _ in 0..n {
+            prim.push(twin.next_tick().unwrap().samples.remove(0));
+        }
+    };
+    step(&mut twin, 20, &mut prim);
+    let mut fewer = Scenario::HealthyAsync.params();
+    fewer.sessions = 40;
+    twin.set_params(Scenario::HealthyAsync, fewer);
+    step(&mut twin, 20, &mut prim);
+    assert_eq!(twin.internals().sessions, 40);
+    let mut more = Scenario::HealthyAsync.params();
+    more.sessions = 160;
+    twin.set_params(Scenario::HealthyAsync, more);
+    step(&mut twin, 20, &mut prim);
+    assert_eq!(twin.internals().sessions, 160);
+    let tps = |a: usize, b: usize| {
+        dgscope::metrics::Delta::between(&prim[a], &prim[b])
+            .unwrap()
+            .tps()
+            .unwrap()
+    };
+    let (t120, t40, t160) = (tps(5, 19), tps(25, 39), tps(45, 59));
+    // Closed loop: throughput follows the session count (Z ≫ log file sync here).
+    assert!((t40 / t120 - 40.0 / 120.0).abs() < 0.03, "{t120} → {t40}");
+    assert!(
+        (t160 / t120 - 160.0 / 120.0).abs() < 0.05,
+        "{t120} → {t160}"
+    );
+}

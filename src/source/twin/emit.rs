@@ -458,7 +458,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         transport_lag_s: Some(Secs(tl)),
         apply_lag_s: Some(Secs(al)),
         apply_finish_s: Some(Secs(
-            ((sb.apply.bytes / p.apply.rate_bps) * 1000.0).round() / 1000.0,
+            ((sb.apply.bytes / p.apply.effective_bps(&p.standby_io)) * 1000.0).round() / 1000.0,
         )),
         computed: Some(secs_of(t)),
         datum: Some(secs_of(if shipping && sb.c.received > 0.0 {
@@ -483,16 +483,17 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         );
     }
     let sb = &twin.sb;
+    let apply_bps = p.apply.effective_bps(&p.standby_io);
     let last_applied = twin
         .epoch
         .add_millis((sb.c.last_applied_gen_s * 1000.0) as i64);
     s.recovery = Some(Recovery {
-        active_apply_kbps: Some((p.apply.rate_bps / 1024.0).round()),
+        active_apply_kbps: Some((apply_bps / 1024.0).round()),
         average_apply_kbps: Some((sb.c.applied / elapsed.max(1.0) / 1024.0).round()),
-        max_apply_kbps: Some((p.apply.rate_bps / 1024.0).round()),
+        max_apply_kbps: Some((apply_bps / 1024.0).round()),
         redo_applied_mb: Some((sb.c.applied / MB).floor()),
         last_applied: Some(last_applied),
-        apply_time_per_log_s: Some((p.orl_bytes as f64 / p.apply.rate_bps).round()),
+        apply_time_per_log_s: Some((p.orl_bytes as f64 / apply_bps).round()),
         checkpoint_time_per_log_s: Some(p.apply.ckpt_s_per_log),
     });
     let rfs_role = if p.transport.is_sync() {
@@ -554,8 +555,18 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         });
     }
     s.processes = procs;
+    // A physical standby keeps ORLs for a role change; V$LOG shows them unused.
+    let online = online_logs(twin, &p)
+        .into_iter()
+        .map(|l| Log {
+            sequence: 0,
+            status: LogStatus::Unused,
+            used: None,
+            ..l
+        })
+        .collect();
     s.logs = Some(Logs {
-        online: Vec::new(),
+        online,
         standby: standby_logs(twin, &p, twin.cp.link.is_connected()),
     });
     let mut params = BTreeMap::new();

@@ -183,7 +183,8 @@ impl Standby {
             return;
         }
         let avail = inp.dt_s - (self.apply_stall_until_s - (t - inp.dt_s)).max(0.0);
-        let cap = p.apply.rate_bps * avail;
+        let rate = p.apply.effective_bps(&p.standby_io);
+        let cap = rate * avail;
         let mut last_gen = None;
         let done = self.apply.take(cap, |_, g| last_gen = Some(g));
         if let Some(g) = last_gen {
@@ -193,7 +194,7 @@ impl Standby {
             return;
         }
         self.c.applied += done;
-        self.c.apply_busy_s += done / p.apply.rate_bps;
+        self.c.apply_busy_s += done / rate;
         let io = p.standby_io;
         // Redo read back from the SRLs in 1 MB pieces; data blocks read for the change vectors
         // (one miss per 8 KB of redo) and written back by DBWR (one write per 16 KB).

@@ -14,6 +14,7 @@ mod hist;
 mod link;
 mod paced;
 pub mod params;
+mod queue;
 mod rng;
 mod scenario;
 pub mod whatif;
@@ -65,7 +66,6 @@ pub struct Twin {
     interval_ns: Ns,
     cp: CommitPath,
     sb: Standby,
-    tick: u64,
     emit_rng: rng::Rng,
     /// Log switches per thread, with times (ms since the Unix epoch), last hour only.
     switches: Vec<VecDeque<(u64, Timestamp)>>,
@@ -99,7 +99,6 @@ impl Twin {
             interval_ns: 1_000_000_000,
             cp,
             sb: Standby::default(),
-            tick: 0,
             emit_rng: root.fork(2),
             switches: Vec::new(),
             cpu_primary: (0.0, 0.0),
@@ -111,7 +110,8 @@ impl Twin {
         twin
     }
 
-    /// Sampling interval (default 1 s); whole milliseconds, at least 100 ms.
+    /// Sampling interval (default 1 s); whole milliseconds, at least 100 ms. Takes effect
+    /// from the next tick.
     pub fn set_interval(&mut self, interval: Duration) {
         let ms = interval.as_millis().max(100) as u64;
         self.interval_ns = ms * 1_000_000;
@@ -183,8 +183,9 @@ impl Twin {
 
     /// Advances virtual time by one sampling interval.
     fn advance(&mut self) {
-        let end = (self.tick + 1) * self.interval_ns;
-        let mut t = self.tick * self.interval_ns;
+        // From the current virtual time, so the interval may change between ticks.
+        let mut t = self.cp.now;
+        let end = t + self.interval_ns;
         while t < end {
             let step_end = (t + STEP_NS).min(end);
             self.cp.run_until(step_end);
@@ -211,7 +212,6 @@ impl Twin {
             }
             t = step_end;
         }
-        self.tick += 1;
         for s in std::mem::take(&mut self.cp.new_switches) {
             let ts = self.at(s.t);
             if let Some(v) = self.switches.get_mut(s.thread as usize) {
@@ -253,7 +253,8 @@ impl Twin {
         }
     }
 
-    /// Simulated events so far (heap pops), for the benchmark.
+    /// Simulated events so far (commit requests, LGWR dispatches, write completions,
+    /// foreground wake-ups), for the benchmark.
     pub fn events(&self) -> u64 {
         self.cp.events
     }
@@ -297,4 +298,36 @@ pub fn run_headless(scenario: Scenario, seed: u64, duration: Duration) -> Vec<Sa
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_follow_the_interval_from_the_fixed_epoch() {
+        assert_eq!(EPOCH.to_string(), "2026-11-30T05:00:00.000Z");
+        let mut twin = Twin::new(Scenario::HealthyAsync, 1);
+        let t1 = twin.next_tick().unwrap();
+        assert_eq!(t1.t.to_string(), "2026-11-30T05:00:01.000Z");
+        assert_eq!(t1.samples.len(), 2);
+        assert_eq!(t1.samples[0].slot, Slot::primary());
+        assert_eq!(t1.samples[1].slot, Slot::standby());
+        twin.set_interval(Duration::from_millis(500));
+        let times: Vec<String> = (0..3)
+            .map(|_| twin.next_tick().unwrap().t.clock())
+            .collect();
+        assert_eq!(times, ["05:00:01", "05:00:02", "05:00:02"]);
+        assert_eq!(twin.now().to_string(), "2026-11-30T05:00:02.500Z");
+        assert_eq!(twin.describe(), "twin:healthy-async seed=1");
+        assert_eq!(twin.interval(), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn run_headless_returns_both_slots_per_interval() {
+        let s = run_headless(Scenario::Fastsync, 2, Duration::from_secs(3));
+        assert_eq!(s.len(), 6);
+        assert!(s.iter().all(|x| !x.is_error()));
+        assert_eq!(slots(), [s[0].slot.clone(), s[1].slot.clone()]);
+    }
 }

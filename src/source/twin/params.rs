@@ -118,9 +118,24 @@ pub struct StandbyIo {
 /// Media recovery (MRP) on the standby.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ApplyParams {
+    /// Apply rate with datafile reads at [`BASE_READ_US`].
     pub rate_bps: f64,
+    /// Share of apply time spent waiting on datafile reads at [`BASE_READ_US`]: slower reads
+    /// stretch that share (seed 004: the redo apply rate is I/O-bound).
+    pub io_bound: f64,
     /// Apply stops for this long at each standby log switch (checkpoint).
     pub ckpt_s_per_log: f64,
+}
+
+/// Datafile read latency at which `ApplyParams::rate_bps` is measured.
+pub const BASE_READ_US: f64 = 700.0;
+
+impl ApplyParams {
+    /// Apply rate given the standby's datafile read latency.
+    pub fn effective_bps(&self, io: &StandbyIo) -> f64 {
+        let stretch = 1.0 - self.io_bound + self.io_bound * io.data_read_us / BASE_READ_US;
+        self.rate_bps / stretch.max(1e-3)
+    }
 }
 
 /// Standby unreachable from `start_s` (after the scenario starts) for `len_s`.
@@ -242,12 +257,13 @@ impl Params {
                 tail_p: 0.0,
             },
             standby_io: StandbyIo {
-                data_read_us: 700.0,
+                data_read_us: BASE_READ_US,
                 data_write_us: 1_000.0,
                 archive_write_us: 1_500.0,
             },
             apply: ApplyParams {
                 rate_bps: 300.0 * MB,
+                io_bound: 0.3,
                 ckpt_s_per_log: 2.0,
             },
             outage: None,

@@ -66,15 +66,21 @@ impl Rng {
         -mean * self.uniform().ln()
     }
 
-    /// Standard normal (Box–Muller, both values used).
+    /// Standard normal (Marsaglia's polar method, both values used: no trigonometry).
     pub fn normal(&mut self) -> f64 {
         if let Some(z) = self.spare.take() {
             return z;
         }
-        let r = (-2.0 * self.uniform().ln()).sqrt();
-        let th = std::f64::consts::TAU * self.uniform();
-        self.spare = Some(r * th.sin());
-        r * th.cos()
+        loop {
+            let u = 2.0 * self.uniform() - 1.0;
+            let v = 2.0 * self.uniform() - 1.0;
+            let s = u * u + v * v;
+            if s < 1.0 && s > 0.0 {
+                let f = (-2.0 * s.ln() / s).sqrt();
+                self.spare = Some(v * f);
+                return u * f;
+            }
+        }
     }
 
     /// Lognormal parameterised by its *mean* (not its median) and the σ of the underlying
@@ -195,6 +201,13 @@ mod tests {
         assert!((u - 0.5).abs() < 0.005);
         let geo = mean_of(n, || f64::from(r.geometric(0.5)));
         assert!((geo - 2.0).abs() < 0.03, "geometric mean {geo}");
+        let z: Vec<f64> = (0..n).map(|_| r.normal()).collect();
+        let m = z.iter().sum::<f64>() / n as f64;
+        let var = z.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n as f64;
+        assert!(
+            m.abs() < 0.01 && (var - 1.0).abs() < 0.01,
+            "normal {m} {var}"
+        );
     }
 
     #[test]
