@@ -2,6 +2,7 @@
 //!
 //! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
 
+pub mod app;
 pub mod causes;
 pub mod cli;
 pub mod commands;
@@ -10,4 +11,6 @@ pub mod report;
 pub mod sample;
 pub mod source;
 pub mod timestamp;
+pub mod tui;
+pub mod ui;
 pub mod units;

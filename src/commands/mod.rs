@@ -1,6 +1,7 @@
 //! Command dispatch: the edge of the program, where library errors become one line and an exit
 //! code.
 
+mod replay;
 mod report;
 
 use crate::cli::{Cli, Command};
@@ -85,6 +86,7 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
+        Command::Replay(r) => replay::run(r),
     }
 }
 

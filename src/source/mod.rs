@@ -1,6 +1,11 @@
 //! Sources of samples: the twin, a recording (replay) and live Oracle databases. Every source
 //! emits raw cumulative counters as `Sample`s; nothing here computes a rate.
 
+pub mod control;
+pub mod replay;
+
+pub use control::Control;
+
 use crate::sample::{Mark, Sample, Slot};
 use crate::timestamp::Timestamp;
 use std::time::Duration;

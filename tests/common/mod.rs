@@ -1,0 +1,7 @@
+//! Shared test support: deterministic samples, hand-built findings, app and screen helpers.
+
+#![allow(dead_code)]
+
+pub mod findings;
+pub mod synthetic;
+pub mod screen;
