@@ -114,7 +114,7 @@ impl fmt::Display for KeyChord {
             KeyCode::BackTab => f.write_str("Shift-Tab"),
             KeyCode::Enter => f.write_str("Enter"),
             KeyCode::Esc => f.write_str("Esc"),
-            KeyCode::Backspace => f.write_str("Backspace"),
+            KeyCode::Backspace => f.write_str("Bksp"),
             KeyCode::Left => f.write_str("←"),
             KeyCode::Right => f.write_str("→"),
             KeyCode::Up => f.write_str("↑"),

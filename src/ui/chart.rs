@@ -18,7 +18,9 @@ pub struct Series {
 
 /// Formats a y value in the chart's unit.
 fn ylabel(v: f64, unit: &str) -> String {
-    let s = if unit == "s" {
+    let s = if v == 0.0 {
+        format!("0 {unit}")
+    } else if unit == "s" {
         fmt::lag(v)
     } else {
         format!("{} {unit}", fmt::auto(v))

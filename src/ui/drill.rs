@@ -30,12 +30,19 @@ fn evidence_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
         .max()
         .unwrap_or(6)
         .clamp(6, 40);
+    let tw = f
+        .evidence
+        .iter()
+        .filter_map(|e| e.threshold.as_ref().map(|t| t.chars().count()))
+        .max()
+        .unwrap_or(9)
+        .clamp(9, 40);
     let mut out = vec![Line::styled(
         format!(
-            "{}  {:>14}  {:<24}  source",
+            "{}  {:>14}  {}  source",
             fmt::fit("metric", mw),
             "value",
-            "threshold"
+            fmt::fit("threshold", tw)
         ),
         t.muted(),
     )];
@@ -43,13 +50,13 @@ fn evidence_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
         out.push(Line::from(vec![
             Span::styled(fmt::fit(&e.metric, mw), t.text()),
             Span::styled(
-                format!("  {:>14}", format!("{} {}", fmt::auto(e.value), e.unit)),
+                format!("  {:>14}", format!("{} {}", value(e.value), e.unit).trim_end()),
                 t.style(Role::Title),
             ),
             Span::styled(
                 format!(
                     "  {}",
-                    fmt::fit(e.threshold.as_deref().unwrap_or(fmt::NONE), 24)
+                    fmt::fit(e.threshold.as_deref().unwrap_or(fmt::NONE), tw)
                 ),
                 t.text(),
             ),
@@ -57,6 +64,15 @@ fn evidence_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
         ]));
     }
     out
+}
+
+/// Counts read as counts ("2", not "2.00").
+fn value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        fmt::num(v, 0)
+    } else {
+        fmt::auto(v)
+    }
 }
 
 /// The text below the chart (what it means, SQL, advice, what-if), also used for `y`.

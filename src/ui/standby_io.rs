@@ -42,7 +42,7 @@ fn types(d: &Delta) -> Vec<String> {
 fn header(cx: &Ctx) -> Line<'static> {
     Line::styled(
         format!(
-            "{:<14}{:>7}{:>7}{:>7}{:>7}{:>7}  {:>8}",
+            "{:<14}{:>7}{:>7}{:>7}{:>7}{:>8}  {:>8}",
             "type", "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await"
         ),
         cx.theme.muted(),
@@ -75,7 +75,7 @@ fn row(
             ),
             style,
         ),
-        Span::styled(format!("{:>7}", aw(io.r_await)), if rw { warn } else { style }),
+        Span::styled(format!("{:>8}", aw(io.r_await)), if rw { warn } else { style }),
         Span::styled(if rw { format!(" {up}") } else { "  ".into() }, warn),
         Span::styled(format!("{:>8}", aw(io.w_await)), if ww { warn } else { style }),
         Span::styled(if ww { format!(" {up}") } else { "  ".into() }, warn),

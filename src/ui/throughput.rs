@@ -138,5 +138,45 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             })
             .collect()
     };
+    let n = lines.len() as u16;
     frame.render_widget(Paragraph::new(lines), inner);
+    if detail == Detail::Full && inner.height >= n + 12 {
+        // Zoomed: TPS and redo rate over the whole history.
+        let h = (inner.height - n - 1) / 2;
+        let top = Rect::new(inner.x, inner.y + n + 1, inner.width, h);
+        let bottom = Rect::new(inner.x, top.bottom(), inner.width, h);
+        history_chart(frame, top, cx, "TPS", "/s", |p| p.tps, Role::SeriesLfs);
+        history_chart(frame, bottom, cx, "redo MB/s", "MB/s", |p| p.redo_mb_s, Role::SeriesLfpw);
+    }
+}
+
+fn history_chart(
+    frame: &mut Frame,
+    area: Rect,
+    cx: &Ctx,
+    name: &'static str,
+    unit: &str,
+    f: fn(&Point) -> Option<f64>,
+    role: Role,
+) {
+    let app = cx.app;
+    let Some(s) = app.primary().and_then(|s| app.engine.slot(s)) else {
+        return;
+    };
+    let Some(end) = app.paused_at.or(s.points().last().map(|p| p.t)) else {
+        return;
+    };
+    let pts: Vec<(f64, f64)> = s
+        .points()
+        .iter()
+        .filter(|p| p.t <= end)
+        .filter_map(|p| f(p).map(|v| (p.t.secs_since(end), v)))
+        .collect();
+    let span = pts.first().map(|p| -p.0).unwrap_or(0.0);
+    let series = [super::chart::Series {
+        name,
+        role,
+        points: pts,
+    }];
+    super::chart::render(frame, area, cx, &series, unit, span);
 }

@@ -433,7 +433,7 @@ impl Synth {
         s.iostat = strip(&self.s_io, "s:");
         // Lags wobble by tenths of a second around the phase's level, as Oracle reports them.
         let tl = (ph.transport_lag * self.noise(10.0) * 10.0).round() / 10.0;
-        let al = ((ph.apply_lag + (self.i % 5) as f64 * 0.1) * 10.0).round() / 10.0;
+        let al = ((ph.apply_lag + ((self.i / 10) % 3) as f64 * 0.1) * 10.0).round() / 10.0;
         s.dg = Some(DgStats {
             transport_lag_s: Some(Secs(tl)),
             apply_lag_s: Some(Secs(al)),
