@@ -5,3 +5,4 @@
 pub mod findings;
 pub mod synthetic;
 pub mod screen;
+pub mod pty;

@@ -1,0 +1,181 @@
+//! End-to-end tests of the real binary in a pseudo-terminal: `dgscope replay` of the committed
+//! synthetic incident. Each check is a function of a launcher, so `demo` gets the same tests
+//! with one line each once it is wired (`fn demo(c, r) -> Tui { Tui::spawn(&["demo"], c, r) }`).
+
+mod common;
+
+use common::pty::{fixture, Tui};
+use expectrl::Signal;
+use std::process::{Command, Stdio};
+
+type Launch = fn(u16, u16) -> Tui;
+
+const TITLES: [&str; 5] = [
+    "1 Commit path",
+    "2 Throughput",
+    "3 Lag",
+    "4 Standby I/O",
+    "5 Suggested causes",
+];
+
+fn draws_every_pane(launch: Launch) {
+    let mut t = launch(160, 48);
+    for title in TITLES {
+        t.wait_text(title);
+    }
+    t.wait_text("log file sync");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}
+
+fn keys_act(launch: Launch, settle: fn(&mut Tui)) {
+    let mut t = launch(160, 48);
+    settle(&mut t);
+    // Tab moves the focus to pane 2; Enter zooms it; Esc comes back.
+    t.send("\t");
+    t.send("\r");
+    t.wait_for("pane 2 zoomed", |s| {
+        let c = s.contents();
+        c.contains("2 Throughput") && !c.contains("1 Commit path") && c.contains("Esc back")
+    });
+    t.send("\x1b");
+    t.wait_text("1 Commit path");
+    // Help overlay from the live keymap.
+    t.send("?");
+    t.wait_text("keys (Esc closes)");
+    t.wait_text("cycle theme");
+    t.send("\x1b");
+    t.wait_gone("keys (Esc closes)");
+    // Pause and resume.
+    t.send("p");
+    t.wait_text("PAUSED");
+    t.send("p");
+    t.wait_gone("PAUSED");
+    // Baseline.
+    t.send("b");
+    t.wait_text("base@");
+    t.wait_text("baseline set at");
+    // Window cycles 1m → 5m.
+    t.wait_text("win 1m");
+    t.send("w");
+    t.wait_text("win 5m");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}
+
+fn resizes(launch: Launch, settle: fn(&mut Tui)) {
+    let mut t = launch(160, 48);
+    settle(&mut t);
+    t.wait_text("══ SYNC AFFIRM ══▶");
+    t.resize(80, 24);
+    // The stacked layout: a narrower arrow and the same panes.
+    t.wait_text("═SYNC AFFIRM═▶");
+    for title in TITLES {
+        t.wait_text(title);
+    }
+    t.resize(40, 10);
+    t.wait_text("terminal too small");
+    t.wait_text("40×10)");
+    t.resize(120, 32);
+    t.wait_text("══ SYNC AFFIRM ══▶");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}
+
+fn sigterm_restores(launch: Launch) {
+    let mut t = launch(100, 30);
+    t.wait_text("1 Commit path");
+    t.signal(Signal::SIGTERM);
+    assert_eq!(t.wait_exit(), 143);
+    t.assert_restored();
+}
+
+fn quit_keeping_the_frame(launch: Launch, settle: fn(&mut Tui)) {
+    let mut t = launch(100, 30);
+    settle(&mut t);
+    t.send("Q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+    let text = t.text();
+    assert!(text.contains("1 Commit path") && text.contains("log file sync"), "{text}");
+}
+
+fn wait_end(t: &mut Tui) {
+    t.wait_replay_end();
+}
+
+fn replay(c: u16, r: u16) -> Tui {
+    Tui::replay(c, r)
+}
+
+#[test]
+fn replay_draws_every_pane() {
+    draws_every_pane(replay);
+}
+
+#[test]
+fn replay_keys_act() {
+    keys_act(replay, wait_end);
+}
+
+#[test]
+fn replay_resizes_down_to_too_small_and_back() {
+    resizes(replay, wait_end);
+}
+
+#[test]
+fn replay_sigterm_restores_the_terminal() {
+    sigterm_restores(replay);
+}
+
+#[test]
+fn replay_capital_q_leaves_the_last_frame() {
+    quit_keeping_the_frame(replay, wait_end);
+}
+
+#[test]
+fn replay_header_says_replay_and_the_recordings_clock() {
+    let mut t = Tui::replay(160, 48);
+    t.wait_replay_end();
+    // The recording ends at 05:02:59 UTC: the header shows that, not the wall clock.
+    t.wait_text("REPLAY END 05:02:59");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn not_a_tty_gets_one_line_and_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .args(["replay", fixture("synthetic_slow_srl.jsonl").to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for w in ["terminal", "dgscope check", "dgscope report", "dgscope record"] {
+        assert!(err.contains(w), "{err}");
+    }
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_missing_recording_is_one_line_and_exit_2() {
+    let mut t = Tui::spawn(&["replay", "no-such-file.jsonl"], 80, 24);
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    assert!(text.contains("dgscope: ") && text.contains("no-such-file.jsonl"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+}
+
+#[test]
+fn a_bad_speed_is_one_line_and_exit_2() {
+    let mut t = Tui::spawn(&["replay", "x.jsonl", "--speed", "0"], 80, 24);
+    assert_eq!(t.wait_exit(), 2);
+    assert!(t.text().contains("--speed 0: must be between 0.25 and 64"), "{}", t.text());
+}
