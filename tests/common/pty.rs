@@ -87,6 +87,10 @@ impl Tui {
         }
     }
 
+    pub fn pid(&self) -> i32 {
+        self.session.get_process().pid().as_raw()
+    }
+
     pub fn screen(&self) -> &vt100::Screen {
         self.parser.screen()
     }
