@@ -100,7 +100,10 @@ fn quit_keeping_the_frame(launch: Launch, settle: fn(&mut Tui)) {
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();
     let text = t.text();
-    assert!(text.contains("1 Commit path") && text.contains("log file sync"), "{text}");
+    assert!(
+        text.contains("1 Commit path") && text.contains("log file sync"),
+        "{text}"
+    );
 }
 
 fn wait_end(t: &mut Tui) {
@@ -149,7 +152,10 @@ fn replay_header_says_replay_and_the_recordings_clock() {
 #[test]
 fn not_a_tty_gets_one_line_and_exit_2() {
     let out = Command::new(env!("CARGO_BIN_EXE_dgscope"))
-        .args(["replay", fixture("synthetic_slow_srl.jsonl").to_str().unwrap()])
+        .args([
+            "replay",
+            fixture("synthetic_slow_srl.jsonl").to_str().unwrap(),
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -158,7 +164,12 @@ fn not_a_tty_gets_one_line_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    for w in ["terminal", "dgscope check", "dgscope report", "dgscope record"] {
+    for w in [
+        "terminal",
+        "dgscope check",
+        "dgscope report",
+        "dgscope record",
+    ] {
         assert!(err.contains(w), "{err}");
     }
     assert!(out.stdout.is_empty());
@@ -169,7 +180,10 @@ fn a_missing_recording_is_one_line_and_exit_2() {
     let mut t = Tui::spawn(&["replay", "no-such-file.jsonl"], 80, 24);
     assert_eq!(t.wait_exit(), 2);
     let text = t.text();
-    assert!(text.contains("dgscope: ") && text.contains("no-such-file.jsonl"), "{text}");
+    assert!(
+        text.contains("dgscope: ") && text.contains("no-such-file.jsonl"),
+        "{text}"
+    );
     assert_eq!(text.trim().lines().count(), 1, "{text}");
 }
 
@@ -177,5 +191,9 @@ fn a_missing_recording_is_one_line_and_exit_2() {
 fn a_bad_speed_is_one_line_and_exit_2() {
     let mut t = Tui::spawn(&["replay", "x.jsonl", "--speed", "0"], 80, 24);
     assert_eq!(t.wait_exit(), 2);
-    assert!(t.text().contains("--speed 0: must be between 0.25 and 64"), "{}", t.text());
+    assert!(
+        t.text().contains("--speed 0: must be between 0.25 and 64"),
+        "{}",
+        t.text()
+    );
 }

@@ -39,11 +39,18 @@ fn committed_fixture_matches_the_generator() {
     if std::env::var_os("DGSCOPE_REGEN_FIXTURES").is_some() {
         std::fs::write(FIXTURE, &bytes).unwrap();
     }
-    let committed = std::fs::read(FIXTURE).expect("fixture present (regenerate: see the doc comment)");
-    assert!(committed == bytes, "{FIXTURE} differs from the generator; regenerate it");
+    let committed =
+        std::fs::read(FIXTURE).expect("fixture present (regenerate: see the doc comment)");
+    assert!(
+        committed == bytes,
+        "{FIXTURE} differs from the generator; regenerate it"
+    );
     let (h, entries) = read_all(Path::new(FIXTURE)).unwrap();
     assert_eq!(h.interval_ms, Some(1000));
-    let samples = entries.iter().filter(|e| matches!(e, Entry::Sample(_))).count();
+    let samples = entries
+        .iter()
+        .filter(|e| matches!(e, Entry::Sample(_)))
+        .count();
     assert_eq!(samples, 360);
     assert_eq!(entries.len(), 361);
 }

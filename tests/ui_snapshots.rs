@@ -5,8 +5,8 @@ mod common;
 
 use common::screen::{act, app, buffer, render, Setup};
 use dgscope::app::{Action, Mode, Overlay};
-use dgscope::source::{ConnState, SourceEvent};
 use dgscope::sample::Slot;
+use dgscope::source::{ConnState, SourceEvent};
 use ratatui::style::{Color, Modifier};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
@@ -107,12 +107,18 @@ fn too_small_screens() {
     let a = app(Setup::default());
     snap("too_small_40x10", render(&a, 40, 10));
     let t = render(&a, 59, 16);
-    assert!(t.contains("terminal too small (need 60×16, have 59×16)"), "{t}");
+    assert!(
+        t.contains("terminal too small (need 60×16, have 59×16)"),
+        "{t}"
+    );
     let t = render(&a, 60, 15);
     assert!(t.contains("have 60×15"), "{t}");
     // The minimum itself draws the panes.
     let t = render(&a, 60, 16);
-    assert!(t.contains("1 Commit path") && t.contains("5 Suggested causes"), "{t}");
+    assert!(
+        t.contains("1 Commit path") && t.contains("5 Suggested causes"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -134,7 +140,12 @@ fn mono_theme_uses_no_colour_and_marks_severity_with_attributes() {
         .enumerate()
         .find(|(_, l)| l.contains("WARN"))
         .unwrap();
-    let x = line.chars().take_while(|_| true).collect::<String>().find("WARN").unwrap();
+    let x = line
+        .chars()
+        .take_while(|_| true)
+        .collect::<String>()
+        .find("WARN")
+        .unwrap();
     let col = line[..x].chars().count() as u16;
     assert!(buf[(col, y as u16)].modifier.contains(Modifier::BOLD));
     snap("mono_80x24", text);
@@ -148,12 +159,19 @@ fn ascii_drawing_has_no_braille_or_box_characters() {
     });
     for (w, h) in [(80, 24), (160, 48)] {
         let t = render(&a, w, h);
-        assert!(!t.chars().any(|c| ('\u{2500}'..='\u{259f}').contains(&c) || ('\u{2800}'..='\u{28ff}').contains(&c)), "{t}");
+        assert!(
+            !t.chars().any(|c| ('\u{2500}'..='\u{259f}').contains(&c)
+                || ('\u{2800}'..='\u{28ff}').contains(&c)),
+            "{t}"
+        );
         snap(&format!("ascii_{w}x{h}"), t);
     }
     act(&mut a, &[Action::Focus(3), Action::Enter]);
     let t = render(&a, 160, 48);
-    assert!(!t.chars().any(|c| ('\u{2800}'..='\u{28ff}').contains(&c)), "braille in ascii lag chart");
+    assert!(
+        !t.chars().any(|c| ('\u{2800}'..='\u{28ff}').contains(&c)),
+        "braille in ascii lag chart"
+    );
 }
 
 #[test]
@@ -172,14 +190,34 @@ fn warming_up_and_healthy_empty_states() {
         ..Setup::default()
     });
     let t = render(&a, 80, 24);
-    assert!(t.contains("No cause above INFO — primary and standby look healthy"), "{t}");
+    assert!(
+        t.contains("No cause above INFO — primary and standby look healthy"),
+        "{t}"
+    );
     snap("healthy_80x24", t);
 }
 
 #[test]
 fn paused_and_scrubbed_back_shows_the_past() {
     let mut a = app(Setup::default());
-    act(&mut a, &[Action::TogglePause, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10, Action::ScrubBack10]);
+    act(
+        &mut a,
+        &[
+            Action::TogglePause,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+        ],
+    );
     let t = render(&a, 160, 48);
     // 120 samples back from 05:02:59 is 05:00:59, the last healthy second.
     assert!(t.contains("PAUSED") && t.contains("05:00:59 (-2m)"), "{t}");
@@ -203,7 +241,10 @@ fn lost_standby_dims_and_counts_down() {
         },
     });
     let t = render(&a, 160, 48);
-    assert!(t.contains("data 42 s old, reconnecting in 7 s (attempt 3)"), "{t}");
+    assert!(
+        t.contains("data 42 s old, reconnecting in 7 s (attempt 3)"),
+        "{t}"
+    );
     snap("reconnecting_160x48", t);
     assert!(a.overlay.is_none() || matches!(a.overlay, Some(Overlay::Help)));
 }

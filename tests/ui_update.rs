@@ -21,7 +21,13 @@ fn focus_cycles_through_the_five_panes_both_ways() {
     }
     assert_eq!(
         seen,
-        [Pane::Throughput, Pane::Lag, Pane::StandbyIo, Pane::Causes, Pane::Commit]
+        [
+            Pane::Throughput,
+            Pane::Lag,
+            Pane::StandbyIo,
+            Pane::Causes,
+            Pane::Commit
+        ]
     );
     act(&mut a, &[Action::FocusPrev]);
     assert_eq!(a.focus, Pane::Causes);
@@ -74,7 +80,14 @@ fn window_cycle_skips_since_baseline_without_one() {
     }
     assert_eq!(seen, ["5m", "15m", "since startup", "10s", "1m"]);
     act(&mut a, &[Action::SetBaseline]);
-    act(&mut a, &[Action::CycleWindow, Action::CycleWindow, Action::CycleWindow]);
+    act(
+        &mut a,
+        &[
+            Action::CycleWindow,
+            Action::CycleWindow,
+            Action::CycleWindow,
+        ],
+    );
     assert_eq!(a.window, Window::SinceBaseline);
     // Clearing the baseline leaves a window that means something.
     act(&mut a, &[Action::ClearBaseline]);
@@ -137,7 +150,10 @@ fn a_paused_screen_keeps_its_findings() {
     let before = a.assessment.findings.len();
     a.assessment.findings.clear();
     a.refresh();
-    assert!(a.assessment.findings.is_empty(), "refresh while paused must not recompute");
+    assert!(
+        a.assessment.findings.is_empty(),
+        "refresh while paused must not recompute"
+    );
     act(&mut a, &[Action::TogglePause]);
     assert_eq!(a.assessment.findings.len(), before);
 }
@@ -172,7 +188,10 @@ fn fault_menu_only_with_scenarios_and_sends_the_choice() {
         scenarios: vec!["healthy-sync".into(), "slow-srl".into()],
         ..Setup::default()
     });
-    act(&mut a, &[Action::FaultMenu, Action::Down, Action::Down, Action::Enter]);
+    act(
+        &mut a,
+        &[Action::FaultMenu, Action::Down, Action::Down, Action::Enter],
+    );
     assert_eq!(
         a.take_effects(),
         vec![Effect::Control(Control::SetScenario("slow-srl".into()))]
@@ -197,7 +216,10 @@ fn mark_input_collects_text_and_queues_the_note() {
     );
     // Keys that are bindings elsewhere are text here: 'q' does not quit.
     let q = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('q'));
-    assert_eq!(dgscope::app::action_for_key(&a, &q), Some(Action::Char('q')));
+    assert_eq!(
+        dgscope::app::action_for_key(&a, &q),
+        Some(Action::Char('q'))
+    );
     act(&mut a, &[Action::Enter]);
     assert_eq!(a.overlay, None);
     assert_eq!(a.take_effects(), vec![Effect::AddMark("fix SRs".into())]);
@@ -210,7 +232,13 @@ fn quit_keys_and_io_actions_become_effects() {
     let mut a = app(Setup::default());
     act(
         &mut a,
-        &[Action::Quit, Action::QuitKeepFrame, Action::ToggleRecording, Action::Copy, Action::Report],
+        &[
+            Action::Quit,
+            Action::QuitKeepFrame,
+            Action::ToggleRecording,
+            Action::Copy,
+            Action::Report,
+        ],
     );
     assert_eq!(
         a.take_effects(),
@@ -230,7 +258,11 @@ fn overlays_open_close_and_let_screen_keys_through() {
     act(&mut a, &[Action::Help]);
     assert_eq!(a.overlay, Some(Overlay::Help));
     act(&mut a, &[Action::Impact]);
-    assert_eq!(a.overlay, Some(Overlay::Impact), "i switches help to impact");
+    assert_eq!(
+        a.overlay,
+        Some(Overlay::Impact),
+        "i switches help to impact"
+    );
     act(&mut a, &[Action::CycleWindow]);
     assert_eq!(a.window.to_string(), "5m", "w works under the impact table");
     act(&mut a, &[Action::Back]);
@@ -268,9 +300,16 @@ fn a_click_focuses_the_pane_under_it() {
     assert_eq!(dgscope::ui::pane_at(area, &a, 5, 3), Some(Pane::Commit));
     assert_eq!(dgscope::ui::pane_at(area, &a, 100, 3), Some(Pane::Lag));
     assert_eq!(dgscope::ui::pane_at(area, &a, 100, 45), Some(Pane::Causes));
-    assert_eq!(dgscope::ui::pane_at(area, &a, 5, 0), None, "the header is no pane");
+    assert_eq!(
+        dgscope::ui::pane_at(area, &a, 5, 0),
+        None,
+        "the header is no pane"
+    );
     let small = Rect::new(0, 0, 80, 24);
-    assert_eq!(dgscope::ui::pane_at(small, &a, 5, 8), Some(Pane::Throughput));
+    assert_eq!(
+        dgscope::ui::pane_at(small, &a, 5, 8),
+        Some(Pane::Throughput)
+    );
 }
 
 #[test]
@@ -301,7 +340,10 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Focus(1)]);
     let text = tui::screen_text(&a, 120, 40, tui::copy_screen(&a));
-    assert!(text.contains("log file sync") && text.contains("≤32"), "{text}");
+    assert!(
+        text.contains("log file sync") && text.contains("≤32"),
+        "{text}"
+    );
     let md = tui::incident::markdown(&a);
     assert!(md.contains("# dgscope incident report"), "{md}");
     assert!(md.contains("| log file sync | 4.58 |"), "{md}");
@@ -309,6 +351,10 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     assert!(md.contains("standby-redo-write-slow"), "{md}");
     let dir = tempfile::tempdir().unwrap();
     let p = tui::incident::write_report(&a, dir.path()).unwrap();
-    assert!(p.file_name().unwrap().to_string_lossy().starts_with("dgscope-incident-20261130-050259"));
+    assert!(p
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with("dgscope-incident-20261130-050259"));
     assert_eq!(std::fs::read_to_string(p).unwrap(), md);
 }

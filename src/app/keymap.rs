@@ -257,7 +257,10 @@ mod tests {
             k.action(key(KeyCode::Char('Q'), KeyModifiers::SHIFT)),
             Some(Action::QuitKeepFrame)
         );
-        assert_eq!(k.action(key(KeyCode::Char('Q'), n)), Some(Action::QuitKeepFrame));
+        assert_eq!(
+            k.action(key(KeyCode::Char('Q'), n)),
+            Some(Action::QuitKeepFrame)
+        );
         assert_eq!(
             k.action(key(KeyCode::BackTab, KeyModifiers::SHIFT)),
             Some(Action::FocusPrev)
@@ -266,7 +269,10 @@ mod tests {
             k.action(key(KeyCode::Left, KeyModifiers::SHIFT)),
             Some(Action::ScrubBack10)
         );
-        assert_eq!(k.action(key(KeyCode::Char(' '), n)), Some(Action::TogglePause));
+        assert_eq!(
+            k.action(key(KeyCode::Char(' '), n)),
+            Some(Action::TogglePause)
+        );
         assert_eq!(k.action(key(KeyCode::Char('3'), n)), Some(Action::Focus(3)));
         assert_eq!(k.action(key(KeyCode::Char('z'), n)), None);
         for a in Action::BINDABLE {
@@ -304,7 +310,10 @@ mod tests {
     #[test]
     fn chords_print_readably() {
         assert_eq!(KeyChord::parse("ctrl-c").unwrap().to_string(), "Ctrl-c");
-        assert_eq!(KeyChord::parse("shift-tab").unwrap().to_string(), "Shift-Tab");
+        assert_eq!(
+            KeyChord::parse("shift-tab").unwrap().to_string(),
+            "Shift-Tab"
+        );
         assert_eq!(KeyChord::parse("-").unwrap().code, KeyCode::Char('-'));
         assert_eq!(KeyChord::parse("f2").unwrap().code, KeyCode::F(2));
     }

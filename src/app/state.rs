@@ -102,7 +102,9 @@ pub enum Overlay {
 /// Asks the event loop to do what the pure state machine cannot (I/O, the terminal, sources).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    Quit { keep_frame: bool },
+    Quit {
+        keep_frame: bool,
+    },
     Control(Control),
     ToggleRecording,
     AddMark(String),
@@ -334,7 +336,11 @@ impl App {
         let sw = self.switches.get(slot)?;
         let end = at.or_else(|| self.engine.slot(slot)?.last_good().map(|s| s.t))?;
         let start = end.add_millis(-3_600_000);
-        Some(sw.iter().filter(|s| s.time > start && s.time <= end).count() as f64)
+        Some(
+            sw.iter()
+                .filter(|s| s.time > start && s.time <= end)
+                .count() as f64,
+        )
     }
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {

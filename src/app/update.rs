@@ -35,12 +35,11 @@ pub fn update(app: &mut App, action: Action) {
         Action::Enter => {
             if app.screen == Screen::Main {
                 app.scroll = 0;
-                app.screen =
-                    if app.focus == Pane::Causes && !app.assessment.findings.is_empty() {
-                        Screen::Cause(app.selected)
-                    } else {
-                        Screen::Zoom(app.focus)
-                    };
+                app.screen = if app.focus == Pane::Causes && !app.assessment.findings.is_empty() {
+                    Screen::Cause(app.selected)
+                } else {
+                    Screen::Zoom(app.focus)
+                };
             }
         }
         Action::Back => {

@@ -187,9 +187,11 @@ mod tests {
     use std::io::Cursor;
 
     fn recording(n: i64) -> Vec<u8> {
-        let mut w =
-            RecordingWriter::new(Vec::new(), &Header::new(Timestamp::from_millis(0), 1000, "t"))
-                .unwrap();
+        let mut w = RecordingWriter::new(
+            Vec::new(),
+            &Header::new(Timestamp::from_millis(0), 1000, "t"),
+        )
+        .unwrap();
         for i in 0..n {
             let t = Timestamp::from_millis(i * 1000);
             w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
@@ -247,6 +249,9 @@ mod tests {
         assert_eq!((samples, marks, ended), (10, 1, true));
         // Four recorded seconds at speed 4: one second of (virtual) playback.
         let took = start.elapsed();
-        assert!(took >= Duration::from_millis(999) && took <= Duration::from_millis(1100), "{took:?}");
+        assert!(
+            took >= Duration::from_millis(999) && took <= Duration::from_millis(1100),
+            "{took:?}"
+        );
     }
 }

@@ -66,7 +66,10 @@ pub fn markdown(app: &App) -> String {
     }
     let d = app.deltas();
     let _ = writeln!(s, "\n## Commit path (primary, window {})\n", app.window);
-    let _ = writeln!(s, "| wait | avg ms | p50 | p90 | p99 |\n|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        s,
+        "| wait | avg ms | p50 | p90 | p99 |\n|---|---:|---:|---:|---:|"
+    );
     for n in [
         event::LOG_FILE_SYNC,
         event::LOG_FILE_PARALLEL_WRITE,

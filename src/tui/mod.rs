@@ -84,7 +84,9 @@ pub fn themes(
 ) -> Result<Vec<Theme>, Failure> {
     let truecolor = ui::theme::truecolor_from_env(colorterm);
     if no_color || no_color_env {
-        return Ok(vec![Theme::builtin("mono", false).map_err(Failure::bad_input)?]);
+        return Ok(vec![
+            Theme::builtin("mono", false).map_err(Failure::bad_input)?
+        ]);
     }
     let mut all = Theme::all_builtin(truecolor);
     let name = name.unwrap_or("dark");
@@ -253,7 +255,9 @@ pub async fn run(
                 Effect::WriteReport => {
                     app.status = Some(match incident::write_report(&app, &opts.out_dir) {
                         Ok(p) => format!("report written: {}", p.display()),
-                        Err(e) => format!("cannot write the report in {}: {e}", opts.out_dir.display()),
+                        Err(e) => {
+                            format!("cannot write the report in {}: {e}", opts.out_dir.display())
+                        }
                     });
                 }
                 Effect::Copy => {
@@ -294,7 +298,11 @@ fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev
     app.ingest(ev);
 }
 
-fn toggle_recording(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, opts: &TuiOptions) {
+fn toggle_recording(
+    app: &mut App,
+    recorder: &mut Option<RecordingWriter<File>>,
+    opts: &TuiOptions,
+) {
     if recorder.take().is_some() {
         let path = app.recording.take().unwrap_or_default();
         app.status = Some(format!("recording saved: {path}"));

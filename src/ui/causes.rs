@@ -69,11 +69,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         }
         lines.push(Line::from(spans));
         if two_lines {
-            let ev = f
-                .evidence
-                .first()
-                .map(evidence_text)
-                .unwrap_or_default();
+            let ev = f.evidence.first().map(evidence_text).unwrap_or_default();
             lines.push(Line::from(vec![
                 Span::raw("        "),
                 Span::styled(ev, t.muted()),

@@ -42,7 +42,10 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
     let mut legend = vec![];
     for (i, s) in series.iter().enumerate() {
         let mark = if cx.ascii { ascii_marker(i) } else { '━' };
-        legend.push(Span::styled(format!("{mark} {}  ", s.name), t.style(s.role)));
+        legend.push(Span::styled(
+            format!("{mark} {}  ", s.name),
+            t.style(s.role),
+        ));
     }
     legend.push(Span::styled(
         format!("max {}  over {}", ylabel(max, unit).trim(), fmt::age(span)),
@@ -68,14 +71,19 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
                 .data(&s.points)
         })
         .collect();
-    let mut x_axis = Axis::default().bounds([-span.max(1.0), 0.0]).style(t.muted());
+    let mut x_axis = Axis::default()
+        .bounds([-span.max(1.0), 0.0])
+        .style(t.muted());
     let mut y_axis = Axis::default().bounds([0.0, ymax]).style(t.muted());
     if !cx.ascii && plot.height >= 4 {
         x_axis = x_axis.labels(vec![
             Span::raw(format!("-{}", fmt::age(span))),
             Span::raw("now"),
         ]);
-        y_axis = y_axis.labels(vec![Span::raw(ylabel(0.0, unit)), Span::raw(ylabel(ymax, unit))]);
+        y_axis = y_axis.labels(vec![
+            Span::raw(ylabel(0.0, unit)),
+            Span::raw(ylabel(ymax, unit)),
+        ]);
     }
     let chart = Chart::new(datasets)
         .x_axis(x_axis)

@@ -26,7 +26,11 @@ pub struct Wait {
 
 pub fn waits(d: Option<&Delta>) -> [Wait; 3] {
     let get = |names: &[&str]| {
-        let e = d.and_then(|d| names.iter().find_map(|n| d.event(n).filter(|e| e.waits > 0)));
+        let e = d.and_then(|d| {
+            names
+                .iter()
+                .find_map(|n| d.event(n).filter(|e| e.waits > 0))
+        });
         let per_s = d.and_then(|d| names.iter().find_map(|n| d.event_per_sec(n)));
         (
             e.and_then(|e| e.avg()).map(|m| m.0),
@@ -196,7 +200,12 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
         .iter()
         .fold(0.0f64, |m, s| m.max(s.0).max(s.1))
         .max(1e-9);
-    let max_count = shares.iter().map(|s| s.2.max(s.3)).max().unwrap_or(1).max(1);
+    let max_count = shares
+        .iter()
+        .map(|s| s.2.max(s.3))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let bar_w = width.saturating_sub(8 + 2 * 7) / 2;
     let scale = |share: f64, count: u64| -> usize {
         let f = if cx.log_scale() {
@@ -227,12 +236,20 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
         out.push(Line::from(vec![
             Span::styled(format!("{:>6.1} ", s.0 * 100.0), t.text()),
             Span::styled(
-                format!("{}{}", " ".repeat(bar_w - l.min(bar_w)), block.repeat(l.min(bar_w))),
+                format!(
+                    "{}{}",
+                    " ".repeat(bar_w - l.min(bar_w)),
+                    block.repeat(l.min(bar_w))
+                ),
                 t.style(Role::SeriesLfs),
             ),
             Span::styled(format!(" {:^6} ", bucket_label(*b, cx.ascii)), t.muted()),
             Span::styled(
-                format!("{}{}", block.repeat(r.min(bar_w)), " ".repeat(bar_w - r.min(bar_w))),
+                format!(
+                    "{}{}",
+                    block.repeat(r.min(bar_w)),
+                    " ".repeat(bar_w - r.min(bar_w))
+                ),
                 t.style(Role::SeriesLfpw),
             ),
             Span::styled(format!(" {:>5.1}", s.1 * 100.0), t.text()),
@@ -255,7 +272,12 @@ fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
     let mut head = vec![Span::styled(format!("{:<8}", "< ms"), t.muted())];
     for x in w.iter() {
         head.push(Span::styled(
-            format!("{:>11} {:>8} {:>8}", format!("{} count", short(x.label)), "share", "cum"),
+            format!(
+                "{:>11} {:>8} {:>8}",
+                format!("{} count", short(x.label)),
+                "share",
+                "cum"
+            ),
             t.style(x.role),
         ));
     }
@@ -346,10 +368,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             let chart_h = inner.height.saturating_sub(used).min(16);
             if chart_h >= 5 {
                 let text_area = Rect::new(inner.x, inner.y, inner.width, used);
-                frame.render_widget(
-                    Paragraph::new(lines).scroll((app.scroll, 0)),
-                    text_area,
-                );
+                frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), text_area);
                 let r = Rect::new(inner.x, inner.y + used, inner.width, chart_h);
                 latency_chart(frame, r, cx);
                 return;

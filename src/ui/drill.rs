@@ -50,7 +50,10 @@ fn evidence_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
         out.push(Line::from(vec![
             Span::styled(fmt::fit(&e.metric, mw), t.text()),
             Span::styled(
-                format!("  {:>14}", format!("{} {}", value(e.value), e.unit).trim_end()),
+                format!(
+                    "  {:>14}",
+                    format!("{} {}", value(e.value), e.unit).trim_end()
+                ),
                 t.style(Role::Title),
             ),
             Span::styled(
@@ -132,7 +135,10 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
         ]));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut top = vec![Line::styled(f.title.clone(), t.style(Role::Title)), Line::raw("")];
+    let mut top = vec![
+        Line::styled(f.title.clone(), t.style(Role::Title)),
+        Line::raw(""),
+    ];
     top.extend(evidence_lines(cx, f));
     let top_h = (top.len() as u16).min(inner.height);
     frame.render_widget(
@@ -140,7 +146,13 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
         Rect::new(inner.x, inner.y, inner.width, top_h),
     );
     let rest = inner.height.saturating_sub(top_h + 1);
-    let chart_h = if rest >= 20 { 10 } else if rest >= 12 { 6 } else { 0 };
+    let chart_h = if rest >= 20 {
+        10
+    } else if rest >= 12 {
+        6
+    } else {
+        0
+    };
     let cy = inner.y + top_h + 1;
     if chart_h > 0 {
         let r = Rect::new(inner.x, cy, inner.width, chart_h);

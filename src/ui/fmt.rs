@@ -24,7 +24,7 @@ fn group(n: i64) -> String {
     }
     let len = digits.len();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (len - i) % 3 == 0 && len > 3 {
+        if i > 0 && (len - i).is_multiple_of(3) && len > 3 {
             out.push(' ');
         }
         out.push(c);
@@ -94,7 +94,11 @@ pub fn lag(s: f64) -> String {
         format!("{}m{:02}s", m as u64, (s - m * 60.0).round() as u64)
     } else {
         let h = (s / 3600.0).floor();
-        format!("{}h{:02}m", h as u64, ((s - h * 3600.0) / 60.0).round() as u64)
+        format!(
+            "{}h{:02}m",
+            h as u64,
+            ((s - h * 3600.0) / 60.0).round() as u64
+        )
     }
 }
 
@@ -209,7 +213,10 @@ mod tests {
         assert_eq!(sparkline(&[Some(0.0)], 1, false), "▁");
         // Steady around 100: ripples, not a solid bar.
         let v = [Some(96.0), Some(100.0), Some(98.0)];
-        assert_eq!(sparkline(&v, 3, false), "▁█▅");
+        assert_eq!(sparkline(&v, 3, false), "▇█▇");
+        // A 20 % drop in view reads as a drop.
+        let v = [Some(100.0), Some(80.0)];
+        assert_eq!(sparkline(&v, 2, false), "█▂");
     }
 
     #[test]

@@ -83,7 +83,10 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
 
     // Topology: primary ══ SYNC AFFIRM ══▶ standby (open mode).
     let pname = db_name(primary, "primary");
-    let sname = db_name(standby, standby_slot.map(|s| s.as_str()).unwrap_or("no standby"));
+    let sname = db_name(
+        standby,
+        standby_slot.map(|s| s.as_str()).unwrap_or("no standby"),
+    );
     let pdb = primary.and_then(|s| s.db.as_ref());
     spans.push(Span::styled(pname, bold));
     if wide {
@@ -124,7 +127,10 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
         spans.push(Span::styled(sname.clone(), bold));
     } else {
         for (i, s) in standbys.iter().enumerate() {
-            let n = db_name(e.slot(s).and_then(|x| x.last_good()).map(|a| &**a), s.as_str());
+            let n = db_name(
+                e.slot(s).and_then(|x| x.last_good()).map(|a| &**a),
+                s.as_str(),
+            );
             let chosen = Some(*s) == standby_slot;
             let txt = if chosen { format!("[{n}]") } else { n };
             spans.push(Span::styled(txt, if chosen { bold } else { h }));
@@ -136,7 +142,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
     if wide {
         let sdb = standby.and_then(|s| s.db.as_ref());
         let role = sdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
-        let open = sdb.and_then(|d| d.open_mode.as_ref()).map(|o| format!("({o})"));
+        let open = sdb
+            .and_then(|d| d.open_mode.as_ref())
+            .map(|o| format!("({o})"));
         let extra: Vec<String> = [role, open].into_iter().flatten().collect();
         if !extra.is_empty() {
             spans.push(Span::styled(format!(" {}", extra.join(" ")), h));
@@ -171,7 +179,10 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
         } else {
             format!("  {dot}REC")
         };
-        spans.push(Span::styled(txt, t.style(Role::Crit).bg(t.color(Role::HeaderBg))));
+        spans.push(Span::styled(
+            txt,
+            t.style(Role::Crit).bg(t.color(Role::HeaderBg)),
+        ));
     }
     if let Some(b) = e.baseline() {
         let c = b.clock();

@@ -25,7 +25,11 @@ pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let e = entries(cx);
     let t = cx.theme;
-    let r = centered(area, area.width.saturating_sub(4).min(120), area.height.saturating_sub(2));
+    let r = centered(
+        area,
+        area.width.saturating_sub(4).min(120),
+        area.height.saturating_sub(2),
+    );
     let inner = overlay_block(frame, r, cx, "keys (Esc closes)");
     let rows = (inner.height as usize).max(1);
     let cols = e.len().div_ceil(rows).max(1);
@@ -49,6 +53,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
             break;
         }
         let w = (col_w as u16).min(inner.right() - x);
-        frame.render_widget(Paragraph::new(lines), Rect::new(x, inner.y, w, inner.height));
+        frame.render_widget(
+            Paragraph::new(lines),
+            Rect::new(x, inner.y, w, inner.height),
+        );
     }
 }

@@ -49,7 +49,11 @@ pub fn lines(cx: &Ctx) -> Vec<Line<'static>> {
             Span::styled(format!("{:<30}", r.metric.label()), t.text()),
             Span::styled(format!("{:>6}", r.metric.unit()), t.muted()),
             Span::styled(
-                format!("{:>11}{:>11}", fmt::opt_auto(r.baseline), fmt::opt_auto(r.compare)),
+                format!(
+                    "{:>11}{:>11}",
+                    fmt::opt_auto(r.baseline),
+                    fmt::opt_auto(r.compare)
+                ),
                 t.text(),
             ),
             Span::styled(

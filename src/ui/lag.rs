@@ -41,7 +41,10 @@ fn last_good<'a>(cx: &'a Ctx, slot: Option<&crate::sample::Slot>) -> Option<&'a 
 
 fn now_line(cx: &Ctx, p: Option<&Point>, sb: Option<&Sample>, style: Style) -> Line<'static> {
     let t = cx.theme;
-    let (tl, al) = (p.and_then(|p| p.transport_lag_s), p.and_then(|p| p.apply_lag_s));
+    let (tl, al) = (
+        p.and_then(|p| p.transport_lag_s),
+        p.and_then(|p| p.apply_lag_s),
+    );
     // How old the lag figure is: Oracle computes V$DATAGUARD_STATS once per second or so.
     let age = sb.and_then(|s| {
         let computed = s.dg.as_ref()?.computed?;
@@ -135,7 +138,11 @@ fn lag_hist_lines(cx: &Ctx, sb: Option<&Sample>, full: bool) -> Vec<Line<'static
         let mut spans = vec![Span::styled("apply lag hist ", t.muted())];
         for r in apply.iter().take(5) {
             spans.push(Span::styled(
-                format!("{} s {:.0} %  ", r.lag_s, r.count as f64 * 100.0 / total as f64),
+                format!(
+                    "{} s {:.0} %  ",
+                    r.lag_s,
+                    r.count as f64 * 100.0 / total as f64
+                ),
                 t.text(),
             ));
         }
@@ -183,7 +190,9 @@ pub fn lag_chart(frame: &mut Frame, area: Rect, cx: &Ctx, full: bool) {
             .collect(),
     };
     let s = [
-        series("transport lag", Role::SeriesTransport, |p| p.transport_lag_s),
+        series("transport lag", Role::SeriesTransport, |p| {
+            p.transport_lag_s
+        }),
         series("apply lag", Role::SeriesApply, |p| p.apply_lag_s),
     ];
     chart::render(frame, area, cx, &s, "s", span);
@@ -238,9 +247,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let (x, w) = (inner.x, inner.width);
     frame.render_widget(Paragraph::new(top), Rect::new(x, inner.y, w, 1));
     if chart_h >= 3 {
-        lag_chart(frame, Rect::new(x, inner.y + 1, w, chart_h), cx, detail == Detail::Full);
+        lag_chart(
+            frame,
+            Rect::new(x, inner.y + 1, w, chart_h),
+            cx,
+            detail == Detail::Full,
+        );
     }
-    let by = inner.y + 1 + chart_h.max(0);
+    let by = inner.y + 1 + chart_h;
     let bh = inner.bottom().saturating_sub(by);
     frame.render_widget(Paragraph::new(bottom), Rect::new(x, by, w, bh));
 }

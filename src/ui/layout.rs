@@ -25,7 +25,12 @@ pub fn main(area: Rect, screen: Screen) -> Areas {
     let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
     let header = rows(area, area.y, 1);
     let footer = rows(area, area.bottom() - 1, 1);
-    let body = Rect::new(area.x, area.y + 1, area.width, area.height.saturating_sub(2));
+    let body = Rect::new(
+        area.x,
+        area.y + 1,
+        area.width,
+        area.height.saturating_sub(2),
+    );
     if screen != Screen::Main {
         return Areas {
             header,
@@ -34,7 +39,11 @@ pub fn main(area: Rect, screen: Screen) -> Areas {
             wide,
         };
     }
-    let panes = if wide { two_columns(body) } else { stacked(body) };
+    let panes = if wide {
+        two_columns(body)
+    } else {
+        stacked(body)
+    };
     Areas {
         header,
         footer,
@@ -62,10 +71,7 @@ fn two_columns(body: Rect) -> Vec<(Pane, Rect)> {
             Pane::StandbyIo,
             Rect::new(x + left_w, y + top_h - io_h, right_w, io_h),
         ),
-        (
-            Pane::Causes,
-            Rect::new(x, y + top_h, body.width, causes_h),
-        ),
+        (Pane::Causes, Rect::new(x, y + top_h, body.width, causes_h)),
     ]
 }
 
@@ -133,7 +139,7 @@ mod tests {
             let a = main(Rect::new(0, 0, w, h), Screen::Main);
             assert!(!a.wide);
             let last = a.panes.last().unwrap().1;
-            assert!(last.bottom() <= h - 1, "{w}x{h}: {last:?}");
+            assert!(last.bottom() < h, "{w}x{h}: {last:?}");
             assert!(last.height >= 2, "{w}x{h}: causes keep room");
         }
     }

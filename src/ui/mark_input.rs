@@ -9,7 +9,12 @@ use ratatui::Frame;
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, text: &str) {
     let t = cx.theme;
     let r = centered(area, 70, 5);
-    let inner = overlay_block(frame, r, cx, "note for the timeline (Enter saves, Esc cancels)");
+    let inner = overlay_block(
+        frame,
+        r,
+        cx,
+        "note for the timeline (Enter saves, Esc cancels)",
+    );
     let w = inner.width.saturating_sub(3) as usize;
     let n = text.chars().count();
     // Show the end of a long note: that is where the typing happens.
@@ -21,10 +26,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, text: &str) {
             Span::styled(shown, t.text()),
             Span::styled(cursor, t.style(super::theme::Role::BorderFocused)),
         ]),
-        Line::styled(
-            format!("at {}", cx.app.clock().clock()),
-            t.muted(),
-        ),
+        Line::styled(format!("at {}", cx.app.clock().clock()), t.muted()),
     ];
     frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -247,9 +247,18 @@ fn too_small(frame: &mut Frame, area: Rect, cx: &Ctx) {
         "terminal too small (need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{})",
         area.width, area.height
     );
-    let msg = if cx.ascii { msg.replace('×', "x") } else { msg };
+    let msg = if cx.ascii {
+        msg.replace('×', "x")
+    } else {
+        msg
+    };
     let y = area.y + area.height / 2;
-    let r = Rect::new(area.x, y.min(area.bottom().saturating_sub(1)), area.width, 1);
+    let r = Rect::new(
+        area.x,
+        y.min(area.bottom().saturating_sub(1)),
+        area.width,
+        1,
+    );
     frame.render_widget(
         Paragraph::new(msg)
             .style(cx.theme.text())
@@ -296,7 +305,10 @@ fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
     let mut used = 1usize;
     // Whole hints only: a cut-off "r" helps nobody.
     let room = area.width as usize
-        - cx.app.status.as_ref().map_or(0, |s| (s.chars().count() + 2).min(area.width as usize / 2));
+        - cx.app
+            .status
+            .as_ref()
+            .map_or(0, |s| (s.chars().count() + 2).min(area.width as usize / 2));
     for (a, what) in hints {
         let k = km.label(a);
         if k.is_empty() {
@@ -316,10 +328,7 @@ fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
         spans.push(Span::styled(format!(" {what}  "), t.muted()));
     }
     frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(Line::from(spans)).style(t.base()),
-        area,
-    );
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(t.base()), area);
     if let Some(status) = &cx.app.status {
         let w = (status.chars().count() as u16 + 2).min(area.width / 2);
         let r = Rect::new(area.right() - w, area.y, w, 1);
@@ -351,7 +360,10 @@ pub fn overlay_block(frame: &mut Frame, r: Rect, cx: &Ctx, title: &str) -> Rect 
         .border_set(cx.border_set())
         .border_style(cx.theme.border(true))
         .style(cx.theme.base())
-        .title(Span::styled(format!(" {title} "), cx.theme.style(Role::Title)));
+        .title(Span::styled(
+            format!(" {title} "),
+            cx.theme.style(Role::Title),
+        ));
     let inner = b.inner(r);
     frame.render_widget(b, r);
     inner
@@ -373,10 +385,7 @@ pub fn buffer_text(buf: &Buffer) -> String {
 }
 
 /// Severity badge text and style.
-pub fn badge(
-    cx: &Ctx,
-    sev: crate::causes::Severity,
-) -> (String, Style) {
+pub fn badge(cx: &Ctx, sev: crate::causes::Severity) -> (String, Style) {
     use crate::causes::Severity;
     let role = match sev {
         Severity::Crit => Role::Crit,

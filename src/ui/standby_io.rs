@@ -60,8 +60,16 @@ fn row(
     let t = cx.theme;
     let up = if cx.ascii { "^" } else { "▲" };
     let aw = |v: Option<crate::units::Millis>| fmt::opt(v.map(|m| m.0), 2);
-    let rw = mark && worse(io.r_await.map(|m| m.0), other.and_then(|o| o.r_await).map(|m| m.0));
-    let ww = mark && worse(io.w_await.map(|m| m.0), other.and_then(|o| o.w_await).map(|m| m.0));
+    let rw = mark
+        && worse(
+            io.r_await.map(|m| m.0),
+            other.and_then(|o| o.r_await).map(|m| m.0),
+        );
+    let ww = mark
+        && worse(
+            io.w_await.map(|m| m.0),
+            other.and_then(|o| o.w_await).map(|m| m.0),
+        );
     let warn = t.style(Role::Warn);
     Line::from(vec![
         Span::styled(fmt::fit(ft, 14), t.muted()),
@@ -75,9 +83,15 @@ fn row(
             ),
             style,
         ),
-        Span::styled(format!("{:>8}", aw(io.r_await)), if rw { warn } else { style }),
+        Span::styled(
+            format!("{:>8}", aw(io.r_await)),
+            if rw { warn } else { style },
+        ),
         Span::styled(if rw { format!(" {up}") } else { "  ".into() }, warn),
-        Span::styled(format!("{:>8}", aw(io.w_await)), if ww { warn } else { style }),
+        Span::styled(
+            format!("{:>8}", aw(io.w_await)),
+            if ww { warn } else { style },
+        ),
         Span::styled(if ww { format!(" {up}") } else { "  ".into() }, warn),
     ])
 }
@@ -103,19 +117,17 @@ fn table(
 fn rfs_line(cx: &Ctx, style: Style) -> Line<'static> {
     let t = cx.theme;
     let rfs = cx.d.standby.as_ref().and_then(|d| d.rfs_avg()).map(|m| m.0);
-    let plog = cx
-        .d
-        .primary
-        .as_ref()
-        .and_then(|d| d.io(filetype::LOG_FILE))
-        .and_then(|io| io.w_await)
-        .map(|m| m.0);
-    let plfpw = cx
-        .d
-        .primary
-        .as_ref()
-        .and_then(|d| d.event_avg(crate::sample::names::event::LOG_FILE_PARALLEL_WRITE))
-        .map(|m| m.0);
+    let plog =
+        cx.d.primary
+            .as_ref()
+            .and_then(|d| d.io(filetype::LOG_FILE))
+            .and_then(|io| io.w_await)
+            .map(|m| m.0);
+    let plfpw =
+        cx.d.primary
+            .as_ref()
+            .and_then(|d| d.event_avg(crate::sample::names::event::LOG_FILE_PARALLEL_WRITE))
+            .map(|m| m.0);
     let primary = plog.or(plfpw);
     let bad = worse(rfs, primary);
     let up = if cx.ascii { " ^" } else { " ▲" };
@@ -143,15 +155,25 @@ fn compact_line(cx: &Ctx, sd: &Delta, pd: Option<&Delta>, style: Style) -> Line<
     let t = cx.theme;
     let up = if cx.ascii { " ^" } else { " ▲" };
     let mut spans = vec![];
-    for (ft, label) in [(filetype::LOG_FILE, "Log File"), (filetype::DATA_FILE, "Data File")] {
+    for (ft, label) in [
+        (filetype::LOG_FILE, "Log File"),
+        (filetype::DATA_FILE, "Data File"),
+    ] {
         let Some(io) = sd.io(ft) else { continue };
-        let p = pd.and_then(|p| p.io(ft)).and_then(|x| x.w_await).map(|m| m.0);
+        let p = pd
+            .and_then(|p| p.io(ft))
+            .and_then(|x| x.w_await)
+            .map(|m| m.0);
         let w = io.w_await.map(|m| m.0);
         let bad = worse(w, p);
         spans.push(Span::styled(format!("{label} "), t.muted()));
         if ft == filetype::LOG_FILE {
             spans.push(Span::styled(
-                format!("w {}/s {} MB/s ", fmt::num(io.w_s, 0), fmt::num(io.w_mb_s, 1)),
+                format!(
+                    "w {}/s {} MB/s ",
+                    fmt::num(io.w_s, 0),
+                    fmt::num(io.w_mb_s, 1)
+                ),
                 style,
             ));
         }
@@ -160,7 +182,10 @@ fn compact_line(cx: &Ctx, sd: &Delta, pd: Option<&Delta>, style: Style) -> Line<
             format!("{} ms", fmt::opt(w, 2)),
             if bad { t.style(Role::Warn) } else { style },
         ));
-        spans.push(Span::styled(if bad { up } else { "  " }, t.style(Role::Warn)));
+        spans.push(Span::styled(
+            if bad { up } else { "  " },
+            t.style(Role::Warn),
+        ));
         spans.push(Span::raw("   "));
     }
     Line::from(spans)
@@ -199,7 +224,11 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         Detail::Full => {
             let mut l = vec![
                 Line::styled(
-                    format!("standby {}  (V$IOSTAT_FILE, window {})", cx.slot_name(slot), app.window),
+                    format!(
+                        "standby {}  (V$IOSTAT_FILE, window {})",
+                        cx.slot_name(slot),
+                        app.window
+                    ),
                     t.style(Role::Title),
                 ),
                 header(cx),
@@ -221,5 +250,15 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             l
         }
     };
-    frame.render_widget(Paragraph::new(lines).scroll((if detail == Detail::Full { app.scroll } else { 0 }, 0)), inner);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((
+            if detail == Detail::Full {
+                app.scroll
+            } else {
+                0
+            },
+            0,
+        )),
+        inner,
+    );
 }

@@ -81,7 +81,10 @@ impl Role {
 pub const BUILTIN: [(&str, &str); 4] = [
     ("dark", include_str!("../../themes/dark.toml")),
     ("light", include_str!("../../themes/light.toml")),
-    ("high-contrast", include_str!("../../themes/high-contrast.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
     ("mono", include_str!("../../themes/mono.toml")),
 ];
 
@@ -133,10 +136,12 @@ impl Theme {
     /// Parses a theme file. Missing roles fall back to the terminal's defaults, so a user
     /// theme may set only what it changes.
     pub fn parse(name: &str, text: &str, truecolor: bool) -> Result<Theme, ThemeError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ThemeError::Toml {
-            theme: name.to_string(),
-            message: e.message().to_string(),
-        })?;
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ThemeError::Toml {
+                theme: name.to_string(),
+                message: e.message().to_string(),
+            })?;
         let mut colors = BTreeMap::new();
         let mut mono = false;
         for (key, value) in &table {
@@ -350,7 +355,10 @@ mod tests {
     fn mono_has_no_colour_but_marks_crit() {
         let t = Theme::builtin("mono", true).unwrap();
         assert_eq!(t.color(Role::Crit), Color::Reset);
-        assert!(t.style(Role::Crit).add_modifier.contains(Modifier::REVERSED));
+        assert!(t
+            .style(Role::Crit)
+            .add_modifier
+            .contains(Modifier::REVERSED));
     }
 
     #[test]

@@ -20,7 +20,10 @@ pub struct Metric {
 }
 
 pub fn metrics(app: &App, d: Option<&Delta>) -> Vec<Metric> {
-    let b = app.baseline_deltas.as_ref().and_then(|b| b.primary.as_ref());
+    let b = app
+        .baseline_deltas
+        .as_ref()
+        .and_then(|b| b.primary.as_ref());
     let m = |label, unit, f: fn(&Delta) -> Option<f64>, spark, dec| Metric {
         label,
         unit,
@@ -97,10 +100,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             Line::from(vec![
                 Span::styled("TPS ", t.muted()),
                 Span::styled(format!("{}/s{tps_change} ", v(0)), style),
-                Span::styled(
-                    spark(cx, |p| p.tps, 12),
-                    t.style(Role::SeriesLfs),
-                ),
+                Span::styled(spark(cx, |p| p.tps, 12), t.style(Role::SeriesLfs)),
                 Span::styled("  redo ", t.muted()),
                 Span::styled(format!("{} MB/s", v(1)), style),
                 Span::styled("  writes ", t.muted()),
@@ -116,7 +116,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             ]),
         ]
     } else {
-        let spark_w = (inner.width as usize).saturating_sub(9 + 14 + 20).clamp(8, 80);
+        let spark_w = (inner.width as usize)
+            .saturating_sub(9 + 14 + 20)
+            .clamp(8, 80);
         ms.iter()
             .map(|m| {
                 let value = format!("{} {}", fmt::opt(m.now, m.dec), m.unit);
@@ -146,7 +148,15 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         let top = Rect::new(inner.x, inner.y + n + 1, inner.width, h);
         let bottom = Rect::new(inner.x, top.bottom(), inner.width, h);
         history_chart(frame, top, cx, "TPS", "/s", |p| p.tps, Role::SeriesLfs);
-        history_chart(frame, bottom, cx, "redo MB/s", "MB/s", |p| p.redo_mb_s, Role::SeriesLfpw);
+        history_chart(
+            frame,
+            bottom,
+            cx,
+            "redo MB/s",
+            "MB/s",
+            |p| p.redo_mb_s,
+            Role::SeriesLfpw,
+        );
     }
 }
 

@@ -3,6 +3,6 @@
 #![allow(dead_code)]
 
 pub mod findings;
-pub mod synthetic;
-pub mod screen;
 pub mod pty;
+pub mod screen;
+pub mod synthetic;

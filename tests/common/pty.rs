@@ -172,7 +172,10 @@ impl Tui {
         assert!(!s.alternate_screen(), "still on the alternate screen");
         assert!(!s.hide_cursor(), "cursor still hidden");
         let raw = String::from_utf8_lossy(&self.raw);
-        assert!(raw.contains("\x1b[?1049l"), "never left the alternate screen");
+        assert!(
+            raw.contains("\x1b[?1049l"),
+            "never left the alternate screen"
+        );
         assert!(raw.contains("\x1b[?25h"), "never showed the cursor");
         let leave = raw.rfind("\x1b[?1049l").unwrap();
         assert!(

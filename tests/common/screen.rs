@@ -42,7 +42,11 @@ impl Default for Setup {
 }
 
 pub fn app(s: Setup) -> App {
-    let mut opts = TuiOptions::new(s.mode, "replay:synthetic seed=7".into(), Duration::from_secs(1));
+    let mut opts = TuiOptions::new(
+        s.mode,
+        "replay:synthetic seed=7".into(),
+        Duration::from_secs(1),
+    );
     opts.scenarios = s.scenarios.clone();
     opts.ascii = s.ascii;
     let mut themes = Theme::all_builtin(false);

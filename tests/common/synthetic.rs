@@ -208,6 +208,7 @@ impl Synth {
     }
 
     /// Adds one second of I/O to a file type: requests/s, MB/s and service times (ms).
+    #[allow(clippy::too_many_arguments)]
     fn add_io(
         io: &mut BTreeMap<String, IoStat>,
         frac: &mut BTreeMap<String, [f64; 6]>,
@@ -258,7 +259,13 @@ impl Synth {
             ph.lfpw_ms * self.noise(4.0),
             ph.remote_ms * self.noise(4.0),
         );
-        Self::add_event(&mut self.p_events, event::LOG_FILE_SYNC, tps * 0.98, lfs, &ph.lfs_shares);
+        Self::add_event(
+            &mut self.p_events,
+            event::LOG_FILE_SYNC,
+            tps * 0.98,
+            lfs,
+            &ph.lfs_shares,
+        );
         Self::add_event(
             &mut self.p_events,
             event::LOG_FILE_PARALLEL_WRITE,
@@ -369,7 +376,13 @@ impl Synth {
         } else {
             [0.80, 0.18, 0.02, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
         };
-        Self::add_event(&mut self.s_events, event::RFS_RANDOM_IO, writes, rfs, &rfs_shares);
+        Self::add_event(
+            &mut self.s_events,
+            event::RFS_RANDOM_IO,
+            writes,
+            rfs,
+            &rfs_shares,
+        );
         Self::add_event(
             &mut self.s_events,
             event::CHECKPOINT_COMPLETED,
