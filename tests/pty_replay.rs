@@ -197,3 +197,69 @@ fn a_bad_speed_is_one_line_and_exit_2() {
         t.text()
     );
 }
+
+fn io_keys_write_files(launch: Launch, settle: fn(&mut Tui)) {
+    let mut t = launch(160, 48);
+    settle(&mut t);
+    // r starts a recording (header shows it), m adds a note to it, r stops it.
+    t.send("r");
+    t.wait_text("●REC dgscope-");
+    t.send("m");
+    t.wait_text("note for the timeline");
+    t.send("slow disk\r");
+    t.wait_text("note added: slow disk");
+    t.send("r");
+    t.wait_text("recording saved:");
+    t.wait_gone("●REC");
+    // e writes the incident report and says where.
+    t.send("e");
+    t.wait_text("report written:");
+    // y copies the focused pane through OSC 52.
+    t.send("y");
+    t.wait_text("copied");
+    assert!(String::from_utf8_lossy(&t.raw).contains("\x1b]52;c;"));
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    let files: Vec<_> = std::fs::read_dir(t.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let rec = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .expect("a recording");
+    let text = std::fs::read_to_string(rec).unwrap();
+    assert!(text.lines().next().unwrap().contains("dgscope-recording"), "{text}");
+    assert!(text.contains("\"text\":\"slow disk\""), "the note is in the recording: {text}");
+    let report = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "md"))
+        .expect("an incident report");
+    let md = std::fs::read_to_string(report).unwrap();
+    assert!(md.contains("| log file sync |"), "{md}");
+    assert!(md.contains("slow disk"), "the note is in the report: {md}");
+}
+
+fn mouse_click_focuses(launch: Launch, settle: fn(&mut Tui)) {
+    let mut t = launch(160, 48);
+    settle(&mut t);
+    // Left click (SGR encoding, 1-based) inside the Lag pane, then Enter zooms it.
+    t.send("\x1b[<0;120;10M\x1b[<0;120;10m");
+    t.send("\r");
+    t.wait_for("pane 3 zoomed", |s| {
+        let c = s.contents();
+        c.contains("3 Lag") && !c.contains("1 Commit path")
+    });
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn replay_record_note_report_and_copy_keys_write_what_they_say() {
+    io_keys_write_files(replay, wait_end);
+}
+
+#[test]
+fn replay_mouse_click_focuses_a_pane() {
+    mouse_click_focuses(replay, wait_end);
+}
