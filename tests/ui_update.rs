@@ -358,3 +358,24 @@ fn copy_text_and_incident_report_carry_the_numbers() {
         .starts_with("dgscope-incident-20261130-050259"));
     assert_eq!(std::fs::read_to_string(p).unwrap(), md);
 }
+
+#[test]
+fn without_a_causes_engine_the_pane_does_not_claim_health() {
+    let mut a = app(Setup {
+        findings: false,
+        ..Setup::default()
+    });
+    a.cfg.causes_available = false;
+    let t = render(&a, 80, 24);
+    assert!(t.contains("not available in this build"), "{t}");
+    assert!(!t.contains("look healthy"), "{t}");
+}
+
+#[test]
+fn log_scale_toggles_the_histogram_label() {
+    let mut a = app(Setup::default());
+    assert!(render(&a, 160, 48).contains("(linear)"));
+    act(&mut a, &[Action::ToggleScale]);
+    assert!(a.log_scale);
+    assert!(render(&a, 160, 48).contains("(log)"));
+}

@@ -127,6 +127,9 @@ pub struct AppConfig {
     pub keymap: Keymap,
     /// Themes `t` cycles through (the first is used at start).
     pub themes: Vec<Theme>,
+    /// False while no causes engine is plugged in: the causes pane says so instead of
+    /// calling an empty list "healthy".
+    pub causes_available: bool,
 }
 
 pub struct App {

@@ -101,7 +101,9 @@ pub fn markdown(app: &App) -> String {
         let _ = writeln!(
             s,
             "{}",
-            if app.warming_up() {
+            if !app.cfg.causes_available {
+                "Not available in this build."
+            } else if app.warming_up() {
                 "Not enough data yet (warming up)."
             } else {
                 "No cause above INFO — primary and standby look healthy."

@@ -44,9 +44,19 @@ pub struct TuiOptions {
     pub keymap: Keymap,
     /// Where `r` recordings and `e` reports are written.
     pub out_dir: PathBuf,
+    /// Whether the assessor is a real causes engine (see `AppConfig::causes_available`).
+    pub causes_available: bool,
 }
 
 impl TuiOptions {
+    /// Applies `--theme`, `--no-color` and `--ascii`.
+    pub fn with_ui(mut self, ui: &crate::cli::UiArgs) -> Self {
+        self.theme = ui.theme.clone();
+        self.no_color = ui.no_color;
+        self.ascii = ui.ascii;
+        self
+    }
+
     pub fn new(mode: Mode, source: String, interval: Duration) -> Self {
         TuiOptions {
             mode,
@@ -59,8 +69,40 @@ impl TuiOptions {
             ascii: false,
             keymap: Keymap::default(),
             out_dir: PathBuf::from("."),
+            causes_available: true,
         }
     }
+}
+
+/// Runs the screen on its own tokio runtime with a source task: what `demo`, `replay` and
+/// `watch` call. `source` gets the event sender and the control receiver and runs until the
+/// source ends or the screen quits (then it is aborted).
+///
+/// ```ignore
+/// tui::launch(opts, assessor, |tx, ctl| replay::play(source, tx, ctl, speed))
+/// ```
+pub fn launch<F, Fut>(opts: TuiOptions, assessor: Assessor, source: F) -> Result<ExitCode, Failure>
+where
+    F: FnOnce(mpsc::Sender<SourceEvent>, mpsc::Receiver<Control>) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    require_tty()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            message: format!("cannot start the runtime: {e}"),
+            code: 1,
+        })?;
+    rt.block_on(async move {
+        let (tx, rx) = mpsc::channel(1024);
+        let (ctl_tx, ctl_rx) = mpsc::channel(16);
+        let task = tokio::spawn(source(tx, ctl_rx));
+        let r = run(opts, rx, Some(ctl_tx), assessor).await;
+        task.abort();
+        r
+    })
 }
 
 /// The screen needs a terminal; scripts get pointed at the headless commands. Exit code 2.
@@ -110,6 +152,7 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         ascii: opts.ascii,
         keymap: opts.keymap.clone(),
         themes,
+        causes_available: opts.causes_available,
     };
     let mut app = App::new(cfg, Engine::default(), assessor);
     app.window = Window::Last(Duration::from_secs(60));

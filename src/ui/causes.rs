@@ -32,7 +32,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if findings.is_empty() {
-        let msg = if app.warming_up() {
+        let msg = if !app.cfg.causes_available {
+            "suggested causes are not available in this build; read the panes above".to_string()
+        } else if app.warming_up() {
             format!(
                 "warming up: {} of {WARMUP_SAMPLES} primary samples; causes need a few samples to judge",
                 app.primary_samples().min(WARMUP_SAMPLES)
