@@ -45,7 +45,12 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         frame.render_widget(Paragraph::new(msg).style(t.muted()), inner);
         return;
     }
-    let two_lines = detail != Detail::Compact && inner.height as usize >= findings.len() * 2;
+    let rows_needed: usize = if detail == Detail::Full {
+        findings.iter().map(|f| 1 + f.evidence.len()).sum()
+    } else {
+        findings.len() * 2
+    };
+    let two_lines = detail != Detail::Compact && inner.height as usize >= rows_needed;
     let per = if two_lines { 2 } else { 1 };
     let visible = (inner.height as usize / per).max(1);
     let first = app.selected.saturating_sub(visible - 1);
@@ -71,11 +76,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         }
         lines.push(Line::from(spans));
         if two_lines {
-            let ev = f.evidence.first().map(evidence_text).unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::raw("        "),
-                Span::styled(ev, t.muted()),
-            ]));
+            // One line of evidence on the main screen, all of it when zoomed.
+            let n = if detail == Detail::Full { usize::MAX } else { 1 };
+            for e in f.evidence.iter().take(n) {
+                lines.push(Line::from(vec![
+                    Span::raw("        "),
+                    Span::styled(evidence_text(e), t.muted()),
+                ]));
+            }
         }
     }
     if findings.len() > first + visible {

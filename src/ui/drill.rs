@@ -21,8 +21,28 @@ fn is_lag_cause(id: &str) -> bool {
     .contains(&id)
 }
 
-fn evidence_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
+fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
     let t = cx.theme;
+    if width < 110 {
+        // Narrow: each item on two lines, the number first.
+        let mut out = vec![Line::styled("evidence", t.muted())];
+        for e in &f.evidence {
+            out.push(Line::from(vec![
+                Span::styled(format!("{} ", e.metric), t.text()),
+                Span::styled(
+                    format!("{} {}", value(e.value), e.unit).trim_end().to_string(),
+                    t.style(Role::Title),
+                ),
+            ]));
+            let th = e
+                .threshold
+                .as_ref()
+                .map(|th| format!("threshold {th} · "))
+                .unwrap_or_default();
+            out.push(Line::styled(format!("    {th}{}", e.source), t.muted()));
+        }
+        return out;
+    }
     let mw = f
         .evidence
         .iter()
@@ -135,14 +155,16 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
         ]));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    let w = inner.width.max(1) as usize;
+    let title_h = f.title.chars().count().div_ceil(w).max(1);
     let mut top = vec![
         Line::styled(f.title.clone(), t.style(Role::Title)),
         Line::raw(""),
     ];
-    top.extend(evidence_lines(cx, f));
-    let top_h = (top.len() as u16).min(inner.height);
+    top.extend(evidence_lines(cx, f, w));
+    let top_h = ((top.len() + title_h - 1) as u16).min(inner.height);
     frame.render_widget(
-        Paragraph::new(top),
+        Paragraph::new(top).wrap(Wrap { trim: false }),
         Rect::new(inner.x, inner.y, inner.width, top_h),
     );
     let rest = inner.height.saturating_sub(top_h + 1);

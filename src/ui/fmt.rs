@@ -57,11 +57,11 @@ pub fn bound(ms: Option<f64>, ascii: bool) -> String {
     let Some(ms) = ms else {
         return NONE.into();
     };
+    // Below a millisecond Oracle's micro buckets are powers of two µs: "≤512µ".
     let v = if ms >= 1.0 || ms == 0.0 {
         format!("{ms:.0}")
     } else {
-        let s = format!("{ms:.3}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+        format!("{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
     };
     if ascii {
         format!("<={v}")
@@ -196,7 +196,8 @@ mod tests {
     #[test]
     fn bounds_changes_and_lags() {
         assert_eq!(bound(Some(8.0), false), "≤8");
-        assert_eq!(bound(Some(0.5), true), "<=0.5");
+        assert_eq!(bound(Some(0.512), true), "<=512u");
+        assert_eq!(bound(Some(0.512), false), "≤512µ");
         assert_eq!(bound(None, false), "–");
         assert_eq!(change(Some(7814.92), Some(6224.03)).unwrap(), "-20.4 %");
         assert_eq!(change(Some(0.0), Some(1.0)), None);
