@@ -31,6 +31,8 @@ pub enum Command {
 Example:\n  dgscope replay incident.jsonl --speed 4"
     )]
     Replay(ReplayArgs),
+    /// List the built-in colour themes (for --theme)
+    Themes,
 }
 
 /// Options of every command that opens the triage screen.

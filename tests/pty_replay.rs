@@ -85,11 +85,11 @@ fn resizes(launch: Launch, settle: fn(&mut Tui)) {
     t.assert_restored();
 }
 
-fn sigterm_restores(launch: Launch) {
+fn signal_restores(launch: Launch, sig: Signal, code: i32) {
     let mut t = launch(100, 30);
     t.wait_text("1 Commit path");
-    t.signal(Signal::SIGTERM);
-    assert_eq!(t.wait_exit(), 143);
+    t.signal(sig);
+    assert_eq!(t.wait_exit(), code, "{sig:?}");
     t.assert_restored();
 }
 
@@ -131,7 +131,18 @@ fn replay_resizes_down_to_too_small_and_back() {
 
 #[test]
 fn replay_sigterm_restores_the_terminal() {
-    sigterm_restores(replay);
+    signal_restores(replay, Signal::SIGTERM, 143);
+}
+
+#[test]
+fn replay_sighup_restores_the_terminal() {
+    // The SSH session dropped.
+    signal_restores(replay, Signal::SIGHUP, 129);
+}
+
+#[test]
+fn replay_sigint_restores_the_terminal() {
+    signal_restores(replay, Signal::SIGINT, 130);
 }
 
 #[test]
@@ -229,8 +240,14 @@ fn io_keys_write_files(launch: Launch, settle: fn(&mut Tui)) {
         .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .expect("a recording");
     let text = std::fs::read_to_string(rec).unwrap();
-    assert!(text.lines().next().unwrap().contains("dgscope-recording"), "{text}");
-    assert!(text.contains("\"text\":\"slow disk\""), "the note is in the recording: {text}");
+    assert!(
+        text.lines().next().unwrap().contains("dgscope-recording"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"text\":\"slow disk\""),
+        "the note is in the recording: {text}"
+    );
     let report = files
         .iter()
         .find(|p| p.extension().is_some_and(|e| e == "md"))
@@ -262,4 +279,32 @@ fn replay_record_note_report_and_copy_keys_write_what_they_say() {
 #[test]
 fn replay_mouse_click_focuses_a_pane() {
     mouse_click_focuses(replay, wait_end);
+}
+
+#[test]
+fn themes_lists_the_builtins() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .arg("themes")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = s
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(names, ["dark", "light", "high-contrast", "mono"]);
+}
+
+#[test]
+fn an_unknown_theme_is_one_line_and_exit_2() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let mut t = Tui::spawn(&["replay", f.to_str().unwrap(), "--theme", "neon"], 80, 24);
+    assert_eq!(t.wait_exit(), 2);
+    assert!(
+        t.text().contains("--theme \"neon\": unknown theme"),
+        "{}",
+        t.text()
+    );
+    t.assert_never_entered_alternate_screen();
 }

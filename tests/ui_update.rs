@@ -372,6 +372,38 @@ fn without_a_causes_engine_the_pane_does_not_claim_health() {
 }
 
 #[test]
+fn a_connecting_slot_shows_a_spinner_until_data_arrives() {
+    use dgscope::sample::Slot;
+    use dgscope::source::{ConnState, SourceEvent};
+    let mut a = app(Setup {
+        secs: 0,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    a.cfg.mode = Mode::Live;
+    a.ingest(SourceEvent::Status {
+        slot: Slot::primary(),
+        state: ConnState::Connecting,
+    });
+    // The engine has no slot yet: the primary pane still says it is connecting.
+    let mut g = common::synthetic::Synth::new(1);
+    let (p, _) = g.next_pair();
+    let mut failed = p.clone();
+    failed.error = Some(dgscope::sample::SampleError {
+        kind: dgscope::sample::SampleErrorKind::ConnectionLost,
+        message: "ORA-12541".into(),
+    });
+    a.engine.push_sample(std::sync::Arc::new(failed));
+    a.now = p.t;
+    let t = render(&a, 160, 48);
+    assert!(t.contains("connecting ⠋"), "{t}");
+    a.ingest(SourceEvent::Sample(Box::new(p)));
+    let t = render(&a, 160, 48);
+    assert!(!t.contains("connecting"), "{t}");
+}
+
+#[test]
 fn log_scale_toggles_the_histogram_label() {
     let mut a = app(Setup::default());
     assert!(render(&a, 160, 48).contains("(linear)"));

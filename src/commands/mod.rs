@@ -87,6 +87,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Report(r) => report::run(r),
         Command::Replay(r) => replay::run(r),
+        Command::Themes => {
+            print(&replay::themes_list())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -25,5 +25,21 @@ pub fn run(a: ReplayArgs) -> Result<ExitCode, Failure> {
     opts.causes_available = false;
     let assessor = Box::new(|_: &crate::metrics::Engine| Assessment::default());
     let speed = a.speed;
-    tui::launch(opts, assessor, move |tx, ctl| replay::play(source, tx, ctl, speed))
+    tui::launch(opts, assessor, move |tx, ctl| {
+        replay::play(source, tx, ctl, speed)
+    })
+}
+
+/// `dgscope themes`: the built-in themes, the default marked.
+pub fn themes_list() -> String {
+    let mut s = String::new();
+    for (name, _) in crate::ui::theme::BUILTIN {
+        let note = match name {
+            "dark" => "  (default)",
+            "mono" => "  (NO_COLOR, --no-color)",
+            _ => "",
+        };
+        s.push_str(&format!("{name}{note}\n"));
+    }
+    s
 }

@@ -11,7 +11,9 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 pub fn evidence_text(e: &Evidence) -> String {
-    let mut s = format!("{} {} {}", e.metric, fmt::auto(e.value), e.unit);
+    let mut s = format!("{} {} {}", e.metric, fmt::count_or_auto(e.value), e.unit)
+        .trim_end()
+        .to_string();
     if let Some(th) = &e.threshold {
         s.push_str(&format!(" ({th})"));
     }
@@ -77,7 +79,11 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         lines.push(Line::from(spans));
         if two_lines {
             // One line of evidence on the main screen, all of it when zoomed.
-            let n = if detail == Detail::Full { usize::MAX } else { 1 };
+            let n = if detail == Detail::Full {
+                usize::MAX
+            } else {
+                1
+            };
             for e in f.evidence.iter().take(n) {
                 lines.push(Line::from(vec![
                     Span::raw("        "),

@@ -30,7 +30,9 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
             out.push(Line::from(vec![
                 Span::styled(format!("{} ", e.metric), t.text()),
                 Span::styled(
-                    format!("{} {}", value(e.value), e.unit).trim_end().to_string(),
+                    format!("{} {}", value(e.value), e.unit)
+                        .trim_end()
+                        .to_string(),
                     t.style(Role::Title),
                 ),
             ]));
@@ -89,13 +91,8 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
     out
 }
 
-/// Counts read as counts ("2", not "2.00").
 fn value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        fmt::num(v, 0)
-    } else {
-        fmt::auto(v)
-    }
+    fmt::count_or_auto(v)
 }
 
 /// The text below the chart (what it means, SQL, advice, what-if), also used for `y`.

@@ -36,6 +36,15 @@ pub fn opt(v: Option<f64>, dec: usize) -> String {
     v.map_or_else(|| NONE.to_string(), |v| num(v, dec))
 }
 
+/// Whole numbers as counts ("2"), others with [`auto`] decimals.
+pub fn count_or_auto(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        num(v, 0)
+    } else {
+        auto(v)
+    }
+}
+
 /// Decimals that keep about three significant figures for rates and sizes.
 pub fn auto(v: f64) -> String {
     let a = v.abs();

@@ -185,6 +185,14 @@ impl Tui {
     }
 }
 
+impl Tui {
+    /// For errors caught before the screen starts: the terminal was never touched.
+    pub fn assert_never_entered_alternate_screen(&self) {
+        let raw = String::from_utf8_lossy(&self.raw);
+        assert!(!raw.contains("\x1b[?1049h"), "entered the alternate screen");
+    }
+}
+
 impl Drop for Tui {
     fn drop(&mut self) {
         // A failed test must not leave a dgscope running.
