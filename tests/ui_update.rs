@@ -339,11 +339,24 @@ fn several_standbys_are_chosen_with_brackets() {
 fn copy_text_and_incident_report_carry_the_numbers() {
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Focus(1)]);
-    let text = tui::screen_text(&a, 120, 40, tui::copy_screen(&a));
+    let text = tui::copy_text(&a, 120);
     assert!(
         text.contains("log file sync") && text.contains("≤32"),
         "{text}"
     );
+    assert!(
+        !text.contains("dgscope  REPLAY"),
+        "no header in the copy: {text}"
+    );
+    // A drill-down copies all of it, SQL included, even past the screen's bottom edge.
+    let mut d = app(Setup::default());
+    act(&mut d, &[Action::Focus(5), Action::Enter]);
+    let text = tui::copy_text(&d, 80);
+    assert!(
+        text.contains("SELECT group#, member FROM v$logfile"),
+        "{text}"
+    );
+    assert!(text.contains("FASTSYNC"), "{text}");
     let md = tui::incident::markdown(&a);
     assert!(md.contains("# dgscope incident report"), "{md}");
     assert!(md.contains("| log file sync | 4.58 |"), "{md}");

@@ -305,7 +305,7 @@ pub async fn run(
                 }
                 Effect::Copy => {
                     let size = guard.terminal.size().map_err(io_fail)?;
-                    let text = screen_text(&app, size.width, size.height, copy_screen(&app));
+                    let text = copy_text(&app, size.width);
                     let mut out = std::io::stdout();
                     let _ = out.write_all(osc52::sequence(&text).as_bytes());
                     let _ = out.flush();
@@ -372,6 +372,23 @@ pub fn copy_screen(app: &App) -> Screen {
         Screen::Main => Screen::Zoom(app.focus),
         s => s,
     }
+}
+
+/// The text `y` puts on the clipboard: the whole zoomed pane or drill-down at the terminal's
+/// width, however long (the SQL to check must not be cut at the screen's bottom edge).
+pub fn copy_text(app: &App, width: u16) -> String {
+    let text = screen_text(app, width, 300, copy_screen(app));
+    // Drop the header, the footer and the blank rows a tall off-screen frame leaves.
+    let lines: Vec<&str> = text.lines().collect();
+    let body = &lines[1.min(lines.len())..lines.len().saturating_sub(1)];
+    let blank = |l: &&str| {
+        l.trim_matches(|c: char| c == ' ' || c == '│' || c == '|')
+            .is_empty()
+    };
+    let end = body.iter().rposition(|l| !blank(l)).map_or(0, |i| i + 1);
+    let mut out = body[..end].join("\n");
+    out.push('\n');
+    out
 }
 
 /// Renders a screen off-screen and returns its text (copy, `Q`).

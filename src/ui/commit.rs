@@ -273,7 +273,7 @@ fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
     for x in w.iter() {
         head.push(Span::styled(
             format!(
-                "{:>11} {:>8} {:>8}",
+                "  {:>11} {:>8} {:>8}",
                 format!("{} count", short(x.label)),
                 "share",
                 "cum"
@@ -299,13 +299,13 @@ fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
                         .map(|x| x.1)
                         .sum();
                     format!(
-                        "{:>11} {:>6.1} % {:>6.1} %",
+                        "  {:>11} {:>6.1} % {:>6.1} %",
                         fmt::num(c as f64, 0),
                         c as f64 * 100.0 / total,
                         cum as f64 * 100.0 / total
                     )
                 }
-                _ => format!("{:>29}", fmt::NONE),
+                _ => format!("{:>31}", fmt::NONE),
             };
             spans.push(Span::styled(cell, t.text()));
         }
