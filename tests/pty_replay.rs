@@ -60,6 +60,19 @@ fn keys_act(launch: Launch, settle: fn(&mut Tui)) {
     t.wait_text("win 1m");
     t.send("w");
     t.wait_text("win 5m");
+    // Impact view, then the log scale and a faster pace.
+    t.send("i");
+    t.wait_text("Impact: baseline vs now");
+    t.send("\x1b");
+    t.wait_gone("Impact: baseline vs now");
+    t.send("l");
+    t.wait_text("(log)");
+    // Slower: half the launch speed (×64 for the replay tests, ×1 for a demo).
+    t.send("-");
+    t.wait_for("half speed", |s| {
+        let c = s.contents();
+        c.contains("×32") || c.contains("×0.5")
+    });
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();

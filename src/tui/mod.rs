@@ -78,7 +78,7 @@ impl TuiOptions {
 /// `watch` call. `source` gets the event sender and the control receiver and runs until the
 /// source ends or the screen quits (then it is aborted).
 ///
-/// ```ignore
+/// ```text
 /// tui::launch(opts, assessor, |tx, ctl| replay::play(source, tx, ctl, speed))
 /// ```
 pub fn launch<F, Fut>(opts: TuiOptions, assessor: Assessor, source: F) -> Result<ExitCode, Failure>
