@@ -88,7 +88,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Report(r) => report::run(r),
         Command::Replay(r) => replay::run(r),
         Command::Themes => {
-            print(&replay::themes_list())?;
+            print(&replay::themes_list()?)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -30,8 +30,8 @@ pub fn run(a: ReplayArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-/// `dgscope themes`: the built-in themes, the default marked.
-pub fn themes_list() -> String {
+/// `dgscope themes`: the built-in themes (the default marked), then the user's own.
+pub fn themes_list() -> Result<String, Failure> {
     let mut s = String::new();
     for (name, _) in crate::ui::theme::BUILTIN {
         let note = match name {
@@ -41,5 +41,11 @@ pub fn themes_list() -> String {
         };
         s.push_str(&format!("{name}{note}\n"));
     }
-    s
+    if let Some(dir) = tui::user_theme_dir() {
+        let user = crate::ui::theme::load_user_themes(&dir, false).map_err(Failure::bad_input)?;
+        for t in user {
+            s.push_str(&format!("{}  (user: {})\n", t.name, dir.display()));
+        }
+    }
+    Ok(s)
 }

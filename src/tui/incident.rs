@@ -124,6 +124,9 @@ pub fn markdown(app: &App) -> String {
                 let _ = writeln!(s, "```sql\n{q}\n```");
             }
         }
+        if !f.advice.is_empty() {
+            let _ = writeln!(s, "\nWhat to do:\n");
+        }
         for a in &f.advice {
             let _ = writeln!(s, "- {a}");
         }

@@ -130,15 +130,25 @@ pub fn themes(
             Theme::builtin("mono", false).map_err(Failure::bad_input)?
         ]);
     }
-    let mut all = Theme::all_builtin(truecolor);
+    let user = match user_theme_dir() {
+        Some(dir) => ui::theme::load_user_themes(&dir, truecolor).map_err(Failure::bad_input)?,
+        None => Vec::new(),
+    };
+    let mut all = ui::theme::merge(Theme::all_builtin(truecolor), user);
     let name = name.unwrap_or("dark");
     let i = all.iter().position(|t| t.name == name).ok_or_else(|| {
         Failure::bad_input(format!(
-            "--theme {name:?}: unknown theme; built-in themes: dark, light, high-contrast, mono"
+            "--theme {name:?}: unknown theme; built-in themes: dark, light, high-contrast, mono (user themes: {})",
+            user_theme_dir().map_or_else(|| "none".into(), |d| d.display().to_string())
         ))
     })?;
     all.rotate_left(i);
     Ok(all)
+}
+
+/// `<config dir>/dgscope/themes` (e.g. `~/.config/dgscope/themes` on Linux).
+pub fn user_theme_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "dgscope").map(|d| d.config_dir().join("themes"))
 }
 
 /// Builds the app for a session (also what the snapshot tests and benches use).

@@ -110,6 +110,46 @@ pub struct Theme {
     colors: BTreeMap<Role, Color>,
 }
 
+/// User themes: every `*.toml` in `dir` (the config directory's `themes/`), named after the
+/// file. A user theme with a built-in's name replaces it. A missing directory is no error; a
+/// bad file is, naming the file.
+pub fn load_user_themes(dir: &std::path::Path, truecolor: bool) -> Result<Vec<Theme>, ThemeError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for p in paths {
+        let name = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&p).map_err(|e| ThemeError::Toml {
+            theme: p.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let mut t = Theme::parse(&p.display().to_string(), &text, truecolor)?;
+        t.name = name;
+        out.push(t);
+    }
+    Ok(out)
+}
+
+/// Built-in themes with user themes merged in: same name replaces, new names are appended.
+pub fn merge(mut builtin: Vec<Theme>, user: Vec<Theme>) -> Vec<Theme> {
+    for u in user {
+        match builtin.iter_mut().find(|b| b.name == u.name) {
+            Some(b) => *b = u,
+            None => builtin.push(u),
+        }
+    }
+    builtin
+}
+
 /// Whether the terminal announced 24-bit colour (`COLORTERM=truecolor|24bit`).
 pub fn truecolor_from_env(colorterm: Option<&str>) -> bool {
     matches!(colorterm, Some(v) if v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit"))
@@ -359,6 +399,26 @@ mod tests {
             .style(Role::Crit)
             .add_modifier
             .contains(Modifier::REVERSED));
+    }
+
+    #[test]
+    fn user_themes_replace_or_add_and_bad_ones_name_their_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("dark.toml"), "warn = \"red\"").unwrap();
+        std::fs::write(dir.path().join("night.toml"), "fg = 250").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a theme").unwrap();
+        let user = load_user_themes(dir.path(), false).unwrap();
+        let all = merge(Theme::all_builtin(false), user);
+        let names: Vec<&str> = all.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["dark", "light", "high-contrast", "mono", "night"]);
+        assert_eq!(all[0].color(Role::Warn), Color::Red);
+        assert_eq!(all[4].color(Role::Fg), Color::Indexed(250));
+        std::fs::write(dir.path().join("broken.toml"), "fg = [").unwrap();
+        let e = load_user_themes(dir.path(), false).unwrap_err().to_string();
+        assert!(e.contains("broken.toml"), "{e}");
+        assert!(load_user_themes(&dir.path().join("absent"), false)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
