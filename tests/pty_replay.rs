@@ -321,3 +321,62 @@ fn an_unknown_theme_is_one_line_and_exit_2() {
     );
     t.assert_never_entered_alternate_screen();
 }
+
+#[test]
+fn no_color_env_draws_without_colour_sequences() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let args = ["replay", f.to_str().unwrap(), "--speed", "64"];
+    let mut t = Tui::spawn_env(&args, &[("NO_COLOR", "1")], 120, 32);
+    t.wait_replay_end();
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    let raw = String::from_utf8_lossy(&t.raw);
+    // 256-colour and truecolor foregrounds/backgrounds never appear; reverse video does.
+    for sgr in ["\x1b[38;5;", "\x1b[48;5;", "\x1b[38;2;", "\x1b[48;2;"] {
+        assert!(!raw.contains(sgr), "colour sequence {sgr:?} under NO_COLOR");
+    }
+    assert!(
+        raw.contains("\x1b[7m"),
+        "mono marks the header with reverse video"
+    );
+}
+
+#[test]
+fn colour_is_256_unless_colorterm_says_truecolor() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let args = ["replay", f.to_str().unwrap(), "--speed", "64"];
+    let mut t = Tui::spawn(&args, 120, 32);
+    t.wait_replay_end();
+    t.send("q");
+    t.wait_exit();
+    let raw = String::from_utf8_lossy(&t.raw).to_string();
+    assert!(raw.contains("\x1b[38;5;") && !raw.contains("\x1b[38;2;"));
+    let mut t = Tui::spawn_env(&args, &[("COLORTERM", "truecolor")], 120, 32);
+    t.wait_replay_end();
+    t.send("q");
+    t.wait_exit();
+    let raw = String::from_utf8_lossy(&t.raw).to_string();
+    assert!(
+        raw.contains("\x1b[38;2;"),
+        "truecolor announced but not used"
+    );
+}
+
+#[test]
+fn ascii_flag_draws_no_box_or_braille_characters() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let args = ["replay", f.to_str().unwrap(), "--speed", "64", "--ascii"];
+    let mut t = Tui::spawn(&args, 160, 48);
+    t.wait_replay_end();
+    let text = t.text();
+    assert!(text.contains("+1 Commit path"), "{text}");
+    assert!(
+        !text
+            .chars()
+            .any(|c| ('\u{2500}'..='\u{259f}').contains(&c)
+                || ('\u{2800}'..='\u{28ff}').contains(&c)),
+        "{text}"
+    );
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}

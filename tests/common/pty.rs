@@ -31,6 +31,11 @@ pub fn fixture(name: &str) -> PathBuf {
 impl Tui {
     /// Starts `dgscope ARGS` in a `cols`×`rows` terminal.
     pub fn spawn(args: &[&str], cols: u16, rows: u16) -> Tui {
+        Tui::spawn_env(args, &[], cols, rows)
+    }
+
+    /// As [`Tui::spawn`], with extra environment variables.
+    pub fn spawn_env(args: &[&str], env: &[(&str, &str)], cols: u16, rows: u16) -> Tui {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_dgscope"));
         cmd.args(args)
@@ -38,7 +43,8 @@ impl Tui {
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("COLORTERM")
-            .env_remove("DGSCOPE_THEME");
+            .env_remove("DGSCOPE_THEME")
+            .envs(env.iter().copied());
         let mut session = Session::spawn(cmd).expect("spawn dgscope in a pty");
         session
             .get_process_mut()
