@@ -25,16 +25,17 @@ pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let e = entries(cx);
     let t = cx.theme;
-    let r = centered(
-        area,
-        area.width.saturating_sub(4).min(120),
-        area.height.saturating_sub(2),
-    );
+    let key_w = e.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(8).min(14);
+    let desc_w = e.iter().map(|(_, d)| d.chars().count()).max().unwrap_or(20);
+    let col_w = key_w + 1 + desc_w + 2;
+    // As few columns as the height allows, each as wide as its longest line.
+    let max_rows = (area.height.saturating_sub(4) as usize).max(1);
+    let cols = e.len().div_ceil(max_rows).max(1);
+    let rows = e.len().div_ceil(cols);
+    let w = (cols * col_w + 2) as u16;
+    let r = centered(area, w, rows as u16 + 2);
     let inner = overlay_block(frame, r, cx, "keys (Esc closes)");
-    let rows = (inner.height as usize).max(1);
-    let cols = e.len().div_ceil(rows).max(1);
     let col_w = (inner.width as usize / cols).max(10);
-    let key_w = 14.min(col_w / 3);
     for (c, chunk) in e.chunks(rows).enumerate() {
         let lines: Vec<Line> = chunk
             .iter()
@@ -42,7 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
                 Line::from(vec![
                     Span::styled(fmt::fit(k, key_w), t.style(Role::Title)),
                     Span::styled(
-                        fmt::fit(&format!(" {d}"), col_w.saturating_sub(key_w + 1)),
+                        fmt::fit(&format!(" {d}"), col_w.saturating_sub(key_w)),
                         t.text(),
                     ),
                 ])
@@ -53,9 +54,6 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
             break;
         }
         let w = (col_w as u16).min(inner.right() - x);
-        frame.render_widget(
-            Paragraph::new(lines),
-            Rect::new(x, inner.y, w, inner.height),
-        );
+        frame.render_widget(Paragraph::new(lines), Rect::new(x, inner.y, w, inner.height));
     }
 }
