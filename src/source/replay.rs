@@ -93,76 +93,78 @@ impl<R: BufRead + Send> PullSource for ReplaySource<R> {
     }
 }
 
+/// Playback state changed by [`Control`] messages.
+struct Pacer {
+    control: mpsc::Receiver<Control>,
+    open: bool,
+    paused: bool,
+    speed: f64,
+}
+
+impl Pacer {
+    fn apply(&mut self, c: Option<Control>) {
+        match c {
+            Some(Control::Pause(p)) => self.paused = p,
+            Some(Control::Speed(s)) => self.speed = s.clamp(0.01, MAX_SPEED),
+            Some(_) => {}
+            None => self.open = false,
+        }
+    }
+
+    /// Takes what arrived meanwhile, then waits as long as playback is paused.
+    async fn settle(&mut self) {
+        while let Ok(c) = self.control.try_recv() {
+            self.apply(Some(c));
+        }
+        while self.paused && self.open {
+            let c = self.control.recv().await;
+            self.apply(c);
+        }
+    }
+
+    /// Sleeps `recorded` seconds of the recording's time at the current speed; a speed change
+    /// rescales what is left, a pause stops the clock.
+    async fn sleep(&mut self, recorded: f64) {
+        let mut left = Duration::from_secs_f64((recorded.max(0.0) / self.speed).min(3600.0));
+        while !left.is_zero() {
+            let started = tokio::time::Instant::now();
+            tokio::select! {
+                _ = tokio::time::sleep(left) => return,
+                c = self.control.recv(), if self.open => {
+                    left = left.saturating_sub(started.elapsed());
+                    let before = self.speed;
+                    self.apply(c);
+                    left = left.mul_f64(before / self.speed);
+                    self.settle().await;
+                }
+            }
+        }
+    }
+}
+
 /// Plays a pull source in real time × `speed`, obeying pause and speed changes, until the
 /// source ends (then sends [`SourceEvent::End`]) or the receiver goes away.
 pub async fn play(
     mut source: impl PullSource,
     tx: mpsc::Sender<SourceEvent>,
-    mut control: mpsc::Receiver<Control>,
-    mut speed: f64,
+    control: mpsc::Receiver<Control>,
+    speed: f64,
 ) {
-    let mut paused = false;
+    let mut pacer = Pacer {
+        control,
+        open: true,
+        paused: false,
+        speed: speed.clamp(0.01, MAX_SPEED),
+    };
     let mut last_t = None;
-    let mut control_open = true;
     loop {
-        // Take what arrived while sending, then wait while paused.
-        while let Ok(c) = control.try_recv() {
-            match c {
-                Control::Pause(p) => paused = p,
-                Control::Speed(s) => speed = s.clamp(0.01, MAX_SPEED),
-                _ => {}
-            }
-        }
-        while paused && control_open {
-            match control.recv().await {
-                Some(Control::Pause(p)) => paused = p,
-                Some(Control::Speed(s)) => speed = s.clamp(0.01, MAX_SPEED),
-                Some(_) => {}
-                None => control_open = false,
-            }
-        }
+        pacer.settle().await;
         let Some(tick) = source.next_tick() else {
             let _ = tx.send(SourceEvent::End).await;
             return;
         };
         if let Some(prev) = last_t {
-            let gap = tick.t.secs_since(prev).max(0.0);
-            let mut remaining = Duration::from_secs_f64((gap / speed).min(3600.0));
-            // Sleep in the recording's time, but let speed changes shorten or lengthen it.
-            while !remaining.is_zero() {
-                let started = tokio::time::Instant::now();
-                tokio::select! {
-                    _ = tokio::time::sleep(remaining) => break,
-                    c = control.recv(), if control_open => {
-                        let spent = started.elapsed();
-                        let left = remaining.saturating_sub(spent);
-                        match c {
-                            Some(Control::Speed(s)) => {
-                                let s = s.clamp(0.01, MAX_SPEED);
-                                remaining = left.mul_f64(speed / s);
-                                speed = s;
-                            }
-                            Some(Control::Pause(p)) => {
-                                remaining = left;
-                                paused = p;
-                                while paused && control_open {
-                                    match control.recv().await {
-                                        Some(Control::Pause(p)) => paused = p,
-                                        Some(Control::Speed(s)) => speed = s.clamp(0.01, MAX_SPEED),
-                                        Some(_) => {}
-                                        None => control_open = false,
-                                    }
-                                }
-                            }
-                            Some(_) => remaining = left,
-                            None => {
-                                control_open = false;
-                                remaining = left;
-                            }
-                        }
-                    }
-                }
-            }
+            pacer.sleep(tick.t.secs_since(prev)).await;
         }
         last_t = Some(tick.t);
         for s in tick.samples {
@@ -251,6 +253,26 @@ mod tests {
         let took = start.elapsed();
         assert!(
             took >= Duration::from_millis(999) && took <= Duration::from_millis(1100),
+            "{took:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_speed_change_rescales_the_rest_of_the_wait() {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (ctl, crx) = mpsc::channel(4);
+        let start = tokio::time::Instant::now();
+        tokio::spawn(play(source(2), tx, crx, 1.0));
+        for _ in 0..2 {
+            assert!(matches!(rx.recv().await, Some(SourceEvent::Sample(_))));
+        }
+        // Half of the one recorded second passes at ×1, the other half at ×2.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        ctl.send(Control::Speed(2.0)).await.unwrap();
+        assert!(matches!(rx.recv().await, Some(SourceEvent::Sample(_))));
+        let took = start.elapsed();
+        assert!(
+            took >= Duration::from_millis(749) && took <= Duration::from_millis(760),
             "{took:?}"
         );
     }

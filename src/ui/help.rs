@@ -25,7 +25,12 @@ pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let e = entries(cx);
     let t = cx.theme;
-    let key_w = e.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(8).min(14);
+    let key_w = e
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(14);
     let desc_w = e.iter().map(|(_, d)| d.chars().count()).max().unwrap_or(20);
     let col_w = key_w + 1 + desc_w + 2;
     // As few columns as the height allows, each as wide as its longest line.
@@ -54,6 +59,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
             break;
         }
         let w = (col_w as u16).min(inner.right() - x);
-        frame.render_widget(Paragraph::new(lines), Rect::new(x, inner.y, w, inner.height));
+        frame.render_widget(
+            Paragraph::new(lines),
+            Rect::new(x, inner.y, w, inner.height),
+        );
     }
 }
