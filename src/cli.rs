@@ -68,6 +68,14 @@ seed and duration give a byte-identical file. `dgscope twin list` shows the scen
     Watch(crate::cli_oracle::WatchArgs),
     /// Print the SQL for a least-privilege monitoring user
     Grants(crate::cli_oracle::GrantsArgs),
+    /// Play a recording on the triage screen: pause, scrub, speed, baseline, drill-downs
+    #[command(
+        after_help = "Keys: ? help, p pause, ←/→ scrub, +/- speed, b baseline, i impact, q quit.\n\n\
+Example:\n  dgscope replay incident.jsonl --speed 4"
+    )]
+    Replay(ReplayArgs),
+    /// List the built-in colour themes (for --theme)
+    Themes,
 }
 
 #[derive(Debug, Subcommand)]
@@ -139,6 +147,31 @@ pub struct RecordArgs {
 pub enum TwinCommand {
     /// List the twin's scenarios, one per line: name, then what it simulates
     List,
+}
+
+/// Options of every command that opens the triage screen.
+#[derive(Debug, Clone, Args)]
+pub struct UiArgs {
+    /// Colour theme: dark, light, high-contrast, mono
+    #[arg(long, env = "DGSCOPE_THEME")]
+    pub theme: Option<String>,
+    /// No colours (the mono theme); also when NO_COLOR is set
+    #[arg(long)]
+    pub no_color: bool,
+    /// ASCII only: no braille or box-drawing characters (legacy fonts, PuTTY)
+    #[arg(long, env = "DGSCOPE_ASCII")]
+    pub ascii: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or the `r` key
+    pub file: PathBuf,
+    /// Playback speed: 1 = as recorded, 4 = four times faster (0.25 … 64)
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    #[command(flatten)]
+    pub ui: UiArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,6 +2,7 @@
 //!
 //! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
 
+pub mod app;
 pub mod causes;
 pub mod cli;
 pub mod cli_oracle;
@@ -12,4 +13,6 @@ pub mod report;
 pub mod sample;
 pub mod source;
 pub mod timestamp;
+pub mod tui;
+pub mod ui;
 pub mod units;

@@ -7,6 +7,7 @@ mod grants;
 pub mod live;
 mod record;
 pub mod record_live;
+mod replay;
 mod report;
 mod twin;
 pub mod watch;
@@ -136,6 +137,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Twin(t) => twin::run(t),
         Command::Watch(a) => watch::run(a),
         Command::Grants(a) => grants::run(a),
+        Command::Replay(r) => replay::run(r),
+        Command::Themes => {
+            print(&replay::themes_list()?)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -1,8 +1,12 @@
 //! Sources of samples: the twin, a recording (replay) and live Oracle databases. Every source
 //! emits raw cumulative counters as `Sample`s; nothing here computes a rate.
 
+pub mod control;
 pub mod oracle;
+pub mod replay;
 pub mod twin;
+
+pub use control::Control;
 
 use crate::sample::{Mark, Sample, Slot};
 use crate::timestamp::Timestamp;

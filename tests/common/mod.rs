@@ -1,5 +1,12 @@
-//! Helpers for the Oracle source tests: run the collector on a fake driver in virtual time.
+//! Shared test support. The submodules serve the screen tests (deterministic samples,
+//! hand-built findings, app, screen and PTY helpers); the functions here run the Oracle
+//! collector on a fake driver in virtual time.
 #![allow(dead_code)]
+
+pub mod findings;
+pub mod pty;
+pub mod screen;
+pub mod synthetic;
 
 use dgscope::sample::{Sample, Slot};
 use dgscope::source::oracle::clock::VirtualClock;

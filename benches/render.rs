@@ -1,0 +1,92 @@
+//! Render cost of the triage screen, and what the running screen costs a terminal and a CPU.
+//!
+//! `cargo bench --bench render` prints:
+//! - full-frame draw time (all widgets + diff) on a TestBackend at 160×48 and 80×24
+//!   (target < 1 ms each in release),
+//! - bytes written per second to a pty by `dgscope replay` at ×1 (1 s samples),
+//! - CPU used by an idle `dgscope replay` (recording ended, nothing changing) over 30 s
+//!   (target < 2 % of one core).
+//!
+//! Set `DGSCOPE_BENCH_QUICK=1` to skip the two pty measurements (they take about a minute).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::screen::{app, Setup};
+use dgscope::ui;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::time::{Duration, Instant};
+
+fn draw_time(w: u16, h: u16) -> (f64, f64) {
+    let a = app(Setup::default());
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    for _ in 0..50 {
+        t.draw(|f| ui::draw(f, &a)).unwrap();
+    }
+    let mut times = Vec::with_capacity(500);
+    for _ in 0..500 {
+        // Force a full repaint each time: the worst case, as after a resize.
+        t.clear().unwrap();
+        let s = Instant::now();
+        t.draw(|f| ui::draw(f, &a)).unwrap();
+        times.push(s.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    (times[times.len() / 2], times[times.len() * 99 / 100])
+}
+
+fn clock_ticks(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+fn pty_figures() {
+    use common::pty::{fixture, Tui};
+    let f = fixture("synthetic_slow_srl.jsonl");
+    // Bytes per second at 1 s samples, 160×48.
+    let mut t = Tui::spawn(&["replay", f.to_str().unwrap()], 160, 48);
+    t.wait_text("5 Suggested causes");
+    let start_bytes = t.raw.len();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        t.pump();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let bytes = t.raw.len() - start_bytes;
+    println!(
+        "pty output, replay ×1 at 160×48: {:.0} bytes/s over 20 s",
+        bytes as f64 / start.elapsed().as_secs_f64()
+    );
+    t.send("q");
+    t.wait_exit();
+
+    // Idle CPU: a replay that has ended redraws nothing.
+    let mut t = Tui::spawn(&["replay", f.to_str().unwrap(), "--speed", "64"], 160, 48);
+    t.wait_replay_end();
+    let pid = t.pid();
+    let before = clock_ticks(pid).unwrap_or(0);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(30) {
+        t.pump();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let after = clock_ticks(pid).unwrap_or(0);
+    // Linux reports clock ticks at 100 per second.
+    let cpu = (after - before) as f64 / 100.0 / start.elapsed().as_secs_f64() * 100.0;
+    println!("idle CPU, replay ended, 30 s: {cpu:.2} % of one core");
+    t.send("q");
+    t.wait_exit();
+}
+
+fn main() {
+    for (w, h) in [(160, 48), (80, 24)] {
+        let (p50, p99) = draw_time(w, h);
+        println!("full-frame draw {w}x{h}: p50 {p50:.3} ms, p99 {p99:.3} ms (500 frames)");
+    }
+    if std::env::var_os("DGSCOPE_BENCH_QUICK").is_none() {
+        pty_figures();
+    }
+}

@@ -1,0 +1,357 @@
+//! The app's state: everything the screen shows, owned in one place. Sources feed it through
+//! [`App::ingest`]; keys change it through [`super::update`]; the UI only reads it.
+
+use super::control::{Control, Pace};
+use super::keymap::Keymap;
+use crate::causes::Assessment;
+use crate::metrics::{Engine, Window, WindowDeltas};
+use crate::sample::recording::Entry;
+use crate::sample::{LogSwitch, Mark, Slot};
+use crate::source::{ConnState, SourceEvent};
+use crate::timestamp::Timestamp;
+use crate::ui::theme::Theme;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Recomputes the causes from the metrics; supplied by the caller (the causes engine).
+pub type Assessor = Box<dyn FnMut(&Engine) -> Assessment + Send>;
+
+/// Which kind of source feeds the screen: the header says so, and some keys depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Live,
+    Demo,
+    Replay,
+}
+
+impl Mode {
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Live => "LIVE",
+            Mode::Demo => "DEMO",
+            Mode::Replay => "REPLAY",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Pane {
+    Commit = 1,
+    Throughput = 2,
+    Lag = 3,
+    StandbyIo = 4,
+    Causes = 5,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 5] = [
+        Pane::Commit,
+        Pane::Throughput,
+        Pane::Lag,
+        Pane::StandbyIo,
+        Pane::Causes,
+    ];
+
+    pub fn from_number(n: u8) -> Option<Pane> {
+        Pane::ALL.get((n as usize).checked_sub(1)?).copied()
+    }
+
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Commit => "Commit path",
+            Pane::Throughput => "Throughput",
+            Pane::Lag => "Lag",
+            Pane::StandbyIo => "Standby I/O",
+            Pane::Causes => "Suggested causes",
+        }
+    }
+
+    pub fn next(self) -> Pane {
+        Pane::ALL[(self as usize) % 5]
+    }
+
+    pub fn prev(self) -> Pane {
+        Pane::ALL[(self as usize + 3) % 5]
+    }
+}
+
+/// The full-screen view under any overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Main,
+    /// A pane zoomed to the whole screen with everything it has.
+    Zoom(Pane),
+    /// A cause's drill-down (index into the findings shown).
+    Cause(usize),
+}
+
+/// A box drawn over the screen; keys go to it first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+    Impact,
+    FaultMenu { selected: usize },
+    MarkInput { text: String },
+}
+
+/// Asks the event loop to do what the pure state machine cannot (I/O, the terminal, sources).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Quit {
+        keep_frame: bool,
+    },
+    Control(Control),
+    ToggleRecording,
+    AddMark(String),
+    WriteReport,
+    /// Copy the focused pane or drill-down as text (OSC 52).
+    Copy,
+}
+
+/// How the screen is set up: fixed for the session.
+#[derive(Debug, Clone)]
+pub struct AppConfig {
+    pub mode: Mode,
+    /// The source's description (recording path, `twin:slow-srl seed=7`, connect names).
+    pub source: String,
+    pub interval: Duration,
+    pub pace: Pace,
+    /// Fault scenarios the source accepts (`f` menu); empty outside the demo.
+    pub scenarios: Vec<String>,
+    pub ascii: bool,
+    pub keymap: Keymap,
+    /// Themes `t` cycles through (the first is used at start).
+    pub themes: Vec<Theme>,
+    /// False while no causes engine is plugged in: the causes pane says so instead of
+    /// calling an empty list "healthy".
+    pub causes_available: bool,
+}
+
+pub struct App {
+    pub cfg: AppConfig,
+    pub engine: Engine,
+    pub assessment: Assessment,
+    assessor: Assessor,
+    /// Wall-clock instant injected by the loop (age of data, countdowns, spinner).
+    pub now: Timestamp,
+    pub focus: Pane,
+    /// Selected finding in the causes pane.
+    pub selected: usize,
+    pub screen: Screen,
+    pub overlay: Option<Overlay>,
+    /// Scroll offset of zoomed panes and drill-downs (lines).
+    pub scroll: u16,
+    pub window: Window,
+    pub log_scale: bool,
+    /// Paused display: the instant being shown (collection goes on).
+    pub paused_at: Option<Timestamp>,
+    pub pace: Pace,
+    pub theme_idx: usize,
+    pub standby_idx: usize,
+    /// Path of the recording being written, shown in the header.
+    pub recording: Option<String>,
+    pub conn: BTreeMap<Slot, ConnState>,
+    /// The source has no more data (the end of a recording).
+    pub ended: bool,
+    /// One line for the footer: what the last action did ("report written to …").
+    pub status: Option<String>,
+    /// Deltas of the window current when the baseline was set (changes vs baseline).
+    pub baseline_deltas: Option<WindowDeltas>,
+    /// Log switches per hour when the baseline was set.
+    pub baseline_switches_h: Option<f64>,
+    /// The newest `V$LOG_HISTORY` list per slot (fetched only every minute or so).
+    pub switches: BTreeMap<Slot, Vec<LogSwitch>>,
+    pub active_scenario: Option<String>,
+    pub effects: Vec<Effect>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("mode", &self.cfg.mode)
+            .field("focus", &self.focus)
+            .field("screen", &self.screen)
+            .field("overlay", &self.overlay)
+            .field("window", &self.window)
+            .field("paused_at", &self.paused_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Fewer good primary samples than this and the causes pane says "warming up".
+pub const WARMUP_SAMPLES: usize = 5;
+
+impl App {
+    pub fn new(cfg: AppConfig, engine: Engine, assessor: Assessor) -> App {
+        let pace = cfg.pace;
+        App {
+            cfg,
+            engine,
+            assessment: Assessment::default(),
+            assessor,
+            now: Timestamp::default(),
+            focus: Pane::Commit,
+            selected: 0,
+            screen: Screen::Main,
+            overlay: None,
+            scroll: 0,
+            window: Window::Last(Duration::from_secs(60)),
+            log_scale: false,
+            paused_at: None,
+            pace,
+            theme_idx: 0,
+            standby_idx: 0,
+            recording: None,
+            conn: BTreeMap::new(),
+            ended: false,
+            status: None,
+            baseline_deltas: None,
+            baseline_switches_h: None,
+            switches: BTreeMap::new(),
+            active_scenario: None,
+            effects: Vec::new(),
+        }
+    }
+
+    pub fn theme(&self) -> &Theme {
+        &self.cfg.themes[self.theme_idx.min(self.cfg.themes.len().saturating_sub(1))]
+    }
+
+    /// Feeds one event from the source. Call [`App::refresh`] after a batch.
+    pub fn ingest(&mut self, ev: SourceEvent) {
+        match ev {
+            SourceEvent::Sample(s) => {
+                self.conn
+                    .entry(s.slot.clone())
+                    .and_modify(|c| {
+                        if !s.is_error() {
+                            *c = ConnState::Connected
+                        }
+                    })
+                    .or_insert(ConnState::Connected);
+                if let Some(sw) = &s.switches {
+                    self.switches.insert(s.slot.clone(), sw.clone());
+                }
+                self.engine.push_sample(Arc::from(s));
+            }
+            SourceEvent::Mark(m) => self.engine.push(Entry::Mark(m)),
+            SourceEvent::Status { slot, state } => {
+                self.conn.insert(slot, state);
+            }
+            SourceEvent::End => self.ended = true,
+        }
+    }
+
+    /// Recomputes the causes after new data, unless the display is paused (a paused screen
+    /// keeps the findings it had so they match the numbers shown).
+    pub fn refresh(&mut self) {
+        if self.paused_at.is_none() {
+            self.assessment = (self.assessor)(&self.engine);
+            let n = self.assessment.findings.len();
+            if self.selected >= n {
+                self.selected = n.saturating_sub(1);
+            }
+        }
+    }
+
+    /// The instant the screen describes: the scrub cursor when paused, otherwise the newest
+    /// sample (replay: the recording's own clock) or, live, the wall clock.
+    pub fn clock(&self) -> Timestamp {
+        if let Some(t) = self.paused_at {
+            return t;
+        }
+        match self.cfg.mode {
+            Mode::Replay => self.engine.latest().unwrap_or(self.now),
+            _ => self.now,
+        }
+    }
+
+    /// "now" for the age of data: replay has no wall clock of its own.
+    pub fn data_now(&self) -> Timestamp {
+        match self.cfg.mode {
+            Mode::Replay => self.engine.latest().unwrap_or(self.now),
+            _ => self.now,
+        }
+    }
+
+    pub fn primary(&self) -> Option<&Slot> {
+        self.engine.primary_slot()
+    }
+
+    /// The standby panes 3–4 show (`[`/`]` choose).
+    pub fn standby(&self) -> Option<&Slot> {
+        let all = self.engine.standby_slots();
+        let n = all.len();
+        if n == 0 {
+            return None;
+        }
+        Some(all[self.standby_idx.min(n - 1)])
+    }
+
+    /// Timestamps of the primary's points: the positions the scrub cursor can take.
+    pub fn timeline(&self) -> Vec<Timestamp> {
+        let slot = self
+            .primary()
+            .or_else(|| self.engine.slots().next().map(|(k, _)| k));
+        slot.and_then(|s| self.engine.slot(s))
+            .map(|s| s.points().iter().map(|p| p.t).collect())
+            .unwrap_or_default()
+    }
+
+    /// Good samples of the primary in the last minute (warming up below [`WARMUP_SAMPLES`]).
+    pub fn primary_samples(&self) -> usize {
+        self.primary()
+            .and_then(|s| self.engine.slot(s))
+            .map(|s| s.samples_in(Duration::from_secs(3600)))
+            .unwrap_or(0)
+    }
+
+    pub fn warming_up(&self) -> bool {
+        self.assessment.warming_up || self.primary_samples() < WARMUP_SAMPLES
+    }
+
+    /// Deltas of the current window for the primary and the chosen standby, at the instant
+    /// shown (the scrub cursor when paused).
+    pub fn deltas(&self) -> WindowDeltas {
+        let at = self.paused_at;
+        let get = |slot: Option<&Slot>| {
+            let s = self.engine.slot(slot?)?;
+            match (self.window, at) {
+                (Window::Last(len), Some(t)) => s.window_ending(len, Some(t)),
+                (w, _) => s.window(w),
+            }
+        };
+        WindowDeltas {
+            primary: get(self.primary()),
+            standby: get(self.standby()),
+        }
+    }
+
+    /// Log switches per hour on the primary in the hour up to `at` (default: its newest
+    /// sample), from `V$LOG_HISTORY`.
+    pub fn switches_per_hour(&self, at: Option<Timestamp>) -> Option<f64> {
+        let slot = self.primary()?;
+        let sw = self.switches.get(slot)?;
+        let end = at.or_else(|| self.engine.slot(slot)?.last_good().map(|s| s.t))?;
+        let start = end.add_millis(-3_600_000);
+        Some(
+            sw.iter()
+                .filter(|s| s.time > start && s.time <= end)
+                .count() as f64,
+        )
+    }
+
+    pub fn marks(&self) -> impl Iterator<Item = &Mark> {
+        self.engine.marks().iter()
+    }
+
+    /// Takes the effects queued by `update` (the loop carries them out).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+}

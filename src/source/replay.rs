@@ -1,0 +1,279 @@
+//! A recording as a source: entries grouped into sampling instants, played at the recording's
+//! own pace times a speed, with pause. The screen scrubs through what was played already.
+
+use super::{Control, PullSource, SourceEvent, Tick};
+use crate::sample::recording::{Entry, RecordingError, RecordingReader};
+use std::io::BufRead;
+use std::path::Path;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The fastest playback `+` reaches and `--speed` accepts.
+pub const MAX_SPEED: f64 = 64.0;
+
+pub struct ReplaySource<R> {
+    reader: RecordingReader<R>,
+    pending: Option<Entry>,
+    interval: Duration,
+    /// The first bad line, if the recording turned out corrupt part-way.
+    error: Option<RecordingError>,
+}
+
+impl ReplaySource<std::io::BufReader<std::fs::File>> {
+    /// Opens a recording after reading it once through, so a corrupt line is reported as one
+    /// clear error before the screen starts rather than as a half-played incident.
+    pub fn open(path: &Path) -> Result<Self, RecordingError> {
+        let check = RecordingReader::open(path)?;
+        for e in check {
+            e?;
+        }
+        Ok(ReplaySource::new(RecordingReader::open(path)?))
+    }
+}
+
+impl<R: BufRead> ReplaySource<R> {
+    pub fn new(reader: RecordingReader<R>) -> Self {
+        let interval = Duration::from_millis(reader.header().interval_ms.unwrap_or(1000).max(1));
+        ReplaySource {
+            reader,
+            pending: None,
+            interval,
+            error: None,
+        }
+    }
+
+    pub fn error(&self) -> Option<&RecordingError> {
+        self.error.as_ref()
+    }
+
+    fn next_entry(&mut self) -> Option<Entry> {
+        if let Some(e) = self.pending.take() {
+            return Some(e);
+        }
+        match self.reader.next()? {
+            Ok(e) => Some(e),
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
+    }
+}
+
+impl<R: BufRead + Send> PullSource for ReplaySource<R> {
+    fn describe(&self) -> String {
+        format!("replay:{}", self.reader.path())
+    }
+
+    fn interval(&self) -> Duration {
+        self.interval
+    }
+
+    /// Every entry stamped with the same instant as the first one: one sample per slot plus
+    /// the marks in between.
+    fn next_tick(&mut self) -> Option<Tick> {
+        let first = self.next_entry()?;
+        let mut tick = Tick {
+            t: first.t(),
+            ..Tick::default()
+        };
+        let push = |tick: &mut Tick, e: Entry| match e {
+            Entry::Sample(s) => tick.samples.push(*s),
+            Entry::Mark(m) => tick.marks.push(m),
+        };
+        push(&mut tick, first);
+        while let Some(e) = self.next_entry() {
+            if e.t() != tick.t {
+                self.pending = Some(e);
+                break;
+            }
+            push(&mut tick, e);
+        }
+        Some(tick)
+    }
+}
+
+/// Playback state changed by [`Control`] messages.
+struct Pacer {
+    control: mpsc::Receiver<Control>,
+    open: bool,
+    paused: bool,
+    speed: f64,
+}
+
+impl Pacer {
+    fn apply(&mut self, c: Option<Control>) {
+        match c {
+            Some(Control::Pause(p)) => self.paused = p,
+            Some(Control::Speed(s)) => self.speed = s.clamp(0.01, MAX_SPEED),
+            Some(_) => {}
+            None => self.open = false,
+        }
+    }
+
+    /// Takes what arrived meanwhile, then waits as long as playback is paused.
+    async fn settle(&mut self) {
+        while let Ok(c) = self.control.try_recv() {
+            self.apply(Some(c));
+        }
+        while self.paused && self.open {
+            let c = self.control.recv().await;
+            self.apply(c);
+        }
+    }
+
+    /// Sleeps `recorded` seconds of the recording's time at the current speed; a speed change
+    /// rescales what is left, a pause stops the clock.
+    async fn sleep(&mut self, recorded: f64) {
+        let mut left = Duration::from_secs_f64((recorded.max(0.0) / self.speed).min(3600.0));
+        while !left.is_zero() {
+            let started = tokio::time::Instant::now();
+            tokio::select! {
+                _ = tokio::time::sleep(left) => return,
+                c = self.control.recv(), if self.open => {
+                    left = left.saturating_sub(started.elapsed());
+                    let before = self.speed;
+                    self.apply(c);
+                    left = left.mul_f64(before / self.speed);
+                    self.settle().await;
+                }
+            }
+        }
+    }
+}
+
+/// Plays a pull source in real time × `speed`, obeying pause and speed changes, until the
+/// source ends (then sends [`SourceEvent::End`]) or the receiver goes away.
+pub async fn play(
+    mut source: impl PullSource,
+    tx: mpsc::Sender<SourceEvent>,
+    control: mpsc::Receiver<Control>,
+    speed: f64,
+) {
+    let mut pacer = Pacer {
+        control,
+        open: true,
+        paused: false,
+        speed: speed.clamp(0.01, MAX_SPEED),
+    };
+    let mut last_t = None;
+    loop {
+        pacer.settle().await;
+        let Some(tick) = source.next_tick() else {
+            let _ = tx.send(SourceEvent::End).await;
+            return;
+        };
+        if let Some(prev) = last_t {
+            pacer.sleep(tick.t.secs_since(prev)).await;
+        }
+        last_t = Some(tick.t);
+        for s in tick.samples {
+            if tx.send(SourceEvent::Sample(Box::new(s))).await.is_err() {
+                return;
+            }
+        }
+        for m in tick.marks {
+            if tx.send(SourceEvent::Mark(m)).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::recording::{Header, RecordingWriter};
+    use crate::sample::{Mark, Sample, Slot};
+    use crate::timestamp::Timestamp;
+    use std::io::Cursor;
+
+    fn recording(n: i64) -> Vec<u8> {
+        let mut w = RecordingWriter::new(
+            Vec::new(),
+            &Header::new(Timestamp::from_millis(0), 1000, "t"),
+        )
+        .unwrap();
+        for i in 0..n {
+            let t = Timestamp::from_millis(i * 1000);
+            w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
+            w.write_sample(&Sample::new(t, Slot::standby())).unwrap();
+            if i == 1 {
+                w.write_mark(&Mark {
+                    t,
+                    text: "switch".into(),
+                })
+                .unwrap();
+            }
+        }
+        w.into_inner()
+    }
+
+    fn source(n: i64) -> ReplaySource<Cursor<Vec<u8>>> {
+        ReplaySource::new(RecordingReader::new("mem".into(), Cursor::new(recording(n))).unwrap())
+    }
+
+    #[test]
+    fn ticks_group_one_instant_with_its_marks() {
+        let mut s = source(3);
+        let a = s.next_tick().unwrap();
+        assert_eq!((a.samples.len(), a.marks.len()), (2, 0));
+        let b = s.next_tick().unwrap();
+        assert_eq!((b.samples.len(), b.marks.len()), (2, 1));
+        assert_eq!(b.t, Timestamp::from_millis(1000));
+        assert!(s.next_tick().is_some());
+        assert!(s.next_tick().is_none());
+        assert_eq!(s.interval(), Duration::from_secs(1));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn play_obeys_pause_then_sends_everything_and_end() {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (ctl, crx) = mpsc::channel(4);
+        ctl.send(Control::Pause(true)).await.unwrap();
+        ctl.send(Control::Speed(4.0)).await.unwrap();
+        let task = tokio::spawn(play(source(5), tx, crx, 1.0));
+        // Paused: nothing arrives however long we wait (virtual time).
+        let r = tokio::time::timeout(Duration::from_secs(600), rx.recv()).await;
+        assert!(r.is_err(), "a paused replay sent {r:?}");
+        ctl.send(Control::Pause(false)).await.unwrap();
+        let start = tokio::time::Instant::now();
+        let (mut samples, mut marks, mut ended) = (0, 0, false);
+        while let Some(ev) = rx.recv().await {
+            match ev {
+                SourceEvent::Sample(_) => samples += 1,
+                SourceEvent::Mark(_) => marks += 1,
+                SourceEvent::End => ended = true,
+                SourceEvent::Status { .. } => {}
+            }
+        }
+        task.await.unwrap();
+        assert_eq!((samples, marks, ended), (10, 1, true));
+        // Four recorded seconds at speed 4: one second of (virtual) playback.
+        let took = start.elapsed();
+        assert!(
+            took >= Duration::from_millis(999) && took <= Duration::from_millis(1100),
+            "{took:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_speed_change_rescales_the_rest_of_the_wait() {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (ctl, crx) = mpsc::channel(4);
+        let start = tokio::time::Instant::now();
+        tokio::spawn(play(source(2), tx, crx, 1.0));
+        for _ in 0..2 {
+            assert!(matches!(rx.recv().await, Some(SourceEvent::Sample(_))));
+        }
+        // Half of the one recorded second passes at ×1, the other half at ×2.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        ctl.send(Control::Speed(2.0)).await.unwrap();
+        assert!(matches!(rx.recv().await, Some(SourceEvent::Sample(_))));
+        let took = start.elapsed();
+        assert!(
+            took >= Duration::from_millis(749) && took <= Duration::from_millis(760),
+            "{took:?}"
+        );
+    }
+}

@@ -1,0 +1,412 @@
+//! The triage screen's event loop, shared by `demo`, `replay` and `watch`: they differ only in
+//! the source behind the channel. The loop `select!`s over terminal events, source events, a
+//! tick and signals; it redraws only when something changed and never waits on a source.
+
+pub mod incident;
+pub mod osc52;
+pub mod terminal;
+
+use crate::app::{self, App, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
+use crate::commands::Failure;
+use crate::metrics::{Engine, Window};
+use crate::sample::recording::{Header, RecordingWriter};
+use crate::sample::Mark;
+use crate::source::{ConnState, Control, SourceEvent};
+use crate::timestamp::Timestamp;
+use crate::ui::{self, theme::Theme};
+use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
+use futures_util::StreamExt;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How a command sets up the screen.
+#[derive(Debug, Clone)]
+pub struct TuiOptions {
+    pub mode: Mode,
+    /// The source's description (recording header `source`, incident report).
+    pub source: String,
+    pub interval: Duration,
+    pub pace: Pace,
+    /// Scenario names for the fault menu (demo only; empty elsewhere).
+    pub scenarios: Vec<String>,
+    /// `--theme NAME` (default: dark).
+    pub theme: Option<String>,
+    /// `--no-color` (the `NO_COLOR` environment variable is read here too).
+    pub no_color: bool,
+    pub ascii: bool,
+    pub keymap: Keymap,
+    /// Where `r` recordings and `e` reports are written.
+    pub out_dir: PathBuf,
+    /// Whether the assessor is a real causes engine (see `AppConfig::causes_available`).
+    pub causes_available: bool,
+}
+
+impl TuiOptions {
+    /// Applies `--theme`, `--no-color` and `--ascii`.
+    pub fn with_ui(mut self, ui: &crate::cli::UiArgs) -> Self {
+        self.theme = ui.theme.clone();
+        self.no_color = ui.no_color;
+        self.ascii = ui.ascii;
+        self
+    }
+
+    pub fn new(mode: Mode, source: String, interval: Duration) -> Self {
+        TuiOptions {
+            mode,
+            source,
+            interval,
+            pace: app::default_pace(mode, interval),
+            scenarios: Vec::new(),
+            theme: None,
+            no_color: false,
+            ascii: false,
+            keymap: Keymap::default(),
+            out_dir: PathBuf::from("."),
+            causes_available: true,
+        }
+    }
+}
+
+/// Runs the screen on its own tokio runtime with a source task: what `demo`, `replay` and
+/// `watch` call. `source` gets the event sender and the control receiver and runs until the
+/// source ends or the screen quits (then it is aborted).
+///
+/// ```text
+/// tui::launch(opts, assessor, |tx, ctl| replay::play(source, tx, ctl, speed))
+/// ```
+pub fn launch<F, Fut>(opts: TuiOptions, assessor: Assessor, source: F) -> Result<ExitCode, Failure>
+where
+    F: FnOnce(mpsc::Sender<SourceEvent>, mpsc::Receiver<Control>) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    require_tty()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            message: format!("cannot start the runtime: {e}"),
+            code: 1,
+        })?;
+    rt.block_on(async move {
+        let (tx, rx) = mpsc::channel(1024);
+        let (ctl_tx, ctl_rx) = mpsc::channel(16);
+        let task = tokio::spawn(source(tx, ctl_rx));
+        let r = run(opts, rx, Some(ctl_tx), assessor).await;
+        task.abort();
+        r
+    })
+}
+
+/// The screen needs a terminal; scripts get pointed at the headless commands. Exit code 2.
+pub fn require_tty() -> Result<(), Failure> {
+    if std::io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(Failure::bad_input(
+            "the triage screen needs a terminal on stdout; for scripts and pipes use `dgscope check`, `dgscope report` or `dgscope record`",
+        ))
+    }
+}
+
+/// The themes `t` cycles through, starting with the chosen one: mono only under `NO_COLOR`
+/// or `--no-color`; 256 colours unless `COLORTERM` announces truecolor.
+pub fn themes(
+    name: Option<&str>,
+    no_color: bool,
+    no_color_env: bool,
+    colorterm: Option<&str>,
+) -> Result<Vec<Theme>, Failure> {
+    let truecolor = ui::theme::truecolor_from_env(colorterm);
+    if no_color || no_color_env {
+        return Ok(vec![
+            Theme::builtin("mono", false).map_err(Failure::bad_input)?
+        ]);
+    }
+    let user = match user_theme_dir() {
+        Some(dir) => ui::theme::load_user_themes(&dir, truecolor).map_err(Failure::bad_input)?,
+        None => Vec::new(),
+    };
+    let mut all = ui::theme::merge(Theme::all_builtin(truecolor), user);
+    let name = name.unwrap_or("dark");
+    let i = all.iter().position(|t| t.name == name).ok_or_else(|| {
+        Failure::bad_input(format!(
+            "--theme {name:?}: unknown theme; built-in themes: dark, light, high-contrast, mono (user themes: {})",
+            user_theme_dir().map_or_else(|| "none".into(), |d| d.display().to_string())
+        ))
+    })?;
+    all.rotate_left(i);
+    Ok(all)
+}
+
+/// `<config dir>/dgscope/themes` (e.g. `~/.config/dgscope/themes` on Linux).
+pub fn user_theme_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "dgscope").map(|d| d.config_dir().join("themes"))
+}
+
+/// Builds the app for a session (also what the snapshot tests and benches use).
+pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> App {
+    let cfg = AppConfig {
+        mode: opts.mode,
+        source: opts.source.clone(),
+        interval: opts.interval,
+        pace: opts.pace,
+        scenarios: opts.scenarios.clone(),
+        ascii: opts.ascii,
+        keymap: opts.keymap.clone(),
+        themes,
+        causes_available: opts.causes_available,
+    };
+    let mut app = App::new(cfg, Engine::default(), assessor);
+    app.window = Window::Last(Duration::from_secs(60));
+    app.now = Timestamp::now();
+    app
+}
+
+/// Runs the screen until the user quits, a signal arrives or stdin closes. `control` carries
+/// source-specific keys (pause, speed, faults) to the source when it has one.
+pub async fn run(
+    opts: TuiOptions,
+    mut events: mpsc::Receiver<SourceEvent>,
+    control: Option<mpsc::Sender<Control>>,
+    assessor: Assessor,
+) -> Result<ExitCode, Failure> {
+    require_tty()?;
+    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let colorterm = std::env::var("COLORTERM").ok();
+    let themes = themes(
+        opts.theme.as_deref(),
+        opts.no_color,
+        no_color_env,
+        colorterm.as_deref(),
+    )?;
+    let mut app = build_app(&opts, themes, assessor);
+    let io_fail = |e: std::io::Error| Failure {
+        message: format!("terminal error: {e}"),
+        code: 1,
+    };
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut sigterm = signal(SignalKind::terminate()).map_err(io_fail)?;
+    let mut sighup = signal(SignalKind::hangup()).map_err(io_fail)?;
+    let mut sigint = signal(SignalKind::interrupt()).map_err(io_fail)?;
+
+    let mut guard = terminal::TerminalGuard::enter().map_err(io_fail)?;
+    let mut input = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut recorder: Option<RecordingWriter<File>> = None;
+    let mut source_open = true;
+    let mut dirty = true;
+    let mut last_second = 0i64;
+    let mut exit = ExitCode::SUCCESS;
+    let mut keep_frame = false;
+
+    'main: loop {
+        if dirty {
+            app.now = Timestamp::now();
+            guard
+                .terminal
+                .draw(|f| ui::draw(f, &app))
+                .map_err(io_fail)?;
+            dirty = false;
+        }
+        tokio::select! {
+            ev = input.next() => match ev {
+                Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => {
+                    if let Some(a) = app::action_for_key(&app, &k) {
+                        app::update(&mut app, a);
+                        dirty = true;
+                    }
+                }
+                Some(Ok(Event::Mouse(m))) => {
+                    let size = guard.terminal.size().map_err(io_fail)?;
+                    let area = Rect::new(0, 0, size.width, size.height);
+                    let action = match m.kind {
+                        MouseEventKind::Down(MouseButton::Left) => {
+                            ui::pane_at(area, &app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
+                        }
+                        MouseEventKind::ScrollDown => Some(app::Action::Down),
+                        MouseEventKind::ScrollUp => Some(app::Action::Up),
+                        _ => None,
+                    };
+                    if let Some(a) = action {
+                        app::update(&mut app, a);
+                        dirty = true;
+                    }
+                }
+                Some(Ok(Event::Resize(_, _))) => {
+                    guard.terminal.autoresize().map_err(io_fail)?;
+                    dirty = true;
+                }
+                Some(Ok(_)) => {}
+                // stdin closed or unreadable: nobody is at the keyboard any more.
+                Some(Err(_)) | None => break 'main,
+            },
+            ev = events.recv(), if source_open => match ev {
+                Some(ev) => {
+                    handle_source(&mut app, &mut recorder, ev);
+                    // Take what else is queued so a burst costs one redraw.
+                    for _ in 0..4096 {
+                        match events.try_recv() {
+                            Ok(ev) => handle_source(&mut app, &mut recorder, ev),
+                            Err(_) => break,
+                        }
+                    }
+                    app.refresh();
+                    dirty = true;
+                }
+                None => {
+                    source_open = false;
+                    app.ended = true;
+                    dirty = true;
+                }
+            },
+            _ = tick.tick() => {
+                let now = Timestamp::now();
+                let second = now.ms / 1000;
+                let waiting = app.conn.values().any(|c| !matches!(c, ConnState::Connected));
+                // Live clocks, ages and countdowns change by the second; spinners faster.
+                if waiting || (app.cfg.mode != Mode::Replay && second != last_second) {
+                    dirty = true;
+                }
+                last_second = second;
+            }
+            _ = sigterm.recv() => { exit = ExitCode::from(143); break 'main; }
+            _ = sighup.recv() => { exit = ExitCode::from(129); break 'main; }
+            _ = sigint.recv() => { exit = ExitCode::from(130); break 'main; }
+        }
+        for effect in app.take_effects() {
+            match effect {
+                Effect::Quit { keep_frame: k } => {
+                    keep_frame = k;
+                    break 'main;
+                }
+                Effect::Control(c) => {
+                    if let Some(tx) = &control {
+                        // A full or closed channel must never block the screen.
+                        let _ = tx.try_send(c);
+                    }
+                }
+                Effect::ToggleRecording => toggle_recording(&mut app, &mut recorder, &opts),
+                Effect::AddMark(text) => {
+                    let m = Mark {
+                        t: app.clock(),
+                        text,
+                    };
+                    if let Some(w) = recorder.as_mut() {
+                        let _ = w.write_mark(&m);
+                    }
+                    app.ingest(SourceEvent::Mark(m));
+                }
+                Effect::WriteReport => {
+                    app.status = Some(match incident::write_report(&app, &opts.out_dir) {
+                        Ok(p) => format!("report written: {}", p.display()),
+                        Err(e) => {
+                            format!("cannot write the report in {}: {e}", opts.out_dir.display())
+                        }
+                    });
+                }
+                Effect::Copy => {
+                    let size = guard.terminal.size().map_err(io_fail)?;
+                    let text = copy_text(&app, size.width);
+                    let mut out = std::io::stdout();
+                    let _ = out.write_all(osc52::sequence(&text).as_bytes());
+                    let _ = out.flush();
+                    app.status = Some(format!("copied {} lines (OSC 52)", text.lines().count()));
+                }
+            }
+            dirty = true;
+        }
+    }
+    let size = guard.terminal.size().ok();
+    drop(guard);
+    if keep_frame {
+        if let Some(s) = size {
+            print!("{}", screen_text(&app, s.width, s.height, app.screen));
+        }
+    }
+    Ok(exit)
+}
+
+fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev: SourceEvent) {
+    if let Some(w) = recorder.as_mut() {
+        let r = match &ev {
+            SourceEvent::Sample(s) => w.write_sample(s),
+            SourceEvent::Mark(m) => w.write_mark(m),
+            _ => Ok(()),
+        };
+        if let Err(e) = r {
+            app.status = Some(format!("recording stopped: {e}"));
+            app.recording = None;
+            *recorder = None;
+        }
+    }
+    app.ingest(ev);
+}
+
+fn toggle_recording(
+    app: &mut App,
+    recorder: &mut Option<RecordingWriter<File>>,
+    opts: &TuiOptions,
+) {
+    if recorder.take().is_some() {
+        let path = app.recording.take().unwrap_or_default();
+        app.status = Some(format!("recording saved: {path}"));
+        return;
+    }
+    let now = Timestamp::now();
+    let path = opts
+        .out_dir
+        .join(format!("dgscope-{}.jsonl", incident::file_stamp(now)));
+    let header = Header::new(now, opts.interval.as_millis() as u64, &opts.source);
+    match RecordingWriter::create(&path, &header) {
+        Ok(w) => {
+            *recorder = Some(w);
+            app.recording = Some(path.display().to_string());
+            app.status = Some(format!("recording to {}", path.display()));
+        }
+        Err(e) => app.status = Some(format!("cannot record to {}: {e}", path.display())),
+    }
+}
+
+/// What `y` copies: the drill-down being read, or the focused pane zoomed.
+pub fn copy_screen(app: &App) -> Screen {
+    match app.screen {
+        Screen::Main => Screen::Zoom(app.focus),
+        s => s,
+    }
+}
+
+/// The text `y` puts on the clipboard: the whole zoomed pane or drill-down at the terminal's
+/// width, however long (the SQL to check must not be cut at the screen's bottom edge).
+pub fn copy_text(app: &App, width: u16) -> String {
+    let text = screen_text(app, width, 300, copy_screen(app));
+    // Drop the header, the footer and the blank rows a tall off-screen frame leaves.
+    let lines: Vec<&str> = text.lines().collect();
+    let body = &lines[1.min(lines.len())..lines.len().saturating_sub(1)];
+    let blank = |l: &&str| {
+        l.trim_matches(|c: char| c == ' ' || c == '│' || c == '|')
+            .is_empty()
+    };
+    let end = body.iter().rposition(|l| !blank(l)).map_or(0, |i| i + 1);
+    let mut out = body[..end].join("\n");
+    out.push('\n');
+    out
+}
+
+/// Renders a screen off-screen and returns its text (copy, `Q`).
+pub fn screen_text(app: &App, width: u16, height: u16, screen: Screen) -> String {
+    let Ok(mut t) = Terminal::new(TestBackend::new(width.max(1), height.max(1)));
+    let _ = t.draw(|f| {
+        let area = f.area();
+        ui::draw_in(f, area, app, screen, None)
+    });
+    ui::buffer_text(t.backend().buffer())
+}

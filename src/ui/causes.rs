@@ -1,0 +1,103 @@
+//! Pane 5, Suggested causes: ranked findings with a severity badge, the title and one line of
+//! evidence; says plainly when there is nothing to suggest or not enough data yet.
+
+use super::theme::Role;
+use super::{badge, fmt, Ctx, Detail};
+use crate::app::{Pane, WARMUP_SAMPLES};
+use crate::causes::{Evidence, Severity};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+pub fn evidence_text(e: &Evidence) -> String {
+    let mut s = format!("{} {} {}", e.metric, fmt::count_or_auto(e.value), e.unit)
+        .trim_end()
+        .to_string();
+    if let Some(th) = &e.threshold {
+        s.push_str(&format!(" ({th})"));
+    }
+    s.push_str(&format!(" — {}", e.source));
+    s
+}
+
+pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+    let app = cx.app;
+    let t = cx.theme;
+    let findings = &app.assessment.findings;
+    let extra = if app.paused_at.is_some() {
+        "(as of the paused instant)".to_string()
+    } else {
+        String::new()
+    };
+    let block = cx.block(Pane::Causes, &extra, detail);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if findings.is_empty() {
+        let msg = if !app.cfg.causes_available {
+            "suggested causes are not available in this build; read the panes above".to_string()
+        } else if app.warming_up() {
+            format!(
+                "warming up: {} of {WARMUP_SAMPLES} primary samples; causes need a few samples to judge",
+                app.primary_samples().min(WARMUP_SAMPLES)
+            )
+        } else {
+            "No cause above INFO — primary and standby look healthy".to_string()
+        };
+        frame.render_widget(Paragraph::new(msg).style(t.muted()), inner);
+        return;
+    }
+    let rows_needed: usize = if detail == Detail::Full {
+        findings.iter().map(|f| 1 + f.evidence.len()).sum()
+    } else {
+        findings.len() * 2
+    };
+    let two_lines = detail != Detail::Compact && inner.height as usize >= rows_needed;
+    let per = if two_lines { 2 } else { 1 };
+    let visible = (inner.height as usize / per).max(1);
+    let first = app.selected.saturating_sub(visible - 1);
+    let mut lines = vec![];
+    let marker = if cx.ascii { ">" } else { "▶" };
+    for (i, f) in findings.iter().enumerate().skip(first).take(visible) {
+        let selected = i == app.selected;
+        let (b, bs) = badge(cx, f.severity);
+        let row_style = if selected && app.focus == Pane::Causes {
+            t.selection()
+        } else {
+            t.text()
+        };
+        let mut spans = vec![
+            Span::styled(if selected { marker } else { " " }, row_style),
+            Span::styled(" ", row_style),
+            Span::styled(b, bs),
+            Span::styled("  ", row_style),
+            Span::styled(f.title.clone(), row_style),
+        ];
+        if f.severity == Severity::Info && !two_lines {
+            spans[4] = Span::styled(f.title.clone(), t.muted());
+        }
+        lines.push(Line::from(spans));
+        if two_lines {
+            // One line of evidence on the main screen, all of it when zoomed.
+            let n = if detail == Detail::Full {
+                usize::MAX
+            } else {
+                1
+            };
+            for e in f.evidence.iter().take(n) {
+                lines.push(Line::from(vec![
+                    Span::raw("        "),
+                    Span::styled(evidence_text(e), t.muted()),
+                ]));
+            }
+        }
+    }
+    if findings.len() > first + visible {
+        lines.pop();
+        lines.push(Line::styled(
+            format!("  … {} more (j/k)", findings.len() - first - visible + 1),
+            t.style(Role::Muted),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,411 @@
+//! Pane 1, Commit path (primary): `log file sync` vs `log file parallel write` vs `SYNC Remote
+//! Write` over the window; their histograms side by side; the waterfall splitting a commit
+//! into local write, extra remote time and the rest.
+
+use super::chart::{self, Series};
+use super::theme::Role;
+use super::{fmt, Ctx, Detail};
+use crate::app::Pane;
+use crate::metrics::{Delta, Histogram};
+use crate::sample::names::event;
+use crate::units::bound_ms;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// The three waits of the commit path, with the names a DBA reads on the screen.
+pub struct Wait {
+    pub label: &'static str,
+    pub role: Role,
+    pub avg: Option<f64>,
+    pub hist: Option<Histogram>,
+    pub per_s: Option<f64>,
+}
+
+pub fn waits(d: Option<&Delta>) -> [Wait; 3] {
+    let get = |names: &[&str]| {
+        let e = d.and_then(|d| {
+            names
+                .iter()
+                .find_map(|n| d.event(n).filter(|e| e.waits > 0))
+        });
+        let per_s = d.and_then(|d| names.iter().find_map(|n| d.event_per_sec(n)));
+        (
+            e.and_then(|e| e.avg()).map(|m| m.0),
+            e.map(|e| e.hist.clone()),
+            per_s,
+        )
+    };
+    let mk = |label, role, names: &[&str]| {
+        let (avg, hist, per_s) = get(names);
+        Wait {
+            label,
+            role,
+            avg,
+            hist,
+            per_s,
+        }
+    };
+    [
+        mk("log file sync", Role::SeriesLfs, &[event::LOG_FILE_SYNC]),
+        mk(
+            "lfpw (local)",
+            Role::SeriesLfpw,
+            &[event::LOG_FILE_PARALLEL_WRITE],
+        ),
+        mk(
+            "SYNC remote",
+            Role::SeriesRemote,
+            &[event::SYNC_REMOTE_WRITE, event::LNS_WAIT_ON_SENDREQ],
+        ),
+    ]
+}
+
+fn pct(h: &Option<Histogram>, p: f64) -> Option<f64> {
+    h.as_ref().and_then(|h| h.percentile_ms(p))
+}
+
+fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let mut out = vec![Line::styled(
+        format!(
+            "{:<15}{:>8}{:>7}{:>7}{:>7}{:>10}",
+            "", "avg ms", "p50", "p90", "p99", "waits/s"
+        ),
+        t.muted(),
+    )];
+    for x in w {
+        out.push(Line::from(vec![
+            Span::styled(format!("{:<15}", x.label), t.style(x.role)),
+            Span::styled(
+                format!(
+                    "{:>8}{:>7}{:>7}{:>7}{:>10}",
+                    fmt::opt(x.avg, 2),
+                    fmt::bound(pct(&x.hist, 0.5), cx.ascii),
+                    fmt::bound(pct(&x.hist, 0.9), cx.ascii),
+                    fmt::bound(pct(&x.hist, 0.99), cx.ascii),
+                    fmt::opt(x.per_s, 0),
+                ),
+                style,
+            ),
+        ]));
+    }
+    out
+}
+
+/// lfs = local write ∥ remote write, then posting/CPU/polling: split the average.
+pub fn waterfall(w: &[Wait; 3]) -> Option<(f64, f64, f64)> {
+    let lfs = w[0].avg?;
+    let local = w[1].avg.unwrap_or(0.0);
+    let remote = w[2].avg.unwrap_or(0.0);
+    let remote_extra = (remote - local).max(0.0);
+    let other = (lfs - local.max(remote)).max(0.0);
+    Some((local, remote_extra, other))
+}
+
+fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let Some((local, remote, other)) = waterfall(w) else {
+        return vec![Line::styled(
+            "commit waterfall: no log file sync waits in the window",
+            t.muted(),
+        )];
+    };
+    let remote_txt = if w[2].avg.is_some() {
+        format!("+{remote:.2}")
+    } else {
+        fmt::NONE.to_string()
+    };
+    let text = Line::from(vec![
+        Span::styled("commit waterfall  ", t.muted()),
+        Span::styled(format!("local {local:.2}"), t.style(Role::SeriesLfpw)),
+        Span::styled(" | ", t.muted()),
+        Span::styled(format!("remote {remote_txt}"), t.style(Role::SeriesRemote)),
+        Span::styled(" | ", t.muted()),
+        Span::styled(format!("other {other:.2}"), t.style(Role::SeriesLfs)),
+        Span::styled(" ms", style),
+    ]);
+    let total = local + remote + other;
+    let bar_w = width.saturating_sub(2);
+    if total <= 0.0 || bar_w < 10 {
+        return vec![text];
+    }
+    let seg = |v: f64| ((v / total) * bar_w as f64).round() as usize;
+    let (a, b) = (seg(local), seg(remote));
+    let c = bar_w.saturating_sub(a + b);
+    let (ca, cb, cc) = if cx.ascii {
+        ("#", "=", ".")
+    } else {
+        ("█", "▓", "░")
+    };
+    let bar = Line::from(vec![
+        Span::styled(ca.repeat(a), t.style(Role::SeriesLfpw)),
+        Span::styled(cb.repeat(b), t.style(Role::SeriesRemote)),
+        Span::styled(cc.repeat(c), t.style(Role::SeriesLfs)),
+    ]);
+    vec![text, bar]
+}
+
+/// Buckets of both histograms by their bound in ms (micro and milli views agree).
+fn bucket_union(hs: &[&Histogram]) -> Vec<f64> {
+    let mut b: Vec<f64> = hs
+        .iter()
+        .flat_map(|h| h.buckets().iter().map(|(u, _)| bound_ms(*u)))
+        .collect();
+    b.sort_by(|x, y| x.total_cmp(y));
+    b.dedup_by(|x, y| (*x - *y).abs() < 1e-9);
+    b
+}
+
+fn count_at(h: &Histogram, ms: f64) -> u64 {
+    h.buckets()
+        .iter()
+        .filter(|(u, _)| (bound_ms(*u) - ms).abs() < 1e-9)
+        .map(|b| b.1)
+        .sum()
+}
+
+/// "<2" (ms), "<512µ" below a millisecond, "<2s" from a second.
+fn bucket_label(ms: f64, ascii: bool) -> String {
+    if ms >= 1000.0 {
+        format!("<{}s", ms / 1000.0)
+    } else if ms >= 1.0 {
+        format!("<{ms:.0}")
+    } else {
+        format!("<{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
+    }
+}
+
+/// `log file sync` ◀ bucket ▶ `log file parallel write`, bars from the centre.
+fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let (Some(lfs), Some(lfpw)) = (w[0].hist.as_ref(), w[1].hist.as_ref()) else {
+        return vec![Line::styled(
+            "histograms: no waits with buckets in the window",
+            t.muted(),
+        )];
+    };
+    let buckets = bucket_union(&[lfs, lfpw]);
+    let (tl, tr) = (lfs.total().max(1) as f64, lfpw.total().max(1) as f64);
+    let shares: Vec<(f64, f64, u64, u64)> = buckets
+        .iter()
+        .map(|b| {
+            let (cl, cr) = (count_at(lfs, *b), count_at(lfpw, *b));
+            (cl as f64 / tl, cr as f64 / tr, cl, cr)
+        })
+        .collect();
+    let max_share = shares
+        .iter()
+        .fold(0.0f64, |m, s| m.max(s.0).max(s.1))
+        .max(1e-9);
+    let max_count = shares
+        .iter()
+        .map(|s| s.2.max(s.3))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let bar_w = width.saturating_sub(8 + 2 * 7) / 2;
+    let scale = |share: f64, count: u64| -> usize {
+        let f = if cx.log_scale() {
+            ((1.0 + count as f64).ln() / (1.0 + max_count as f64).ln()).clamp(0.0, 1.0)
+        } else {
+            share / max_share
+        };
+        (f * bar_w as f64).round() as usize
+    };
+    let block = if cx.ascii { "#" } else { "█" };
+    let mut out = vec![Line::from(vec![
+        Span::styled(
+            fmt::rfit("log file sync %", 7 + bar_w),
+            t.style(Role::SeriesLfs),
+        ),
+        Span::styled(fmt::fit(" <ms ", 8), t.muted()),
+        Span::styled(
+            format!(
+                "lfpw %  ({})",
+                if cx.log_scale() { "log" } else { "linear" }
+            ),
+            t.style(Role::SeriesLfpw),
+        ),
+    ])];
+    let shown = buckets.len().min(rows.saturating_sub(1));
+    for (b, s) in buckets.iter().zip(&shares).take(shown) {
+        let (l, r) = (scale(s.0, s.2), scale(s.1, s.3));
+        out.push(Line::from(vec![
+            Span::styled(format!("{:>6.1} ", s.0 * 100.0), t.text()),
+            Span::styled(
+                format!(
+                    "{}{}",
+                    " ".repeat(bar_w - l.min(bar_w)),
+                    block.repeat(l.min(bar_w))
+                ),
+                t.style(Role::SeriesLfs),
+            ),
+            Span::styled(format!(" {:^6} ", bucket_label(*b, cx.ascii)), t.muted()),
+            Span::styled(
+                format!(
+                    "{}{}",
+                    block.repeat(r.min(bar_w)),
+                    " ".repeat(bar_w - r.min(bar_w))
+                ),
+                t.style(Role::SeriesLfpw),
+            ),
+            Span::styled(format!(" {:>5.1}", s.1 * 100.0), t.text()),
+        ]));
+    }
+    if shown < buckets.len() {
+        out.push(Line::styled(
+            format!("… {} more buckets (Enter: zoom)", buckets.len() - shown),
+            t.muted(),
+        ));
+    }
+    out
+}
+
+/// Every bucket of the three waits with counts, shares and cumulative shares.
+fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let hs: Vec<&Histogram> = w.iter().filter_map(|x| x.hist.as_ref()).collect();
+    let buckets = bucket_union(&hs);
+    let mut head = vec![Span::styled(format!("{:<8}", "< ms"), t.muted())];
+    for x in w.iter() {
+        head.push(Span::styled(
+            format!(
+                "  {:>11} {:>8} {:>8}",
+                format!("{} count", short(x.label)),
+                "share",
+                "cum"
+            ),
+            t.style(x.role),
+        ));
+    }
+    let mut out = vec![Line::from(head)];
+    for b in buckets {
+        let mut spans = vec![Span::styled(
+            format!("{:<8}", bucket_label(b, cx.ascii)),
+            t.muted(),
+        )];
+        for x in w.iter() {
+            let cell = match &x.hist {
+                Some(h) if h.total() > 0 => {
+                    let total = h.total() as f64;
+                    let c = count_at(h, b);
+                    let cum: u64 = h
+                        .buckets()
+                        .iter()
+                        .filter(|(u, _)| bound_ms(*u) <= b + 1e-9)
+                        .map(|x| x.1)
+                        .sum();
+                    format!(
+                        "  {:>11} {:>6.1} % {:>6.1} %",
+                        fmt::num(c as f64, 0),
+                        c as f64 * 100.0 / total,
+                        cum as f64 * 100.0 / total
+                    )
+                }
+                _ => format!("{:>31}", fmt::NONE),
+            };
+            spans.push(Span::styled(cell, t.text()));
+        }
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+fn short(label: &str) -> &str {
+    match label {
+        "log file sync" => "lfs",
+        "lfpw (local)" => "lfpw",
+        _ => "remote",
+    }
+}
+
+pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+    let app = cx.app;
+    let (state, stale) = cx.slot_state(app.primary());
+    let mut extra = format!("(primary) window {}", app.window);
+    if !state.is_empty() {
+        extra.push_str(&format!("  {state}"));
+    }
+    let block = cx.block(Pane::Commit, &extra, detail);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let style = cx.value_style(stale);
+    let w = waits(cx.d.primary.as_ref());
+    let width = inner.width as usize;
+    let mut lines = table(cx, &w, style);
+    match detail {
+        Detail::Compact => {
+            lines.extend(waterfall_lines(cx, &w, width, style).into_iter().take(1));
+        }
+        Detail::Normal => {
+            let wf = waterfall_lines(cx, &w, width, style);
+            let rows = (inner.height as usize).saturating_sub(lines.len() + wf.len() + 2);
+            lines.push(Line::raw(""));
+            lines.extend(mirrored(cx, &w, width, rows));
+            lines.push(Line::raw(""));
+            lines.extend(wf);
+            // Room left: the latencies over time.
+            let used = lines.len() as u16 + 1;
+            if inner.height >= used + 6 {
+                let r = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
+                frame.render_widget(Paragraph::new(lines), inner);
+                latency_chart(frame, r, cx);
+                return;
+            }
+        }
+        Detail::Full => {
+            lines.push(Line::raw(""));
+            lines.extend(waterfall_lines(cx, &w, width.min(100), style));
+            lines.push(Line::raw(""));
+            lines.extend(mirrored(cx, &w, width.min(100), 40));
+            lines.push(Line::raw(""));
+            lines.extend(bucket_table(cx, &w));
+            lines.push(Line::raw(""));
+            let used = lines.len() as u16;
+            let chart_h = inner.height.saturating_sub(used).min(16);
+            if chart_h >= 5 {
+                let text_area = Rect::new(inner.x, inner.y, inner.width, used);
+                frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), text_area);
+                let r = Rect::new(inner.x, inner.y + used, inner.width, chart_h);
+                latency_chart(frame, r, cx);
+                return;
+            }
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), inner);
+}
+
+/// Averages of the three waits per sample over the history, up to the instant shown.
+pub fn latency_chart(frame: &mut Frame, area: Rect, cx: &Ctx) {
+    let app = cx.app;
+    let Some(series) = app.primary().and_then(|s| app.engine.slot(s)) else {
+        return;
+    };
+    let end = app.paused_at.or(series.points().last().map(|p| p.t));
+    let Some(end) = end else { return };
+    let pts: Vec<_> = series.points().iter().filter(|p| p.t <= end).collect();
+    let span = pts.first().map(|p| end.secs_since(p.t)).unwrap_or(0.0);
+    let mk = |name, role, f: fn(&crate::metrics::Point) -> Option<f64>| Series {
+        name,
+        role,
+        points: pts
+            .iter()
+            .filter_map(|p| f(p).map(|v| (p.t.secs_since(end), v)))
+            .collect(),
+    };
+    let s = [
+        mk("log file sync", Role::SeriesLfs, |p| p.lfs_ms),
+        mk("lfpw", Role::SeriesLfpw, |p| p.lfpw_ms),
+        mk("SYNC remote", Role::SeriesRemote, |p| p.remote_ms),
+    ];
+    chart::render(frame, area, cx, &s, "ms", span);
+}
+
+impl Ctx<'_> {
+    pub fn log_scale(&self) -> bool {
+        self.app.log_scale
+    }
+}

@@ -1,0 +1,238 @@
+//! Number formatting for the screen: fixed widths, units, thousands grouped, "–" for absent
+//! data, so columns stay aligned and nothing jitters between frames.
+
+/// Absent data: never printed as zero.
+pub const NONE: &str = "–";
+
+/// `v` with `dec` decimals; integers from 1 000 up are grouped with a space ("7 814").
+pub fn num(v: f64, dec: usize) -> String {
+    if !v.is_finite() {
+        return NONE.into();
+    }
+    if dec == 0 {
+        let r = v.round() as i64;
+        return group(r);
+    }
+    format!("{v:.dec$}")
+}
+
+fn group(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    let len = digits.len();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (len - i).is_multiple_of(3) && len > 3 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn opt(v: Option<f64>, dec: usize) -> String {
+    v.map_or_else(|| NONE.to_string(), |v| num(v, dec))
+}
+
+/// Whole numbers as counts ("2"), others with [`auto`] decimals.
+pub fn count_or_auto(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        num(v, 0)
+    } else {
+        auto(v)
+    }
+}
+
+/// Decimals that keep about three significant figures for rates and sizes.
+pub fn auto(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 {
+        num(v, 0)
+    } else if a >= 10.0 {
+        num(v, 1)
+    } else {
+        num(v, 2)
+    }
+}
+
+pub fn opt_auto(v: Option<f64>) -> String {
+    v.map_or_else(|| NONE.to_string(), auto)
+}
+
+/// A percentile as a bucket bound: "≤8", "≤0.5" ("<=8" in ASCII).
+pub fn bound(ms: Option<f64>, ascii: bool) -> String {
+    let Some(ms) = ms else {
+        return NONE.into();
+    };
+    // Below a millisecond Oracle's micro buckets are powers of two µs: "≤512µ".
+    let v = if ms >= 1.0 || ms == 0.0 {
+        format!("{ms:.0}")
+    } else {
+        format!("{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
+    };
+    if ascii {
+        format!("<={v}")
+    } else {
+        format!("≤{v}")
+    }
+}
+
+/// Change vs baseline: "+576.5 %", "-20.3 %".
+pub fn change(base: Option<f64>, now: Option<f64>) -> Option<String> {
+    let (b, n) = (base?, now?);
+    if b == 0.0 || !b.is_finite() || !n.is_finite() {
+        return None;
+    }
+    Some(pct_change((n - b) / b * 100.0))
+}
+
+pub fn pct_change(p: f64) -> String {
+    format!("{p:+.1} %")
+}
+
+/// A lag in seconds as a DBA reads it: "0.4 s", "12 s", "4m05s", "2h10m".
+pub fn lag(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        let m = (s / 60.0).floor();
+        format!("{}m{:02}s", m as u64, (s - m * 60.0).round() as u64)
+    } else {
+        let h = (s / 3600.0).floor();
+        format!(
+            "{}h{:02}m",
+            h as u64,
+            ((s - h * 3600.0) / 60.0).round() as u64
+        )
+    }
+}
+
+pub fn opt_lag(v: Option<f64>) -> String {
+    v.map_or_else(|| NONE.to_string(), lag)
+}
+
+/// An age in whole seconds/minutes: "42 s", "7m".
+pub fn age(secs: f64) -> String {
+    let s = secs.max(0.0);
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0}m", s / 60.0)
+    } else {
+        format!("{:.0}h", s / 3600.0)
+    }
+}
+
+const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+const ASCII_LEVELS: [char; 8] = ['_', '.', ',', '-', '=', '+', '*', '#'];
+
+/// A sparkline of the last `width` values, scaled from zero to the largest shown (a zero floor
+/// keeps a flat series flat instead of magnifying noise). Absent values are blank.
+pub fn sparkline(values: &[Option<f64>], width: usize, ascii: bool) -> String {
+    let start = values.len().saturating_sub(width);
+    let shown = &values[start..];
+    let max = shown.iter().flatten().fold(0.0f64, |m, v| m.max(*v));
+    let min = shown.iter().flatten().fold(f64::INFINITY, |m, v| m.min(*v));
+    // A steady series scales from 3/4 of its peak, so small changes still show as ripples;
+    // a series that moves a lot scales from zero, so a drop reads as a drop.
+    let lo = if min.is_finite() && max > 0.0 && max - min < 0.25 * max {
+        0.75 * max
+    } else {
+        0.0
+    };
+    let levels = if ascii { &ASCII_LEVELS } else { &BLOCKS };
+    let mut out = String::with_capacity(width * 3);
+    for _ in shown.len()..width {
+        out.push(' ');
+    }
+    for v in shown {
+        match v {
+            Some(v) if max > lo && v.is_finite() => {
+                let i = (((v - lo).max(0.0) / (max - lo)) * 7.0).round() as usize;
+                out.push(levels[i.min(7)]);
+            }
+            Some(_) => out.push(levels[0]),
+            None => out.push(' '),
+        }
+    }
+    out
+}
+
+/// Pads or cuts `s` to exactly `w` display columns (left-aligned).
+pub fn fit(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n <= w {
+        format!("{s}{}", " ".repeat(w - n))
+    } else if w == 0 {
+        String::new()
+    } else {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// Right-aligns `s` in `w` columns.
+pub fn rfit(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n >= w {
+        s.to_string()
+    } else {
+        format!("{}{s}", " ".repeat(w - n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_group_and_keep_widths() {
+        assert_eq!(num(7814.4, 0), "7 814");
+        assert_eq!(num(1_234_567.0, 0), "1 234 567");
+        assert_eq!(num(999.0, 0), "999");
+        assert_eq!(num(-20.3, 1), "-20.3");
+        assert_eq!(opt(None, 2), "–");
+        assert_eq!(auto(0.617), "0.62");
+        assert_eq!(auto(25.04), "25.0");
+        assert_eq!(auto(6224.0), "6 224");
+    }
+
+    #[test]
+    fn bounds_changes_and_lags() {
+        assert_eq!(bound(Some(8.0), false), "≤8");
+        assert_eq!(bound(Some(0.512), true), "<=512u");
+        assert_eq!(bound(Some(0.512), false), "≤512µ");
+        assert_eq!(bound(None, false), "–");
+        assert_eq!(change(Some(7814.92), Some(6224.03)).unwrap(), "-20.4 %");
+        assert_eq!(change(Some(0.0), Some(1.0)), None);
+        assert_eq!(lag(0.4), "0.4 s");
+        assert_eq!(lag(245.0), "4m05s");
+        assert_eq!(lag(7800.0), "2h10m");
+    }
+
+    #[test]
+    fn sparklines_scale_from_zero_and_pad() {
+        let v = [Some(1.0), Some(2.0), None, Some(4.0)];
+        assert_eq!(sparkline(&v, 6, false), "  ▃▅ █");
+        assert_eq!(sparkline(&v, 2, true), " #");
+        assert_eq!(sparkline(&[Some(0.0)], 1, false), "▁");
+        // Steady around 100: ripples, not a solid bar.
+        let v = [Some(96.0), Some(100.0), Some(98.0)];
+        assert_eq!(sparkline(&v, 3, false), "▇█▇");
+        // A 20 % drop in view reads as a drop.
+        let v = [Some(100.0), Some(80.0)];
+        assert_eq!(sparkline(&v, 2, false), "█▂");
+    }
+
+    #[test]
+    fn fit_pads_and_cuts() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(rfit("7", 3), "  7");
+    }
+}

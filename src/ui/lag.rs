@@ -1,0 +1,260 @@
+//! Pane 3, Lag (standby): transport and apply lag now and over the history, apply rate vs
+//! redo rate (headroom), how old the lag figure is, MRP, the destination, and the apply-lag
+//! histogram when Active Data Guard provides one.
+
+use super::chart::{self, Series};
+use super::header::dest_for;
+use super::theme::Role;
+use super::{fmt, Ctx, Detail};
+use crate::app::Pane;
+use crate::metrics::Point;
+use crate::sample::Sample;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+use std::sync::Arc;
+
+/// Lag thresholds for colour: MAA wants transport lag under 10 s; five minutes is an incident.
+fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
+    match v {
+        Some(v) if v >= 300.0 => cx.theme.style(Role::Crit),
+        Some(v) if v >= 10.0 => cx.theme.style(Role::Warn),
+        _ => base,
+    }
+}
+
+/// The standby's point at the instant shown (its newest when live).
+fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {
+    let app = cx.app;
+    let s = app.engine.slot(app.standby()?)?;
+    match app.paused_at {
+        Some(t) => s.points().iter().rev().find(|p| p.t <= t),
+        None => s.points().iter().rev().find(|p| !p.failed),
+    }
+}
+
+fn last_good<'a>(cx: &'a Ctx, slot: Option<&crate::sample::Slot>) -> Option<&'a Arc<Sample>> {
+    cx.app.engine.slot(slot?)?.last_good()
+}
+
+fn now_line(cx: &Ctx, p: Option<&Point>, sb: Option<&Sample>, style: Style) -> Line<'static> {
+    let t = cx.theme;
+    let (tl, al) = (
+        p.and_then(|p| p.transport_lag_s),
+        p.and_then(|p| p.apply_lag_s),
+    );
+    // How old the lag figure is: Oracle computes V$DATAGUARD_STATS once per second or so.
+    let age = sb.and_then(|s| {
+        let computed = s.dg.as_ref()?.computed?;
+        Some(s.t.secs_since(computed))
+    });
+    Line::from(vec![
+        Span::styled("transport ", t.style(Role::SeriesTransport)),
+        Span::styled(fmt::rfit(&fmt::opt_lag(tl), 7), lag_style(cx, tl, style)),
+        Span::styled("   apply ", t.style(Role::SeriesApply)),
+        Span::styled(fmt::rfit(&fmt::opt_lag(al), 7), lag_style(cx, al, style)),
+        Span::styled("   figure age ", t.muted()),
+        Span::styled(age.map_or_else(|| fmt::NONE.into(), fmt::age), style),
+    ])
+}
+
+fn rate_line(cx: &Ctx, p: Option<&Point>, style: Style) -> Line<'static> {
+    let t = cx.theme;
+    let apply = p.and_then(|p| p.apply_mb_s);
+    let redo = cx.d.primary.as_ref().and_then(|d| d.redo_mb_s());
+    let headroom = match (apply, redo) {
+        (Some(a), Some(r)) if r > 0.0 => Some(a / r),
+        _ => None,
+    };
+    let hs = match headroom {
+        Some(h) if h < 1.0 => t.style(Role::Crit),
+        Some(h) if h < 1.2 => t.style(Role::Warn),
+        _ => style,
+    };
+    let x = if cx.ascii { "x" } else { "×" };
+    Line::from(vec![
+        Span::styled("apply ", t.muted()),
+        Span::styled(format!("{} MB/s", fmt::opt(apply, 1)), style),
+        Span::styled(" vs redo ", t.muted()),
+        Span::styled(format!("{} MB/s", fmt::opt(redo, 1)), style),
+        Span::styled("  headroom ", t.muted()),
+        Span::styled(
+            headroom.map_or_else(|| fmt::NONE.into(), |h| format!("{h:.2}{x}")),
+            hs,
+        ),
+    ])
+}
+
+fn state_line(cx: &Ctx, sb: Option<&Sample>, style: Style) -> Line<'static> {
+    let t = cx.theme;
+    let app = cx.app;
+    let mut spans = vec![];
+    let mrp = sb.and_then(|s| s.processes.iter().find(|p| p.name.starts_with("MRP")));
+    match mrp {
+        Some(m) => {
+            let mut txt = format!("{} {}", m.name, m.action.as_deref().unwrap_or("?"));
+            if let (Some(th), Some(seq)) = (m.thread, m.sequence) {
+                txt.push_str(&format!(" thread {th} seq {seq}"));
+            }
+            spans.push(Span::styled(txt, style));
+        }
+        None if sb.is_some() => spans.push(Span::styled("MRP not running", t.style(Role::Warn))),
+        None => spans.push(Span::styled(format!("MRP {}", fmt::NONE), t.muted())),
+    }
+    let primary = last_good(cx, app.primary()).map(|a| &**a);
+    let sname = sb.and_then(|s| s.db.as_ref()).and_then(|d| d.name.clone());
+    if let Some(d) = dest_for(primary, sname.as_deref()) {
+        let gap = d.gap.clone().unwrap_or_else(|| fmt::NONE.into());
+        let bad = d.has_gap()
+            || d.error.as_deref().is_some_and(|e| !e.is_empty())
+            || d.status != crate::sample::DestStatus::Valid;
+        let mut txt = format!("dest {} {} {gap}", d.id, d.status);
+        if let Some(e) = d.error.as_deref().filter(|e| !e.is_empty()) {
+            txt.push_str(&format!(" {e}"));
+        }
+        spans.push(Span::styled("   ", style));
+        spans.push(Span::styled(
+            txt,
+            if bad { t.style(Role::Crit) } else { style },
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The standby's own apply-lag histogram (Active Data Guard only): share per lag bucket.
+fn lag_hist_lines(cx: &Ctx, sb: Option<&Sample>, full: bool) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let Some(rows) = sb.and_then(|s| s.lag_hist.as_ref()) else {
+        return vec![];
+    };
+    let apply: Vec<_> = rows.iter().filter(|r| r.name == "apply lag").collect();
+    let total: u64 = apply.iter().map(|r| r.count).sum();
+    if total == 0 {
+        return vec![];
+    }
+    if !full {
+        let mut spans = vec![Span::styled("apply lag hist ", t.muted())];
+        for r in apply.iter().take(5) {
+            spans.push(Span::styled(
+                format!(
+                    "{} s {:.0} %  ",
+                    r.lag_s,
+                    r.count as f64 * 100.0 / total as f64
+                ),
+                t.text(),
+            ));
+        }
+        return vec![Line::from(spans)];
+    }
+    let mut out = vec![Line::styled(
+        "apply lag histogram (V$STANDBY_EVENT_HISTOGRAM, since startup)",
+        t.muted(),
+    )];
+    for r in apply {
+        out.push(Line::styled(
+            format!(
+                "  {:>6} s {:>12} {:>6.1} %",
+                r.lag_s,
+                fmt::num(r.count as f64, 0),
+                r.count as f64 * 100.0 / total as f64
+            ),
+            t.text(),
+        ));
+    }
+    out
+}
+
+pub fn lag_chart(frame: &mut Frame, area: Rect, cx: &Ctx, full: bool) {
+    let app = cx.app;
+    let Some(s) = app.standby().and_then(|s| app.engine.slot(s)) else {
+        return;
+    };
+    let end = app.paused_at.or(s.points().last().map(|p| p.t));
+    let Some(end) = end else { return };
+    // Normal view: the last ten minutes (or what fits); zoomed: the whole history.
+    let span_limit = if full { f64::MAX } else { 600.0 };
+    let pts: Vec<&Point> = s
+        .points()
+        .iter()
+        .filter(|p| p.t <= end && end.secs_since(p.t) <= span_limit)
+        .collect();
+    let span = pts.first().map(|p| end.secs_since(p.t)).unwrap_or(0.0);
+    let series = |name, role, f: fn(&Point) -> Option<f64>| Series {
+        name,
+        role,
+        points: pts
+            .iter()
+            .filter_map(|p| f(p).map(|v| (p.t.secs_since(end), v)))
+            .collect(),
+    };
+    let s = [
+        series("transport lag", Role::SeriesTransport, |p| {
+            p.transport_lag_s
+        }),
+        series("apply lag", Role::SeriesApply, |p| p.apply_lag_s),
+    ];
+    chart::render(frame, area, cx, &s, "s", span);
+}
+
+pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+    let app = cx.app;
+    let slot = app.standby();
+    let (state, stale) = cx.slot_state(slot);
+    let mut extra = format!("(standby {})", cx.slot_name(slot));
+    if !state.is_empty() {
+        extra.push_str(&format!("  {state}"));
+    }
+    let block = cx.block(Pane::Lag, &extra, detail);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if slot.is_none() {
+        frame.render_widget(
+            Paragraph::new("no standby connected").style(cx.theme.muted()),
+            inner,
+        );
+        return;
+    }
+    let style = cx.value_style(stale);
+    let p = point_at(cx);
+    let sb = last_good(cx, slot).map(|a| &**a);
+    let top = vec![now_line(cx, p, sb, style)];
+    let mut bottom = vec![rate_line(cx, p, style), state_line(cx, sb, style)];
+    bottom.extend(lag_hist_lines(cx, sb, detail == Detail::Full));
+    if detail == Detail::Full {
+        bottom.push(Line::raw(""));
+        let marks: Vec<_> = app.marks().collect();
+        if !marks.is_empty() {
+            bottom.push(Line::styled("notes on the timeline", cx.theme.muted()));
+            for m in marks.iter().rev().take(8) {
+                bottom.push(Line::styled(
+                    format!("  {}  {}", m.t.clock(), m.text),
+                    cx.theme.text(),
+                ));
+            }
+        }
+    }
+    if detail == Detail::Compact {
+        let mut lines = top;
+        lines.extend(bottom);
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    }
+    let chart_h = inner
+        .height
+        .saturating_sub((top.len() + bottom.len()) as u16);
+    let (x, w) = (inner.x, inner.width);
+    frame.render_widget(Paragraph::new(top), Rect::new(x, inner.y, w, 1));
+    if chart_h >= 3 {
+        lag_chart(
+            frame,
+            Rect::new(x, inner.y + 1, w, chart_h),
+            cx,
+            detail == Detail::Full,
+        );
+    }
+    let by = inner.y + 1 + chart_h;
+    let bh = inner.bottom().saturating_sub(by);
+    frame.render_widget(Paragraph::new(bottom), Rect::new(x, by, w, bh));
+}

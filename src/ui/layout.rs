@@ -1,0 +1,146 @@
+//! Where the header, panes and footer go: two columns from 120×32, stacked below, one full
+//! view when zoomed. Mouse clicks use the same computation, so a click lands on what is drawn.
+
+use crate::app::{App, Pane, Screen};
+use ratatui::layout::Rect;
+
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 16;
+pub const WIDE_WIDTH: u16 = 120;
+pub const WIDE_HEIGHT: u16 = 32;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Areas {
+    pub header: Rect,
+    pub footer: Rect,
+    pub panes: Vec<(Pane, Rect)>,
+    pub wide: bool,
+}
+
+fn rows(area: Rect, y: u16, h: u16) -> Rect {
+    Rect::new(area.x, y, area.width, h)
+}
+
+pub fn main(area: Rect, screen: Screen) -> Areas {
+    let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
+    let header = rows(area, area.y, 1);
+    let footer = rows(area, area.bottom() - 1, 1);
+    let body = Rect::new(
+        area.x,
+        area.y + 1,
+        area.width,
+        area.height.saturating_sub(2),
+    );
+    if screen != Screen::Main {
+        return Areas {
+            header,
+            footer,
+            panes: vec![(Pane::Commit, body)],
+            wide,
+        };
+    }
+    let panes = if wide {
+        two_columns(body)
+    } else {
+        stacked(body)
+    };
+    Areas {
+        header,
+        footer,
+        panes,
+        wide,
+    }
+}
+
+fn two_columns(body: Rect) -> Vec<(Pane, Rect)> {
+    let causes_h = (body.height * 22 / 100).clamp(6, 14);
+    let top_h = body.height - causes_h;
+    let left_w = body.width / 2;
+    let right_w = body.width - left_w;
+    let thr_h = 8.min(top_h / 2);
+    let io_h = 9.min(top_h / 2);
+    let (x, y) = (body.x, body.y);
+    vec![
+        (Pane::Commit, Rect::new(x, y, left_w, top_h - thr_h)),
+        (
+            Pane::Throughput,
+            Rect::new(x, y + top_h - thr_h, left_w, thr_h),
+        ),
+        (Pane::Lag, Rect::new(x + left_w, y, right_w, top_h - io_h)),
+        (
+            Pane::StandbyIo,
+            Rect::new(x + left_w, y + top_h - io_h, right_w, io_h),
+        ),
+        (Pane::Causes, Rect::new(x, y + top_h, body.width, causes_h)),
+    ]
+}
+
+/// Stacked panes with a title line each and no side borders; shorter terminals get fewer
+/// lines per pane, the causes keep what is left.
+fn stacked(body: Rect) -> Vec<(Pane, Rect)> {
+    let heights: [u16; 4] = if body.height >= 22 {
+        [6, 3, 4, 3]
+    } else if body.height >= 18 {
+        [5, 3, 3, 3]
+    } else {
+        [4, 2, 3, 2]
+    };
+    let mut y = body.y;
+    let mut out = Vec::with_capacity(5);
+    for (pane, h) in [Pane::Commit, Pane::Throughput, Pane::Lag, Pane::StandbyIo]
+        .into_iter()
+        .zip(heights)
+    {
+        let h = h.min(body.bottom().saturating_sub(y));
+        out.push((pane, Rect::new(body.x, y, body.width, h)));
+        y += h;
+    }
+    out.push((
+        Pane::Causes,
+        Rect::new(body.x, y, body.width, body.bottom().saturating_sub(y)),
+    ));
+    out
+}
+
+/// The pane under a mouse click on the main screen.
+pub fn pane_at(area: Rect, app: &App, col: u16, row: u16) -> Option<Pane> {
+    if app.screen != Screen::Main || area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    main(area, app.screen)
+        .panes
+        .into_iter()
+        .find(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)))
+        .map(|(p, _)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_layout_tiles_the_body_without_overlap() {
+        for (w, h) in [(120, 32), (160, 48), (200, 60)] {
+            let a = main(Rect::new(0, 0, w, h), Screen::Main);
+            assert!(a.wide);
+            let cells: u32 = a.panes.iter().map(|(_, r)| r.area()).sum();
+            assert_eq!(cells, w as u32 * (h as u32 - 2), "{w}x{h}");
+            for (i, (_, r)) in a.panes.iter().enumerate() {
+                for (_, s) in &a.panes[i + 1..] {
+                    assert!(!r.intersects(*s), "{r:?} {s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stacked_layout_fits_down_to_the_minimum() {
+        for (w, h) in [(80, 24), (60, 16), (119, 40)] {
+            let a = main(Rect::new(0, 0, w, h), Screen::Main);
+            assert!(!a.wide);
+            let last = a.panes.last().unwrap().1;
+            assert!(last.bottom() < h, "{w}x{h}: {last:?}");
+            assert!(last.height >= 2, "{w}x{h}: causes keep room");
+        }
+    }
+}

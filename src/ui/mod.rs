@@ -1,0 +1,397 @@
+//! The screen: `draw(frame, &App)` is a pure function of the app's state. Layout and one file
+//! per pane and overlay; the theme decides every colour.
+
+pub mod causes;
+pub mod chart;
+pub mod commit;
+pub mod drill;
+pub mod fault_menu;
+pub mod fmt;
+pub mod header;
+pub mod help;
+pub mod impact;
+pub mod lag;
+pub mod layout;
+pub mod mark_input;
+pub mod standby_io;
+pub mod theme;
+pub mod throughput;
+
+use crate::app::{App, Overlay, Pane, Screen};
+use crate::metrics::WindowDeltas;
+use crate::sample::Slot;
+use crate::source::ConnState;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::symbols::border;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+use theme::{Role, Theme};
+
+pub use layout::{pane_at, MIN_HEIGHT, MIN_WIDTH};
+
+/// How much a pane shows: stacked narrow layout, the two-column layout, or zoomed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    Compact,
+    Normal,
+    Full,
+}
+
+/// What every pane needs, computed once per frame.
+pub struct Ctx<'a> {
+    pub app: &'a App,
+    pub theme: &'a Theme,
+    pub ascii: bool,
+    pub d: WindowDeltas,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(app: &'a App) -> Self {
+        Ctx {
+            app,
+            theme: app.theme(),
+            ascii: app.cfg.ascii,
+            d: app.deltas(),
+        }
+    }
+
+    /// The pane's frame: number and title in the top border, focus in the border's style.
+    pub fn block(&self, pane: Pane, extra: &str, detail: Detail) -> Block<'static> {
+        let focused = self.app.focus == pane;
+        let t = self.theme;
+        let mut title = vec![
+            Span::styled(format!("{} ", pane.number()), t.border(focused)),
+            Span::styled(format!("{} ", pane.title()), t.style(Role::Title)),
+        ];
+        if !extra.is_empty() {
+            title.push(Span::styled(format!("{extra} "), t.muted()));
+        }
+        let borders = if detail == Detail::Compact {
+            Borders::TOP
+        } else {
+            Borders::ALL
+        };
+        Block::default()
+            .borders(borders)
+            .border_set(self.border_set())
+            .border_style(t.border(focused))
+            .title(Line::from(title))
+    }
+
+    pub fn border_set(&self) -> border::Set<'static> {
+        if self.ascii {
+            ASCII_BORDER
+        } else {
+            border::PLAIN
+        }
+    }
+
+    /// The database name of a slot (`prod_b`), or the slot itself before the first sample.
+    pub fn slot_name(&self, slot: Option<&Slot>) -> String {
+        let Some(slot) = slot else {
+            return "none".into();
+        };
+        self.app
+            .engine
+            .slot(slot)
+            .and_then(|s| s.last_good())
+            .and_then(|s| s.db.as_ref())
+            .and_then(|d| d.name.clone())
+            .unwrap_or_else(|| slot.to_string())
+    }
+
+    /// "stale 42 s", "reconnecting in 7 s (attempt 3)", "connecting ⠹": what the panes of a
+    /// slot say about its data, and whether the values should be dimmed.
+    pub fn slot_state(&self, slot: Option<&Slot>) -> (String, bool) {
+        let app = self.app;
+        let Some(slot) = slot else {
+            return (String::new(), false);
+        };
+        let series = app.engine.slot(slot);
+        let has_data = series.and_then(|s| s.last_good()).is_some();
+        match app.conn.get(slot) {
+            Some(ConnState::Connecting) if !has_data => {
+                return (format!("connecting {}", self.spinner()), true)
+            }
+            Some(ConnState::Reconnecting {
+                next_try, attempt, ..
+            }) => {
+                let wait = (next_try.secs_since(app.now)).max(0.0);
+                let age = series
+                    .and_then(|s| s.last_good())
+                    .map(|s| format!("data {} old, ", fmt::age(app.data_now().secs_since(s.t))))
+                    .unwrap_or_default();
+                return (
+                    format!("{age}reconnecting in {wait:.0} s (attempt {attempt})"),
+                    true,
+                );
+            }
+            _ => {}
+        }
+        if let Some(last) = series.and_then(|s| s.last_good()) {
+            let age = app.data_now().secs_since(last.t);
+            let limit = (app.cfg.interval.as_secs_f64() * 3.0).max(5.0);
+            if app.paused_at.is_none() && age > limit {
+                return (format!("stale {}", fmt::age(age)), true);
+            }
+        }
+        if series.and_then(|s| s.last()).is_some_and(|s| s.is_error()) {
+            return ("sample failed".into(), true);
+        }
+        (String::new(), false)
+    }
+
+    fn spinner(&self) -> char {
+        const BRAILLE: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        const ASCII: [char; 4] = ['|', '/', '-', '\\'];
+        let tick = (self.app.now.ms / 100).unsigned_abs() as usize;
+        if self.ascii {
+            ASCII[tick % ASCII.len()]
+        } else {
+            BRAILLE[tick % BRAILLE.len()]
+        }
+    }
+
+    /// The text style, dimmed for stale data.
+    pub fn value_style(&self, stale: bool) -> Style {
+        if stale {
+            self.theme.muted()
+        } else {
+            self.theme.text()
+        }
+    }
+}
+
+/// Box drawing with `+ - |` for legacy fonts (`--ascii`).
+pub const ASCII_BORDER: border::Set<'static> = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    draw_in(frame, area, app, app.screen, app.overlay.as_ref());
+}
+
+/// Draws `screen` (and an overlay) into `area`: `draw` uses the app's own; copying a pane as
+/// text draws a zoomed view off-screen.
+pub fn draw_in(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    screen: Screen,
+    overlay: Option<&Overlay>,
+) {
+    let cx = Ctx::new(app);
+    frame.render_widget(Block::default().style(cx.theme.base()), area);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area, &cx);
+        return;
+    }
+    let l = layout::main(area, screen);
+    header::render(frame, l.header, &cx, l.wide);
+    match screen {
+        Screen::Main => {
+            let detail = if l.wide {
+                Detail::Normal
+            } else {
+                Detail::Compact
+            };
+            for (pane, r) in &l.panes {
+                render_pane(frame, *r, &cx, *pane, detail);
+            }
+        }
+        Screen::Zoom(p) => {
+            if let Some((_, r)) = l.panes.first() {
+                render_pane(frame, *r, &cx, p, Detail::Full);
+            }
+        }
+        Screen::Cause(i) => {
+            if let Some((_, r)) = l.panes.first() {
+                drill::render(frame, *r, &cx, i);
+            }
+        }
+    }
+    footer(frame, l.footer, &cx, screen);
+    match overlay {
+        Some(Overlay::Help) => help::render(frame, area, &cx),
+        Some(Overlay::Impact) => impact::render(frame, area, &cx),
+        Some(Overlay::FaultMenu { selected }) => fault_menu::render(frame, area, &cx, *selected),
+        Some(Overlay::MarkInput { text }) => mark_input::render(frame, area, &cx, text),
+        None => {}
+    }
+}
+
+pub fn render_pane(frame: &mut Frame, area: Rect, cx: &Ctx, pane: Pane, detail: Detail) {
+    match pane {
+        Pane::Commit => commit::render(frame, area, cx, detail),
+        Pane::Throughput => throughput::render(frame, area, cx, detail),
+        Pane::Lag => lag::render(frame, area, cx, detail),
+        Pane::StandbyIo => standby_io::render(frame, area, cx, detail),
+        Pane::Causes => causes::render(frame, area, cx, detail),
+    }
+}
+
+fn too_small(frame: &mut Frame, area: Rect, cx: &Ctx) {
+    let msg = format!(
+        "terminal too small (need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{})",
+        area.width, area.height
+    );
+    let msg = if cx.ascii {
+        msg.replace('×', "x")
+    } else {
+        msg
+    };
+    let y = area.y + area.height / 2;
+    let r = Rect::new(
+        area.x,
+        y.min(area.bottom().saturating_sub(1)),
+        area.width,
+        1,
+    );
+    frame.render_widget(
+        Paragraph::new(msg)
+            .style(cx.theme.text())
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        Rect::new(r.x, r.y, r.width, (area.bottom() - r.y).max(1)),
+    );
+}
+
+/// Key hints from the live keymap, and the last action's status on the right.
+fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
+    use crate::app::Action as A;
+    let km = &cx.app.cfg.keymap;
+    let hints: Vec<(A, &str)> = match screen {
+        Screen::Main if cx.app.paused_at.is_some() => vec![
+            (A::TogglePause, "resume"),
+            (A::ScrubBack, "back"),
+            (A::ScrubForward, "fwd"),
+            (A::Live, "live"),
+            (A::Help, "help"),
+            (A::Quit, "quit"),
+        ],
+        Screen::Main => vec![
+            (A::Help, "help"),
+            (A::Quit, "quit"),
+            (A::FocusNext, "focus"),
+            (A::Enter, "drill"),
+            (A::SetBaseline, "baseline"),
+            (A::CycleWindow, "window"),
+            (A::TogglePause, "pause"),
+            (A::Impact, "impact"),
+            (A::ToggleRecording, "record"),
+            (A::Copy, "copy"),
+        ],
+        Screen::Zoom(_) | Screen::Cause(_) => vec![
+            (A::Back, "back"),
+            (A::Down, "scroll"),
+            (A::Copy, "copy"),
+            (A::Help, "help"),
+            (A::Quit, "quit"),
+        ],
+    };
+    let t = cx.theme;
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1usize;
+    // Whole hints only: a cut-off "r" helps nobody.
+    let room = area.width as usize
+        - cx.app
+            .status
+            .as_ref()
+            .map_or(0, |s| (s.chars().count() + 2).min(area.width as usize / 2));
+    for (a, what) in hints {
+        let k = km.label(a);
+        if k.is_empty() {
+            continue;
+        }
+        let k = if k == "Enter" && !cx.ascii {
+            "⏎".to_string()
+        } else {
+            k
+        };
+        let len = k.chars().count() + what.chars().count() + 3;
+        if used + len > room {
+            break;
+        }
+        used += len;
+        spans.push(Span::styled(k, t.style(Role::Title)));
+        spans.push(Span::styled(format!(" {what}  "), t.muted()));
+    }
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(t.base()), area);
+    if let Some(status) = &cx.app.status {
+        let w = (status.chars().count() as u16 + 2).min(area.width / 2);
+        let r = Rect::new(area.right() - w, area.y, w, 1);
+        frame.render_widget(Clear, r);
+        frame.render_widget(
+            Paragraph::new(fmt::fit(status, w as usize - 1)).style(t.style(Role::Warn)),
+            r,
+        );
+    }
+}
+
+/// A centred box of at most `w`×`h` inside `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// A bordered overlay box, cleared underneath.
+pub fn overlay_block(frame: &mut Frame, r: Rect, cx: &Ctx, title: &str) -> Rect {
+    frame.render_widget(Clear, r);
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_set(cx.border_set())
+        .border_style(cx.theme.border(true))
+        .style(cx.theme.base())
+        .title(Span::styled(
+            format!(" {title} "),
+            cx.theme.style(Role::Title),
+        ));
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    inner
+}
+
+/// The text of a buffer, one line per row, trailing spaces trimmed (copy, Q, snapshots).
+pub fn buffer_text(buf: &Buffer) -> String {
+    let a = buf.area;
+    let mut out = String::new();
+    for y in a.y..a.bottom() {
+        let mut line = String::new();
+        for x in a.x..a.right() {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Severity badge text and style.
+pub fn badge(cx: &Ctx, sev: crate::causes::Severity) -> (String, Style) {
+    use crate::causes::Severity;
+    let role = match sev {
+        Severity::Crit => Role::Crit,
+        Severity::Warn => Role::Warn,
+        Severity::Info => Role::Ok,
+    };
+    let style = cx.theme.style(role);
+    (format!("{:<4}", sev.as_str()), style)
+}

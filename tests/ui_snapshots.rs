@@ -1,0 +1,250 @@
+//! Every pane, overlay and drill-down at 80×24 and 160×48 on deterministic data, as insta
+//! snapshots (reviewed like code: the numbers must make sense for seed 000's slow SRL).
+
+mod common;
+
+use common::screen::{act, app, buffer, render, Setup};
+use dgscope::app::{Action, Mode, Overlay};
+use dgscope::sample::Slot;
+use dgscope::source::{ConnState, SourceEvent};
+use ratatui::style::{Color, Modifier};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
+
+fn snap(name: &str, text: String) {
+    insta::assert_snapshot!(name, text);
+}
+
+#[test]
+fn main_screen() {
+    let a = app(Setup::default());
+    for (w, h) in SIZES {
+        snap(&format!("main_{w}x{h}"), render(&a, w, h));
+    }
+}
+
+#[test]
+fn every_pane_zoomed() {
+    for pane in 1..=5u8 {
+        let mut a = app(Setup {
+            adg: pane == 3,
+            ..Setup::default()
+        });
+        // Zooming the causes pane would open the selected cause; show the pane itself.
+        if pane == 5 {
+            a.screen = dgscope::app::Screen::Zoom(dgscope::app::Pane::Causes);
+        } else {
+            act(&mut a, &[Action::Focus(pane), Action::Enter]);
+        }
+        for (w, h) in SIZES {
+            snap(&format!("zoom_{pane}_{w}x{h}"), render(&a, w, h));
+        }
+    }
+}
+
+#[test]
+fn cause_drill_down() {
+    let mut a = app(Setup::default());
+    act(&mut a, &[Action::Focus(5), Action::Enter]);
+    assert_eq!(a.screen, dgscope::app::Screen::Cause(0));
+    for (w, h) in SIZES {
+        snap(&format!("drill_{w}x{h}"), render(&a, w, h));
+    }
+}
+
+#[test]
+fn overlays() {
+    let mut a = app(Setup {
+        mode: Mode::Demo,
+        scenarios: ["healthy-sync", "slow-srl", "sync-high-rtt", "standby-down"]
+            .map(String::from)
+            .to_vec(),
+        ..Setup::default()
+    });
+    for (name, actions) in [
+        ("help", vec![Action::Help]),
+        ("impact", vec![Action::Impact]),
+        ("fault_menu", vec![Action::FaultMenu, Action::Down]),
+        (
+            "mark_input",
+            vec![
+                Action::Mark,
+                Action::Char('S'),
+                Action::Char('R'),
+                Action::Char('L'),
+                Action::Char(' '),
+                Action::Char('m'),
+                Action::Char('o'),
+                Action::Char('v'),
+                Action::Char('e'),
+                Action::Char('d'),
+            ],
+        ),
+    ] {
+        a.overlay = None;
+        act(&mut a, &actions);
+        assert!(a.overlay.is_some(), "{name}");
+        for (w, h) in SIZES {
+            snap(&format!("overlay_{name}_{w}x{h}"), render(&a, w, h));
+        }
+    }
+}
+
+#[test]
+fn impact_without_a_baseline_says_how_to_get_one() {
+    let mut a = app(Setup {
+        baseline_at: None,
+        ..Setup::default()
+    });
+    act(&mut a, &[Action::Impact]);
+    let text = render(&a, 80, 24);
+    assert!(text.contains("No baseline yet."), "{text}");
+    assert!(text.contains("Press b"), "{text}");
+}
+
+#[test]
+fn too_small_screens() {
+    let a = app(Setup::default());
+    snap("too_small_40x10", render(&a, 40, 10));
+    let t = render(&a, 59, 16);
+    assert!(
+        t.contains("terminal too small (need 60×16, have 59×16)"),
+        "{t}"
+    );
+    let t = render(&a, 60, 15);
+    assert!(t.contains("have 60×15"), "{t}");
+    // The minimum itself draws the panes.
+    let t = render(&a, 60, 16);
+    assert!(
+        t.contains("1 Commit path") && t.contains("5 Suggested causes"),
+        "{t}"
+    );
+}
+
+#[test]
+fn mono_theme_uses_no_colour_and_marks_severity_with_attributes() {
+    let a = app(Setup {
+        theme: "mono",
+        ..Setup::default()
+    });
+    let buf = buffer(&a, 80, 24);
+    for c in buf.content() {
+        assert_eq!(c.fg, Color::Reset, "colour in mono at {:?}", c.symbol());
+        assert_eq!(c.bg, Color::Reset);
+    }
+    // The header is reversed, and the WARN badge bold.
+    assert!(buf[(1, 0)].modifier.contains(Modifier::REVERSED));
+    let text = dgscope::ui::buffer_text(&buf);
+    let (y, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("WARN"))
+        .unwrap();
+    let x = line
+        .chars()
+        .take_while(|_| true)
+        .collect::<String>()
+        .find("WARN")
+        .unwrap();
+    let col = line[..x].chars().count() as u16;
+    assert!(buf[(col, y as u16)].modifier.contains(Modifier::BOLD));
+    snap("mono_80x24", text);
+}
+
+#[test]
+fn ascii_drawing_has_no_braille_or_box_characters() {
+    let mut a = app(Setup {
+        ascii: true,
+        ..Setup::default()
+    });
+    for (w, h) in [(80, 24), (160, 48)] {
+        let t = render(&a, w, h);
+        assert!(
+            !t.chars().any(|c| ('\u{2500}'..='\u{259f}').contains(&c)
+                || ('\u{2800}'..='\u{28ff}').contains(&c)),
+            "{t}"
+        );
+        snap(&format!("ascii_{w}x{h}"), t);
+    }
+    act(&mut a, &[Action::Focus(3), Action::Enter]);
+    let t = render(&a, 160, 48);
+    assert!(
+        !t.chars().any(|c| ('\u{2800}'..='\u{28ff}').contains(&c)),
+        "braille in ascii lag chart"
+    );
+}
+
+#[test]
+fn warming_up_and_healthy_empty_states() {
+    let a = app(Setup {
+        secs: 3,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    snap("warming_up_80x24", render(&a, 80, 24));
+    let a = app(Setup {
+        secs: 50,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    let t = render(&a, 80, 24);
+    assert!(
+        t.contains("No cause above INFO — primary and standby look healthy"),
+        "{t}"
+    );
+    snap("healthy_80x24", t);
+}
+
+#[test]
+fn paused_and_scrubbed_back_shows_the_past() {
+    let mut a = app(Setup::default());
+    act(
+        &mut a,
+        &[
+            Action::TogglePause,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+            Action::ScrubBack10,
+        ],
+    );
+    let t = render(&a, 160, 48);
+    // 120 samples back from 05:02:59 is 05:00:59, the last healthy second.
+    assert!(t.contains("PAUSED") && t.contains("05:00:59 (-2m)"), "{t}");
+    snap("paused_160x48", t);
+}
+
+#[test]
+fn lost_standby_dims_and_counts_down() {
+    let mut a = app(Setup {
+        mode: Mode::Live,
+        ..Setup::default()
+    });
+    let latest = a.engine.latest().unwrap();
+    a.now = latest.add_millis(42_000);
+    a.ingest(SourceEvent::Status {
+        slot: Slot::standby(),
+        state: ConnState::Reconnecting {
+            next_try: latest.add_millis(49_000),
+            attempt: 3,
+            reason: "ORA-03113: end-of-file on communication channel".into(),
+        },
+    });
+    let t = render(&a, 160, 48);
+    assert!(
+        t.contains("data 42 s old, reconnecting in 7 s (attempt 3)"),
+        "{t}"
+    );
+    snap("reconnecting_160x48", t);
+    assert!(a.overlay.is_none() || matches!(a.overlay, Some(Overlay::Help)));
+}
