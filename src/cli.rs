@@ -68,6 +68,14 @@ seed and duration give a byte-identical file. `dgscope twin list` shows the scen
     Watch(crate::cli_oracle::WatchArgs),
     /// Print the SQL for a least-privilege monitoring user
     Grants(crate::cli_oracle::GrantsArgs),
+    /// The triage screen on the built-in digital twin: no database needed (f: fault menu)
+    #[command(
+        after_help = "Examples:\n  dgscope demo\n  dgscope demo --scenario slow-srl --speed 4\n  \
+dgscope demo practice          (a config profile with scenario = \"…\")\n\n\
+Keys: ? help, f fault menu (switch the scenario live), Tab focus, Enter drill in, q quit.\n\
+`dgscope twin list` shows the scenarios."
+    )]
+    Demo(DemoArgs),
     /// Play a recording on the triage screen: pause, scrub, speed, baseline, drill-downs
     #[command(
         after_help = "Keys: ? help, p pause, ←/→ scrub, +/- speed, b baseline, i impact, q quit.\n\n\
@@ -161,6 +169,23 @@ pub struct UiArgs {
     /// ASCII only: no braille or box-drawing characters (legacy fonts, PuTTY)
     #[arg(long, env = "DGSCOPE_ASCII")]
     pub ascii: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// A config profile with `scenario = "…"` (and optionally `theme`)
+    pub profile: Option<String>,
+    /// Twin scenario to start with (default healthy-sync; see `dgscope twin list`)
+    #[arg(long)]
+    pub scenario: Option<String>,
+    /// Seed of the twin's random numbers
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Virtual seconds per wall second: 1 = real time, 8 = eight times faster (0.25 … 64)
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    #[command(flatten)]
+    pub ui: UiArgs,
 }
 
 #[derive(Debug, Args)]

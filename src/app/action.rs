@@ -84,7 +84,7 @@ impl Action {
         Action::NextStandby,
     ];
 
-    /// The name used in the config file (`[keys] quit = "ctrl-q"`).
+    /// The name used in the config file (`[bindings] quit = "ctrl-q"`).
     pub fn name(self) -> &'static str {
         match self {
             Action::Quit => "quit",

@@ -194,9 +194,9 @@ impl Keymap {
     /// it was bound to, so one key never means two things.
     pub fn bind(&mut self, action: &str, key: &str) -> Result<(), String> {
         let a = Action::from_name(action).ok_or_else(|| {
-            format!("unknown action {action:?} in [keys] (e.g. quit, help, pause, baseline)")
+            format!("unknown action {action:?} in [bindings] (e.g. quit, help, pause, baseline)")
         })?;
-        let chord = KeyChord::parse(key).map_err(|e| format!("[keys] {action}: {e}"))?;
+        let chord = KeyChord::parse(key).map_err(|e| format!("[bindings] {action}: {e}"))?;
         for ks in self.keys.values_mut() {
             ks.retain(|k| *k != chord);
         }

@@ -4,6 +4,7 @@
 pub mod context;
 pub mod engine;
 pub mod finding;
+pub mod live;
 pub mod rules;
 pub mod thresholds;
 pub mod whatif;

@@ -3,12 +3,14 @@
 
 mod check;
 mod config;
+mod demo;
 mod grants;
 pub mod live;
 mod record;
 pub mod record_live;
 mod replay;
 mod report;
+mod screen;
 mod twin;
 pub mod watch;
 
@@ -137,7 +139,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Twin(t) => twin::run(t),
         Command::Watch(a) => watch::run(a),
         Command::Grants(a) => grants::run(a),
-        Command::Replay(r) => replay::run(r),
+        Command::Demo(d) => demo::run(d, cli.config.as_deref()),
+        Command::Replay(r) => replay::run(r, cli.config.as_deref()),
         Command::Themes => {
             print(&replay::themes_list()?)?;
             Ok(ExitCode::SUCCESS)

@@ -2,28 +2,26 @@
 
 use super::Failure;
 use crate::app::{Mode, Pace};
-use crate::causes::Assessment;
 use crate::cli::ReplayArgs;
 use crate::source::replay::{self, ReplaySource, MAX_SPEED};
 use crate::source::PullSource;
 use crate::tui::{self, TuiOptions};
 use std::process::ExitCode;
 
-pub fn run(a: ReplayArgs) -> Result<ExitCode, Failure> {
+pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
     if !(a.speed.is_finite() && (0.25..=MAX_SPEED).contains(&a.speed)) {
         return Err(Failure::bad_input(format!(
             "--speed {}: must be between 0.25 and {MAX_SPEED} (1 = as recorded)",
             a.speed
         )));
     }
+    let config = super::screen::config(config_flag)?;
     tui::require_tty()?;
     let source = ReplaySource::open(&a.file).map_err(Failure::bad_input)?;
-    let mut opts =
-        TuiOptions::new(Mode::Replay, source.describe(), source.interval()).with_ui(&a.ui);
+    let opts = TuiOptions::new(Mode::Replay, source.describe(), source.interval());
+    let mut opts = super::screen::options(opts, &a.ui, &config, None)?;
     opts.pace = Pace::Speed(a.speed);
-    // Until the causes engine is wired here, the pane says causes are unavailable.
-    opts.causes_available = false;
-    let assessor = Box::new(|_: &crate::metrics::Engine| Assessment::default());
+    let assessor = super::screen::assessor(&config);
     let speed = a.speed;
     tui::launch(opts, assessor, move |tx, ctl| {
         replay::play(source, tx, ctl, speed)

@@ -1,0 +1,82 @@
+//! `dgscope demo`: the triage screen on the built-in digital twin, paced to the wall clock.
+//! `f` opens the fault menu, which switches the twin's scenario live.
+
+use super::{screen, Failure};
+use crate::app::{Mode, Pace};
+use crate::cli::DemoArgs;
+use crate::source::twin::{spawn_paced, Scenario, Twin, TwinControl};
+use crate::source::{Control, PullSource};
+use crate::timestamp::Timestamp;
+use crate::tui::{self, TuiOptions};
+use std::path::Path;
+use std::process::ExitCode;
+
+pub const MAX_SPEED: f64 = 64.0;
+
+pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
+    if !(a.speed.is_finite() && (0.25..=MAX_SPEED).contains(&a.speed)) {
+        return Err(Failure::bad_input(format!(
+            "--speed {}: must be between 0.25 and {MAX_SPEED} (1 = real time)",
+            a.speed
+        )));
+    }
+    let config = screen::config(config_flag)?;
+    let profile = match &a.profile {
+        Some(name) => Some(config.profile(name).ok_or_else(|| {
+            Failure::bad_input(format!(
+                "no profile {name:?} in the config file; it has: {}",
+                if config.profiles.is_empty() {
+                    "none (dgscope config init writes a template)".to_string()
+                } else {
+                    config
+                        .profiles
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ))
+        })?),
+        None => None,
+    };
+    let name = a
+        .scenario
+        .clone()
+        .or_else(|| profile.and_then(|p| p.scenario.clone()))
+        .unwrap_or_else(|| Scenario::HealthySync.name().to_string());
+    let scenario: Scenario = name.parse().map_err(Failure::bad_input)?;
+    tui::require_tty()?;
+    let twin = Twin::starting_at(scenario, a.seed, Timestamp::now());
+    let opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
+    let mut opts = screen::options(
+        opts,
+        &a.ui,
+        &config,
+        profile.and_then(|p| p.theme.as_deref()),
+    )?;
+    opts.pace = Pace::Speed(a.speed);
+    opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
+    let assessor = screen::assessor(&config);
+    let speed = a.speed;
+    tui::launch(opts, assessor, move |tx, mut ctl| async move {
+        let (twin_tx, twin_rx) = std::sync::mpsc::channel();
+        if spawn_paced(twin, speed, tx, twin_rx).is_err() {
+            return;
+        }
+        while let Some(c) = ctl.recv().await {
+            let msg = match c {
+                Control::SetScenario(name) => match name.parse::<Scenario>() {
+                    Ok(s) => TwinControl::SetScenario(s),
+                    Err(_) => continue,
+                },
+                Control::Speed(x) => TwinControl::SetSpeed(x),
+                // Pausing the display does not stop the twin (collection continues).
+                Control::Pause(_) | Control::Interval(_) => continue,
+            };
+            if twin_tx.send(msg).is_err() {
+                break;
+            }
+        }
+        let _ = twin_tx.send(TwinControl::Stop);
+    })
+}

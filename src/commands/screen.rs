@@ -1,0 +1,50 @@
+//! What every command that opens the triage screen shares: the config file's theme, key
+//! bindings and thresholds, and the causes engine with twin what-ifs.
+
+use super::{load_config, Failure};
+use crate::app::{Assessor, Keymap};
+use crate::causes::live::LiveAssessor;
+use crate::cli::UiArgs;
+use crate::config::Config;
+use crate::source::twin::whatif::TwinWhatIf;
+use crate::tui::TuiOptions;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The config file, or a one-line error pointing at it.
+pub fn config(flag: Option<&Path>) -> Result<Config, Failure> {
+    load_config(flag).map_err(Failure::bad_input)
+}
+
+/// Applies the config (theme, bindings) under the command-line UI flags, which win.
+pub fn options(
+    mut opts: TuiOptions,
+    ui: &UiArgs,
+    config: &Config,
+    profile_theme: Option<&str>,
+) -> Result<TuiOptions, Failure> {
+    opts = opts.with_ui(ui);
+    if opts.theme.is_none() {
+        opts.theme = profile_theme
+            .map(String::from)
+            .or_else(|| config.theme.clone());
+    }
+    opts.keymap = Keymap::default()
+        .with_overrides(
+            config
+                .bindings
+                .iter()
+                .map(|(a, k)| (a.as_str(), k.as_str())),
+        )
+        .map_err(|e| Failure::bad_input(format!("config: {e}")))?;
+    Ok(opts)
+}
+
+/// The causes engine with the config's thresholds and what-ifs from the twin.
+pub fn assessor(config: &Config) -> Assessor {
+    LiveAssessor::new(
+        config.thresholds.clone(),
+        Some(Arc::new(TwinWhatIf::default())),
+    )
+    .into_assessor()
+}
