@@ -75,14 +75,19 @@ pub struct ConnArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Examples:\n  \
   DGSCOPE_PW=… dgscope watch --primary mon@//dbhost1:1521/prod_a --standby mon@//dbhost2:1521/prod_b --password-env DGSCOPE_PW\n  \
-  dgscope watch --primary /@prod_a --standby /@prod_b          (wallet)\n\n\
+  dgscope watch --primary /@prod_a --standby /@prod_b          (wallet)\n  \
+  dgscope watch prod                                             (a config profile)\n\n\
 See docs/ORACLE.md for Instant Client, grants, wallets and SYSDG.")]
 pub struct WatchArgs {
+    /// A profile from the config file (primary, standbys, privilege, interval, theme)
+    pub profile: Option<String>,
     #[command(flatten)]
     pub conn: ConnArgs,
     /// Also write every sample to this recording (.jsonl)
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub ui: crate::cli::UiArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -159,6 +159,12 @@ impl Config {
         if self.history == Some(0) {
             return Err(at("history", "history must be at least 1 point".into()));
         }
+        let mut keymap = crate::app::Keymap::default();
+        for (action, key) in &self.bindings {
+            keymap
+                .bind(action, key)
+                .map_err(|m| at(&format!("{action} ="), m))?;
+        }
         for (name, p) in &self.profiles {
             let here = format!("[profiles.{name}]");
             if p.primary.is_none() && p.scenario.is_none() {
@@ -344,6 +350,19 @@ quit = "ctrl-q"
             e.starts_with("c.toml:1:1: interval \"fast\" is not a duration"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn bindings_are_checked_against_the_screen_s_actions() {
+        let e = Config::parse("c.toml", "[bindings]\nquit = \"q\"\nfly = \"f\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:3:1: unknown action \"fly\""), "{e}");
+        let e = Config::parse("c.toml", "[bindings]\nquit = \"ctrl-\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:2:1: [bindings] quit:"), "{e}");
+        assert!(Config::parse("c.toml", "[bindings]\nquit = \"ctrl-q\"\n").is_ok());
     }
 
     #[test]

@@ -274,9 +274,24 @@ pub fn start_with(
     driver: Arc<dyn Driver>,
     clock: Arc<dyn Clock>,
 ) -> Result<LiveSource, Failure> {
+    start_gated(args, pw, init, driver, clock, &|| Ok(()))
+}
+
+/// As [`start_with`], with `gate` run after the client library loaded and before any
+/// password is asked for: the screen refuses a non-terminal there, so nobody types a
+/// password only to be turned away.
+pub fn start_gated(
+    args: &ConnArgs,
+    pw: &dyn Passwords,
+    init: impl FnOnce(Option<&Path>) -> Result<(), OraError>,
+    driver: Arc<dyn Driver>,
+    clock: Arc<dyn Clock>,
+    gate: &dyn Fn() -> Result<(), Failure>,
+) -> Result<LiveSource, Failure> {
     let plan = plan(args)?;
     check_password_source(&plan, pw)?;
     init(plan.client_dir.as_deref()).map_err(|e| client_failure(&e, plan.client_dir.as_deref()))?;
+    gate()?;
     let passwords = read_passwords(&plan, pw)?;
     let config = collector_config(&plan, &passwords);
     drop(passwords);

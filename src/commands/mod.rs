@@ -137,7 +137,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Record(a) => record::run(a),
         Command::Twin(t) => twin::run(t),
-        Command::Watch(a) => watch::run(a),
+        Command::Watch(a) => watch::run(a, cli.config.as_deref()),
         Command::Grants(a) => grants::run(a),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),
         Command::Replay(r) => replay::run(r, cli.config.as_deref()),
