@@ -144,7 +144,6 @@ fn to_svg(buf: &Buffer) -> String {
             // fallback fonts of other widths, so each is placed on the terminal's grid alone.
             let fill = colour(style.0, "#d0d0d0");
             let y_text = py + CH * 0.78;
-            let mut cx = start;
             let mut ascii = String::new();
             let mut ascii_x = start;
             let flush = |out: &mut String, text: &mut String, at: u16| {
@@ -157,7 +156,7 @@ fn to_svg(buf: &Buffer) -> String {
                 }
                 text.clear();
             };
-            for ch in run.chars() {
+            for (cx, ch) in (start..).zip(run.chars()) {
                 if ch.is_ascii() {
                     if ascii.is_empty() {
                         ascii_x = cx;
@@ -168,7 +167,6 @@ fn to_svg(buf: &Buffer) -> String {
                     let mut one = ch.to_string();
                     flush(&mut out, &mut one, cx);
                 }
-                cx += 1;
             }
             flush(&mut out, &mut ascii, ascii_x);
         }
