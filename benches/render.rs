@@ -18,8 +18,23 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::{Duration, Instant};
 
-fn draw_time(w: u16, h: u16) -> (f64, f64) {
+/// A redraw after new data: only changed cells reach the terminal (the usual case).
+fn redraw_time(w: u16, h: u16) -> f64 {
     let a = app(Setup::default());
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, &a)).unwrap();
+    let s = Instant::now();
+    for _ in 0..500 {
+        t.draw(|f| ui::draw(f, &a)).unwrap();
+    }
+    s.elapsed().as_secs_f64() * 1e3 / 500.0
+}
+
+fn draw_time(w: u16, h: u16, secs: usize) -> (f64, f64) {
+    let a = app(Setup {
+        secs,
+        ..Setup::default()
+    });
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     for _ in 0..50 {
         t.draw(|f| ui::draw(f, &a)).unwrap();
@@ -82,10 +97,16 @@ fn pty_figures() {
 }
 
 fn main() {
-    for (w, h) in [(160, 48), (80, 24)] {
-        let (p50, p99) = draw_time(w, h);
-        println!("full-frame draw {w}x{h}: p50 {p50:.3} ms, p99 {p99:.3} ms (500 frames)");
+    for (w, h, secs) in [(160, 48, 180), (80, 24, 180), (160, 48, 3600)] {
+        let (p50, p99) = draw_time(w, h, secs);
+        println!(
+            "full-frame draw {w}x{h}, {secs} s of history: p50 {p50:.3} ms, p99 {p99:.3} ms (500 frames)"
+        );
     }
+    println!(
+        "redraw with nothing to send, 160x48: {:.3} ms (widgets + diff)",
+        redraw_time(160, 48)
+    );
     if std::env::var_os("DGSCOPE_BENCH_QUICK").is_none() {
         pty_figures();
     }

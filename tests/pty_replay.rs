@@ -380,3 +380,21 @@ fn ascii_flag_draws_no_box_or_braille_characters() {
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }
+
+#[test]
+fn a_corrupt_recording_names_file_and_line_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(fixture("synthetic_slow_srl.jsonl")).unwrap();
+    // A bad line in the middle (a bad last line reads as a write cut short, and is skipped).
+    let mut lines: Vec<&str> = good.lines().take(10).collect();
+    lines.push("{\"t\": not json");
+    lines.extend(good.lines().skip(10).take(5));
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let mut t = Tui::spawn(&["replay", bad.to_str().unwrap()], 120, 24);
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    assert!(text.contains("bad.jsonl:11"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+    t.assert_never_entered_alternate_screen();
+}

@@ -56,10 +56,16 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
         Rect::new(area.x, area.y, area.width, 1),
     );
     let plot = Rect::new(area.x, area.y + 1, area.width, area.height - 1);
+    // Two braille dots per cell: more points than that cost time and show nothing more.
+    let thinned: Vec<Vec<(f64, f64)>> = series
+        .iter()
+        .map(|s| downsample(&s.points, plot.width as usize * 2))
+        .collect();
     let datasets: Vec<Dataset> = series
         .iter()
+        .zip(&thinned)
         .enumerate()
-        .map(|(i, s)| {
+        .map(|(i, (s, pts))| {
             Dataset::default()
                 .marker(if cx.ascii {
                     Marker::Custom(ascii_marker(i))
@@ -68,7 +74,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
                 })
                 .graph_type(GraphType::Line)
                 .style(t.style(s.role))
-                .data(&s.points)
+                .data(pts)
         })
         .collect();
     let mut x_axis = Axis::default()
@@ -93,6 +99,19 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
     frame.render_widget(chart, plot);
 }
 
+/// At most `n` points: the largest of each run, so a one-sample spike is never smoothed
+/// away (the spike is what a DBA is looking for).
+pub fn downsample(points: &[(f64, f64)], n: usize) -> Vec<(f64, f64)> {
+    if n == 0 || points.len() <= n {
+        return points.to_vec();
+    }
+    let per = points.len().div_ceil(n);
+    points
+        .chunks(per)
+        .filter_map(|c| c.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)))
+        .collect()
+}
+
 fn ascii_marker(i: usize) -> char {
     ['*', '+', 'o', 'x'][i % 4]
 }
@@ -115,6 +134,16 @@ pub fn nice_ceiling(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::nice_ceiling;
+
+    #[test]
+    fn downsampling_keeps_spikes_and_bounds_the_count() {
+        let mut pts: Vec<(f64, f64)> = (0..3600).map(|i| (i as f64, 1.0)).collect();
+        pts[1234].1 = 64.0;
+        let d = super::downsample(&pts, 300);
+        assert!(d.len() <= 300);
+        assert!(d.iter().any(|p| p.1 == 64.0 && p.0 == 1234.0));
+        assert_eq!(super::downsample(&pts[..10], 300).len(), 10);
+    }
 
     #[test]
     fn ceilings_are_round() {

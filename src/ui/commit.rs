@@ -403,9 +403,3 @@ pub fn latency_chart(frame: &mut Frame, area: Rect, cx: &Ctx) {
     ];
     chart::render(frame, area, cx, &s, "ms", span);
 }
-
-impl Ctx<'_> {
-    pub fn log_scale(&self) -> bool {
-        self.app.log_scale
-    }
-}

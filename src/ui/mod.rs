@@ -155,6 +155,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Histogram bars scaled by log(count) instead of share (`l`).
+    pub fn log_scale(&self) -> bool {
+        self.app.log_scale
+    }
+
     /// The text style, dimmed for stale data.
     pub fn value_style(&self, stale: bool) -> Style {
         if stale {

@@ -164,6 +164,10 @@ impl Tui {
             self.pump();
             std::thread::sleep(Duration::from_millis(10));
         }
+        if !self.eof {
+            let _ = self.session.get_process_mut().kill(Signal::SIGKILL);
+            panic!("dgscope did not exit; the screen:\n{}", self.text());
+        }
         match self.session.get_process().wait().unwrap() {
             WaitStatus::Exited(_, code) => code,
             WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
