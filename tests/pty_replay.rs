@@ -398,3 +398,73 @@ fn a_corrupt_recording_names_file_and_line_and_exits_2() {
     assert_eq!(text.trim().lines().count(), 1, "{text}");
     t.assert_never_entered_alternate_screen();
 }
+
+// The same checks on `dgscope demo` (the twin, paced to the wall clock).
+
+fn demo(c: u16, r: u16) -> Tui {
+    Tui::spawn(&["demo"], c, r)
+}
+
+/// Until the causes engine has judged a few samples of the healthy twin: there is data to
+/// pause, scrub and set a baseline on.
+fn demo_settle(t: &mut Tui) {
+    t.wait_text("5 Suggested causes");
+    t.wait_text("No cause above INFO");
+}
+
+#[test]
+fn demo_draws_every_pane() {
+    draws_every_pane(demo)
+}
+
+#[test]
+fn demo_keys_act() {
+    keys_act(demo, demo_settle)
+}
+
+#[test]
+fn demo_resizes_down_to_too_small_and_back() {
+    resizes(demo, demo_settle)
+}
+
+#[test]
+fn demo_sigterm_restores_the_terminal() {
+    signal_restores(demo, Signal::SIGTERM, 143)
+}
+
+#[test]
+fn demo_capital_q_leaves_the_last_frame() {
+    quit_keeping_the_frame(demo, demo_settle)
+}
+
+#[test]
+fn demo_fault_menu_switches_the_twin_and_the_causes_follow() {
+    let mut t = Tui::spawn(&["demo", "--speed", "16"], 160, 48);
+    demo_settle(&mut t);
+    t.wait_text("DEMO");
+    t.send("f");
+    t.wait_text("inject a fault");
+    // slow-srl is fourth in the catalog: three steps down from healthy-sync.
+    t.send("jjj");
+    t.send("\r");
+    t.wait_text("fault slow-srl");
+    // The twin now writes to slow standby redo logs; the real causes engine says so.
+    t.wait_text("Standby redo log writes are slow");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}
+
+#[test]
+fn demo_not_a_tty_gets_one_line_and_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .arg("demo")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("dgscope check"), "{err}");
+}

@@ -358,9 +358,12 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     );
     assert!(text.contains("FASTSYNC"), "{text}");
     let md = tui::incident::markdown(&a);
-    assert!(md.contains("# dgscope incident report"), "{md}");
+    assert!(md.contains("# Data Guard incident report"), "{md}");
     assert!(md.contains("| log file sync | 4.58 |"), "{md}");
-    assert!(md.contains("## Impact: baseline vs now"), "{md}");
+    assert!(
+        md.contains("## Impact vs baseline: baseline set at"),
+        "{md}"
+    );
     assert!(md.contains("standby-redo-write-slow"), "{md}");
     let dir = tempfile::tempdir().unwrap();
     let p = tui::incident::write_report(&a, dir.path()).unwrap();

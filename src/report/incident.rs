@@ -45,6 +45,39 @@ impl DbLine {
     }
 }
 
+/// One line of the commit-path table: a wait event's average and percentile bounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommitRow {
+    pub event: &'static str,
+    pub avg_ms: Option<f64>,
+    pub p50: Option<f64>,
+    pub p90: Option<f64>,
+    pub p99: Option<f64>,
+}
+
+/// `log file sync`, `log file parallel write` and `SYNC Remote Write` over a delta.
+pub fn commit_rows(d: Option<&crate::metrics::Delta>) -> Vec<CommitRow> {
+    use crate::sample::names::event;
+    [
+        event::LOG_FILE_SYNC,
+        event::LOG_FILE_PARALLEL_WRITE,
+        event::SYNC_REMOTE_WRITE,
+    ]
+    .into_iter()
+    .map(|name| {
+        let e = d.and_then(|d| d.event(name));
+        let p = |q| e.and_then(|e| e.hist.percentile_ms(q));
+        CommitRow {
+            event: name,
+            avg_ms: e.and_then(|e| e.avg()).map(|m| m.0),
+            p50: p(0.5),
+            p90: p(0.9),
+            p99: p(0.99),
+        }
+    })
+    .collect()
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimelineItem {
     pub t: Timestamp,
@@ -60,6 +93,11 @@ pub struct Incident {
     pub databases: Vec<DbLine>,
     pub dests: Vec<Dest>,
     pub timeline: Vec<TimelineItem>,
+    /// The primary's commit path over the last window.
+    pub commit_path: Vec<CommitRow>,
+    /// What `before` and `after` cover ("first minute", "last minute").
+    pub before_label: String,
+    pub after_label: String,
     pub before: CheckMetrics,
     pub after: CheckMetrics,
     /// The baseline's label and the rows, when a baseline was marked.
@@ -196,6 +234,9 @@ pub fn from_recording(
         databases,
         dests,
         timeline,
+        commit_path: commit_rows(engine.window_deltas(minute, None).primary.as_ref()),
+        before_label: "first minute".into(),
+        after_label: "last minute".into(),
         before: before.unwrap_or_default(),
         after: CheckMetrics::from_engine(&engine, minute),
         impact,
@@ -288,7 +329,36 @@ pub fn render_markdown(i: &Incident) -> String {
         out.push_str(&format!("- `{}` {}\n", item.t, item.text));
     }
 
-    out.push_str("\n## Key metrics: first minute vs last minute\n\n");
+    if i.commit_path.iter().any(|r| r.avg_ms.is_some()) {
+        out.push_str(&format!(
+            "\n## Commit path (primary, {})\n\n",
+            i.after_label
+        ));
+        let bound = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |b| format!("≤ {b}"));
+        let rows: Vec<Vec<String>> = i
+            .commit_path
+            .iter()
+            .filter(|r| r.avg_ms.is_some())
+            .map(|r| {
+                vec![
+                    r.event.to_string(),
+                    cell(r.avg_ms, 2),
+                    bound(r.p50),
+                    bound(r.p90),
+                    bound(r.p99),
+                ]
+            })
+            .collect();
+        out.push_str(&markdown_table(
+            &["wait", "avg ms", "p50 ms", "p90 ms", "p99 ms"],
+            &rows,
+        ));
+    }
+
+    out.push_str(&format!(
+        "\n## Key metrics: {} vs {}\n\n",
+        i.before_label, i.after_label
+    ));
     let m = |label: &str, unit: &str, a: Option<f64>, b: Option<f64>| {
         let change = match (a, b) {
             (Some(a), Some(b)) if a != 0.0 => Some((b - a) / a * 100.0),

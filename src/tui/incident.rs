@@ -1,12 +1,9 @@
-//! `e`: an incident report as Markdown — what the screen knows now (who, when, the impact
-//! table when a baseline exists, the findings). One call, so a fuller report can replace the
-//! body without touching the loop.
+//! `e`: the incident report as Markdown, from what the screen knows now.
 
 use crate::app::App;
-use crate::metrics::Delta;
-use crate::sample::names::event;
-use crate::ui::fmt;
-use std::fmt::Write as _;
+use crate::metrics::Window;
+use crate::report::check::CheckMetrics;
+use crate::report::incident::{commit_rows, render_markdown, Incident, TimelineItem};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -29,115 +26,53 @@ pub fn file_stamp(t: crate::timestamp::Timestamp) -> String {
     }
 }
 
-fn event_row(out: &mut String, name: &str, d: Option<&Delta>) {
-    let e = d.and_then(|d| d.event(name));
-    let avg = e.and_then(|e| e.avg()).map(|m| m.0);
-    let p = |q| e.and_then(|e| e.hist.percentile_ms(q));
-    let _ = writeln!(
-        out,
-        "| {name} | {} | {} | {} | {} |",
-        fmt::opt(avg, 2),
-        fmt::bound(p(0.5), true),
-        fmt::bound(p(0.9), true),
-        fmt::bound(p(0.99), true)
-    );
+/// What the screen knows now, as the same report `dgscope report incident` writes: the
+/// configuration, marks and raised findings on a timeline, the commit path over the current
+/// window, the session so far against that window, the impact table when a baseline exists,
+/// and every finding with its evidence, SQL and advice.
+pub fn incident(app: &App) -> Incident {
+    let e = &app.engine;
+    let (databases, dests) = Incident::configuration(e);
+    let mut timeline: Vec<TimelineItem> = e
+        .marks()
+        .iter()
+        .map(|m| TimelineItem {
+            t: m.t,
+            text: format!("mark: {}", m.text),
+        })
+        .collect();
+    for f in &app.assessment.findings {
+        timeline.push(TimelineItem {
+            t: f.since,
+            text: format!("{} raised: {} — {}", f.severity, f.id, f.title),
+        });
+    }
+    timeline.sort_by_key(|i| i.t);
+    let from = e
+        .slots()
+        .filter_map(|(_, s)| s.points().iter().next().map(|p| p.t))
+        .min();
+    let impact = e.baseline().and_then(|b| {
+        e.impact(app.window)
+            .map(|rows| (format!("baseline set at {}", b.clock()), rows))
+    });
+    Incident {
+        source: format!("{} ({})", app.cfg.source, app.cfg.mode.label()),
+        from,
+        to: Some(app.clock()),
+        databases,
+        dests,
+        timeline,
+        commit_path: commit_rows(app.deltas().primary.as_ref()),
+        before_label: "session so far".into(),
+        after_label: format!("last {}", app.window),
+        before: CheckMetrics::from_engine(e, Window::SinceStartup),
+        after: CheckMetrics::from_engine(e, app.window),
+        impact,
+        findings: app.assessment.findings.clone(),
+    }
 }
 
 pub fn markdown(app: &App) -> String {
-    let mut s = String::new();
-    let e = &app.engine;
-    let _ = writeln!(s, "# dgscope incident report\n");
-    let _ = writeln!(s, "- time: {}", app.clock());
-    let _ = writeln!(s, "- source: {} ({})", app.cfg.source, app.cfg.mode.label());
-    let name = |slot: Option<&crate::sample::Slot>| {
-        slot.and_then(|x| e.slot(x))
-            .and_then(|x| x.last_good())
-            .and_then(|x| x.db.as_ref())
-            .and_then(|d| d.name.clone())
-            .unwrap_or_else(|| "?".into())
-    };
-    let _ = writeln!(s, "- primary: {}", name(app.primary()));
-    for sb in e.standby_slots() {
-        let _ = writeln!(s, "- standby: {} ({sb})", name(Some(sb)));
-    }
-    let _ = writeln!(s, "- window: {}", app.window);
-    if let Some(b) = e.baseline() {
-        let _ = writeln!(s, "- baseline set at: {b}");
-    }
-    let d = app.deltas();
-    let _ = writeln!(s, "\n## Commit path (primary, window {})\n", app.window);
-    let _ = writeln!(
-        s,
-        "| wait | avg ms | p50 | p90 | p99 |\n|---|---:|---:|---:|---:|"
-    );
-    for n in [
-        event::LOG_FILE_SYNC,
-        event::LOG_FILE_PARALLEL_WRITE,
-        event::SYNC_REMOTE_WRITE,
-    ] {
-        event_row(&mut s, n, d.primary.as_ref());
-    }
-    if let Some(rows) = e.impact(app.window) {
-        let _ = writeln!(s, "\n## Impact: baseline vs now\n");
-        let _ = writeln!(
-            s,
-            "| metric | unit | baseline | now | change |\n|---|---|---:|---:|---:|"
-        );
-        for r in rows {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} |",
-                r.metric.label(),
-                r.metric.unit(),
-                fmt::opt_auto(r.baseline),
-                fmt::opt_auto(r.compare),
-                r.change_pct
-                    .map_or_else(|| fmt::NONE.to_string(), fmt::pct_change)
-            );
-        }
-    }
-    let _ = writeln!(s, "\n## Suggested causes\n");
-    if app.assessment.findings.is_empty() {
-        let _ = writeln!(
-            s,
-            "{}",
-            if !app.cfg.causes_available {
-                "Not available in this build."
-            } else if app.warming_up() {
-                "Not enough data yet (warming up)."
-            } else {
-                "No cause above INFO — primary and standby look healthy."
-            }
-        );
-    }
-    for f in &app.assessment.findings {
-        let _ = writeln!(s, "### {} {} (`{}`)\n", f.severity, f.title, f.id);
-        for ev in &f.evidence {
-            let _ = writeln!(s, "- {}", crate::ui::causes::evidence_text(ev));
-        }
-        if !f.meaning.is_empty() {
-            let _ = writeln!(s, "\n{}", f.meaning);
-        }
-        if !f.check_sql.is_empty() {
-            let _ = writeln!(s, "\nCheck:\n");
-            for q in &f.check_sql {
-                let _ = writeln!(s, "```sql\n{q}\n```");
-            }
-        }
-        if !f.advice.is_empty() {
-            let _ = writeln!(s, "\nWhat to do:\n");
-        }
-        for a in &f.advice {
-            let _ = writeln!(s, "- {a}");
-        }
-        let _ = writeln!(s);
-    }
-    let marks: Vec<_> = app.marks().collect();
-    if !marks.is_empty() {
-        let _ = writeln!(s, "\n## Notes\n");
-        for m in marks {
-            let _ = writeln!(s, "- {} {}", m.t, m.text);
-        }
-    }
-    s
+    render_markdown(&incident(app))
 }
