@@ -83,7 +83,7 @@ fn a_password_in_the_connect_string_is_refused_without_echo() {
 #[test]
 fn flag_mistakes_get_one_line_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["watch"], "no database given"),
+        (&["watch"], "watch needs databases"),
         (
             &[
                 "watch",

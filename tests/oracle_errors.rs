@@ -447,7 +447,12 @@ fn a_switchover_is_followed_by_the_other_role_s_sql() {
                     row.insert("OPEN_MODE".into(), "MOUNTED".into());
                 });
             }
-            good.len() >= 5
+            // The collector runs ahead in virtual time: wait for a sample taken after the
+            // switch rather than for a count (it may have sampled more before we flipped).
+            switched.load(std::sync::atomic::Ordering::SeqCst)
+                && good.last().is_some_and(|s| {
+                    s.role() == Some(&dgscope::sample::Role::PhysicalStandby) && s.dg.is_some()
+                })
         },
     );
     let good = good_samples(&ev, "primary");
