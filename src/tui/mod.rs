@@ -172,6 +172,18 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
 
 /// Runs the screen until the user quits, a signal arrives or stdin closes. `control` carries
 /// source-specific keys (pause, speed, faults) to the source when it has one.
+/// Fault injection for the reliability tests: debug builds panic on the screen's loop after
+/// this many source events, to prove the terminal and recordings survive a panic. Release
+/// builds ignore it.
+fn debug_panic_after() -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var("DGSCOPE_DEBUG_PANIC_AFTER")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
+
 pub async fn run(
     opts: TuiOptions,
     mut events: mpsc::Receiver<SourceEvent>,
@@ -207,6 +219,8 @@ pub async fn run(
     let mut last_second = 0i64;
     let mut exit = ExitCode::SUCCESS;
     let mut keep_frame = false;
+    let panic_after = debug_panic_after();
+    let mut seen = 0u64;
 
     'main: loop {
         if dirty {
@@ -251,6 +265,10 @@ pub async fn run(
             },
             ev = events.recv(), if source_open => match ev {
                 Some(ev) => {
+                    seen += 1;
+                    if panic_after.is_some_and(|n| seen > n) {
+                        panic!("forced by DGSCOPE_DEBUG_PANIC_AFTER (fault-injection test)");
+                    }
                     handle_source(&mut app, &mut recorder, ev);
                     // Take what else is queued so a burst costs one redraw.
                     for _ in 0..4096 {
