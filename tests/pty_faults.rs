@@ -7,7 +7,7 @@ mod common;
 use common::pty::Tui;
 use dgscope::sample::recording::{Entry, RecordingReader};
 use expectrl::Signal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn recording_in(t: &Tui) -> PathBuf {
     std::fs::read_dir(t.dir.path())
@@ -19,7 +19,7 @@ fn recording_in(t: &Tui) -> PathBuf {
 
 /// Every complete line parses; returns the number of samples and whether a partial last line
 /// was dropped.
-fn check_recording(path: &PathBuf) -> (usize, bool) {
+fn check_recording(path: &Path) -> (usize, bool) {
     let mut r = RecordingReader::open(path).unwrap();
     let mut samples = 0;
     for e in r.by_ref() {
