@@ -28,22 +28,89 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     })
 }
 
-/// `dgscope themes`: the built-in themes (the default marked), then the user's own.
+/// `dgscope themes`: the built-in themes (the default marked), then the user's own, each with
+/// a preview of its colours when stdout is a colour terminal.
 pub fn themes_list() -> Result<String, Failure> {
-    let mut s = String::new();
-    for (name, _) in crate::ui::theme::BUILTIN {
-        let note = match name {
-            "dark" => "  (default)",
-            "mono" => "  (NO_COLOR, --no-color)",
-            _ => "",
-        };
-        s.push_str(&format!("{name}{note}\n"));
-    }
+    use std::io::IsTerminal;
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let truecolor =
+        crate::ui::theme::truecolor_from_env(std::env::var("COLORTERM").ok().as_deref());
+    let mut themes: Vec<(crate::ui::theme::Theme, String)> =
+        crate::ui::theme::Theme::all_builtin(truecolor)
+            .into_iter()
+            .map(|t| {
+                let note = match t.name.as_str() {
+                    "dark" => "(default)".to_string(),
+                    "mono" => "(NO_COLOR, --no-color)".to_string(),
+                    _ => String::new(),
+                };
+                (t, note)
+            })
+            .collect();
     if let Some(dir) = tui::user_theme_dir() {
-        let user = crate::ui::theme::load_user_themes(&dir, false).map_err(Failure::bad_input)?;
+        let user =
+            crate::ui::theme::load_user_themes(&dir, truecolor).map_err(Failure::bad_input)?;
         for t in user {
-            s.push_str(&format!("{}  (user: {})\n", t.name, dir.display()));
+            themes.push((t, format!("(user: {})", dir.display())));
         }
     }
+    let mut s = String::new();
+    for (t, note) in &themes {
+        let preview = if colour { swatches(t) } else { String::new() };
+        let line = format!("{:<16}{preview}  {note}", t.name);
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
     Ok(s)
+}
+
+/// Coloured blocks for the roles a DBA notices first: severities and the chart series.
+fn swatches(t: &crate::ui::theme::Theme) -> String {
+    use crate::ui::theme::Role;
+    use ratatui::style::Color;
+    let sgr = |c: Color| -> Option<String> {
+        Some(match c {
+            Color::Rgb(r, g, b) => format!("38;2;{r};{g};{b}"),
+            Color::Indexed(i) => format!("38;5;{i}"),
+            Color::Reset => return None,
+            other => {
+                let n = match other {
+                    Color::Black => 30,
+                    Color::Red => 31,
+                    Color::Green => 32,
+                    Color::Yellow => 33,
+                    Color::Blue => 34,
+                    Color::Magenta => 35,
+                    Color::Cyan => 36,
+                    Color::Gray => 37,
+                    Color::DarkGray => 90,
+                    Color::LightRed => 91,
+                    Color::LightGreen => 92,
+                    Color::LightYellow => 93,
+                    Color::LightBlue => 94,
+                    Color::LightMagenta => 95,
+                    Color::LightCyan => 96,
+                    _ => 97,
+                };
+                n.to_string()
+            }
+        })
+    };
+    let mut out = String::new();
+    for role in [
+        Role::Ok,
+        Role::Warn,
+        Role::Crit,
+        Role::SeriesLfs,
+        Role::SeriesLfpw,
+        Role::SeriesRemote,
+        Role::SeriesTransport,
+        Role::SeriesApply,
+    ] {
+        match sgr(t.color(role)) {
+            Some(code) => out.push_str(&format!("\x1b[{code}m██\x1b[0m")),
+            None => out.push_str("██"),
+        }
+    }
+    out
 }

@@ -29,6 +29,9 @@ pub fn options(
             .map(String::from)
             .or_else(|| config.theme.clone());
     }
+    if let Some(h) = config.history {
+        opts.history = h;
+    }
     opts.keymap = Keymap::default()
         .with_overrides(
             config

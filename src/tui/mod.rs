@@ -46,6 +46,8 @@ pub struct TuiOptions {
     pub out_dir: PathBuf,
     /// Whether the assessor is a real causes engine (see `AppConfig::causes_available`).
     pub causes_available: bool,
+    /// Points of history kept per database (the config file's `history`).
+    pub history: usize,
 }
 
 impl TuiOptions {
@@ -70,6 +72,7 @@ impl TuiOptions {
             keymap: Keymap::default(),
             out_dir: PathBuf::from("."),
             causes_available: true,
+            history: crate::metrics::EngineConfig::default().history_len,
         }
     }
 }
@@ -164,7 +167,11 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         themes,
         causes_available: opts.causes_available,
     };
-    let mut app = App::new(cfg, Engine::default(), assessor);
+    let engine = Engine::new(crate::metrics::EngineConfig {
+        history_len: opts.history.max(1),
+        ..crate::metrics::EngineConfig::default()
+    });
+    let mut app = App::new(cfg, engine, assessor);
     app.window = Window::Last(Duration::from_secs(60));
     app.now = Timestamp::now();
     app
