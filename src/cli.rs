@@ -13,7 +13,9 @@ use std::path::PathBuf;
     long_about = "dgscope shows where commit time and standby lag go between an Oracle primary \
 and its Data Guard standbys: log file sync vs log file parallel write vs SYNC Remote Write, \
 transport and apply lag, standby I/O, and suggested causes with their evidence.\n\n\
-Reports read recordings (JSON Lines, format version 1) and print text, JSON or Markdown."
+Start with `dgscope demo` (no database needed), `dgscope watch --primary … --standby …` \
+(live), or `dgscope check` for cron and monitoring. Recordings (JSON Lines, format version 1) \
+feed `replay` and `report`."
 )]
 pub struct Cli {
     /// Config file (default: the platform config directory's dgscope/config.toml)
@@ -27,6 +29,7 @@ pub struct Cli {
 pub enum Command {
     /// Reports from a recording: impact table (baseline vs compare) and latency histograms
     #[command(subcommand)]
+    #[command(display_order = 6)]
     Report(ReportCommand),
     /// Sample for a while, print suggested causes, exit 0 OK / 1 WARN / 2 CRIT / 3 UNKNOWN
     /// (Nagios convention; for cron and monitoring)
@@ -37,20 +40,24 @@ dgscope check --replay incident.jsonl --format json\n  \
 dgscope check --replay incident.jsonl --duration 5m --fail-on crit\n\n\
 Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable recording)."
     )]
+    #[command(display_order = 4)]
     Check(CheckArgs),
     /// The config file: where it is, a commented template, validation
     #[command(subcommand)]
+    #[command(display_order = 10)]
     Config(ConfigCommand),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
     #[command(
         after_help = "Example:\n  dgscope completions bash > ~/.local/share/bash-completion/completions/dgscope"
     )]
+    #[command(display_order = 11)]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff) to standard output
     #[command(after_help = "Example:\n  dgscope man > ~/.local/share/man/man1/dgscope.1")]
+    #[command(display_order = 12)]
     Man,
     /// Record samples to a file (JSON Lines, format version 1) from a source, headless
     #[command(
@@ -60,13 +67,17 @@ DGSCOPE_PW=… dgscope record --primary mon@//dbhost1/prod_a --standby mon@//dbh
 Twin runs are in virtual time (as fast as the CPU allows) and reproducible: the same scenario, \
 seed and duration give a byte-identical file. `dgscope twin list` shows the scenarios."
     )]
+    #[command(display_order = 5)]
     Record(RecordArgs),
     /// The digital twin: a simulated primary + standby pair
     #[command(subcommand)]
+    #[command(display_order = 8)]
     Twin(TwinCommand),
     /// Live triage of a primary and its standbys (Oracle Instant Client needed)
+    #[command(display_order = 1)]
     Watch(crate::cli_oracle::WatchArgs),
     /// Print the SQL for a least-privilege monitoring user
+    #[command(display_order = 7)]
     Grants(crate::cli_oracle::GrantsArgs),
     /// The triage screen on the built-in digital twin: no database needed (f: fault menu)
     #[command(
@@ -75,14 +86,17 @@ dgscope demo practice          (a config profile with scenario = \"…\")\n\n\
 Keys: ? help, f fault menu (switch the scenario live), Tab focus, Enter drill in, q quit.\n\
 `dgscope twin list` shows the scenarios."
     )]
+    #[command(display_order = 2)]
     Demo(DemoArgs),
     /// Play a recording on the triage screen: pause, scrub, speed, baseline, drill-downs
     #[command(
         after_help = "Keys: ? help, p pause, ←/→ scrub, +/- speed, b baseline, i impact, q quit.\n\n\
 Example:\n  dgscope replay incident.jsonl --speed 4"
     )]
+    #[command(display_order = 3)]
     Replay(ReplayArgs),
     /// List the built-in colour themes (for --theme)
+    #[command(display_order = 9)]
     Themes,
 }
 
