@@ -193,6 +193,20 @@ impl Config {
     pub fn profile(&self, name: &str) -> Option<&Profile> {
         self.profiles.get(name)
     }
+
+    /// The named profile, or the one line a user needs: which profiles exist instead.
+    pub fn require_profile(&self, name: &str) -> Result<&Profile, String> {
+        self.profile(name).ok_or_else(|| {
+            format!(
+                "no profile {name:?} in the config file; it has: {} (dgscope config path shows where it is)",
+                if self.profiles.is_empty() {
+                    "none (dgscope config init writes a template)".to_string()
+                } else {
+                    self.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
+                }
+            )
+        })
+    }
 }
 
 /// serde lists every field it expected; past a handful that hides the point of the line.

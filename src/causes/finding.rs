@@ -44,6 +44,13 @@ pub struct Evidence {
     pub source: String,
 }
 
+impl Evidence {
+    /// False for a fact that is text only (a status, an error message).
+    pub fn has_value(&self) -> bool {
+        !self.value.is_nan()
+    }
+}
+
 /// A what-if figure computed by running the twin on parameters derived from the live metrics.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WhatIf {

@@ -589,3 +589,25 @@ fn absent_standby_and_no_sync_raise_no_standby_causes() {
         assert!(!has(&a, id), "{id} raised without a standby: {:?}", ids(&a));
     }
 }
+
+#[test]
+fn text_only_evidence_never_prints_a_number() {
+    let a = assess(
+        &Pair {
+            dest_status: DestStatus::Error,
+            dest_error: Some("ORA-12541: TNS:no listener".into()),
+            ..Pair::default()
+        },
+        30,
+    );
+    let f = &a.findings[0];
+    assert!(f.evidence.iter().any(|e| !e.has_value()));
+    for e in &f.evidence {
+        for text in [
+            crate::report::check::evidence_text(e),
+            crate::ui::causes::evidence_text(e),
+        ] {
+            assert!(!text.contains("NaN"), "{text}");
+        }
+    }
+}

@@ -22,21 +22,7 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     }
     let config = screen::config(config_flag)?;
     let profile = match &a.profile {
-        Some(name) => Some(config.profile(name).ok_or_else(|| {
-            Failure::bad_input(format!(
-                "no profile {name:?} in the config file; it has: {}",
-                if config.profiles.is_empty() {
-                    "none (dgscope config init writes a template)".to_string()
-                } else {
-                    config
-                        .profiles
-                        .keys()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            ))
-        })?),
+        Some(name) => Some(config.require_profile(name).map_err(Failure::bad_input)?),
         None => None,
     };
     let name = a

@@ -48,16 +48,10 @@ pub fn apply_profile(
     name: &str,
     config: &Config,
 ) -> Result<Profile, Failure> {
-    let p = config.profile(name).cloned().ok_or_else(|| {
-        Failure::bad_input(format!(
-            "no profile {name:?} in the config file; it has: {} (dgscope config path shows where it is)",
-            if config.profiles.is_empty() {
-                "none".to_string()
-            } else {
-                config.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
-            }
-        ))
-    })?;
+    let p = config
+        .require_profile(name)
+        .map_err(Failure::bad_input)?
+        .clone();
     if p.scenario.is_some() && p.primary.is_none() {
         return Err(Failure::bad_input(format!(
             "profile {name:?} is a twin scenario; run it with `dgscope demo {name}`"

@@ -44,14 +44,6 @@ impl<T> Ring<T> {
     pub fn last(&self) -> Option<&T> {
         self.items.back()
     }
-
-    pub fn get(&self, i: usize) -> Option<&T> {
-        self.items.get(i)
-    }
-
-    pub fn clear(&mut self) {
-        self.items.clear();
-    }
 }
 
 #[cfg(test)]

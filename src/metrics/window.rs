@@ -60,14 +60,6 @@ impl WindowAcc {
         self.samples
     }
 
-    pub fn last(&self) -> Option<&Arc<Sample>> {
-        self.last.as_ref()
-    }
-
-    pub fn first_t(&self) -> Option<Timestamp> {
-        self.first.as_ref().map(|s| s.t)
-    }
-
     /// The window's delta, `None` until two samples of one incarnation were seen.
     pub fn delta(&self) -> Option<Delta> {
         let open = match (&self.first, &self.last) {

@@ -289,15 +289,20 @@ impl CheckResult {
 
 /// "SYNC Remote Write avg 3.45 ms", or the metric alone for text-only evidence.
 pub fn evidence_text(e: &crate::causes::Evidence) -> String {
-    if e.value.is_nan() {
+    if !e.has_value() {
         return e.metric.clone();
     }
-    let unit = if e.unit.is_empty() {
-        String::new()
+    // Latencies keep their decimals (1.00 ms beside 0.90 ms); counts read as whole numbers.
+    let value = if e.unit == "ms" {
+        format!("{:.2}", e.value)
     } else {
-        format!(" {}", e.unit)
+        fmt_value(e.value)
     };
-    format!("{} {}{unit}", e.metric, fmt_value(e.value))
+    if e.unit.is_empty() {
+        format!("{} {value}", e.metric)
+    } else {
+        format!("{} {value} {}", e.metric, e.unit)
+    }
 }
 
 fn fmt_value(v: f64) -> String {

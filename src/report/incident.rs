@@ -442,7 +442,7 @@ pub fn render_markdown(i: &Incident) -> String {
                 .map(|e| {
                     vec![
                         e.metric.clone(),
-                        if e.value.is_nan() {
+                        if !e.has_value() {
                             "–".to_string()
                         } else {
                             format!("{:.2} {}", e.value, e.unit).trim().to_string()

@@ -11,9 +11,13 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 pub fn evidence_text(e: &Evidence) -> String {
-    let mut s = format!("{} {} {}", e.metric, fmt::count_or_auto(e.value), e.unit)
-        .trim_end()
-        .to_string();
+    let mut s = if e.has_value() {
+        format!("{} {} {}", e.metric, fmt::count_or_auto(e.value), e.unit)
+            .trim_end()
+            .to_string()
+    } else {
+        e.metric.clone()
+    };
     if let Some(th) = &e.threshold {
         s.push_str(&format!(" ({th})"));
     }
