@@ -36,6 +36,7 @@ fn event_at(i: u64, per_s: u64, mean_us: u64, buckets: usize) -> Event {
         waits,
         us: Micros(waits * mean_us),
         hist,
+        ..Default::default()
     }
 }
 
@@ -116,6 +117,7 @@ fn sample(i: i64, slot: Slot) -> Sample {
             archived_seq: Some(812),
             applied_seq: Some(811),
             resp_hist: vec![(1, n * 2360)],
+            ..Default::default()
         });
     } else {
         s.events
@@ -130,6 +132,7 @@ fn sample(i: i64, slot: Slot) -> Sample {
             apply_finish_s: Some(Secs(0.5)),
             computed: Some(t),
             datum: Some(t.add_millis(-1000)),
+            ..Default::default()
         });
         s.recovery = Some(Recovery {
             active_apply_kbps: Some(31_948.0),

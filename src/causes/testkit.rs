@@ -145,6 +145,7 @@ impl Acc {
                 .iter()
                 .map(|(&b, &c)| Bucket(Micros(b), c as u64))
                 .collect(),
+            ..Default::default()
         })
     }
 
@@ -267,6 +268,7 @@ impl Pair {
             archived_seq: None,
             applied_seq: None,
             resp_hist: vec![],
+            ..Default::default()
         });
         s.logs = Some(Logs {
             online: (1..=self.orl_groups)
@@ -347,6 +349,7 @@ impl Pair {
             apply_finish_s: None,
             computed: Some(t),
             datum: Some(datum),
+            ..Default::default()
         });
         s.recovery = Some(Recovery {
             active_apply_kbps: Some(self.apply_mb_s * 1024.0),

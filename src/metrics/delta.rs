@@ -278,6 +278,7 @@ mod tests {
                 waits,
                 us: Micros(us),
                 hist: vec![Bucket(Micros(1024), waits)],
+                ..Default::default()
             },
         );
         s
@@ -321,6 +322,7 @@ mod tests {
                 waits: 4,
                 us: Micros(8000),
                 hist: vec![],
+                ..Default::default()
             },
         );
         let d = Delta::between(&a, &b).unwrap();

@@ -436,6 +436,7 @@ mod tests {
                     waits: 100 * k,
                     us: Micros(150_000 * k * k),
                     hist: vec![],
+                    ..Default::default()
                 },
             );
             s

@@ -89,6 +89,15 @@ pub struct Sample {
     pub processes: Vec<Process>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<BTreeMap<String, String>>,
+    /// Standby: `V$ARCHIVE_GAP`. `None` = not read; an empty list = read, no gap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<Vec<Gap>>,
+    /// `V$RECOVERY_FILE_DEST`: the recovery area's limit and use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fra: Option<Fra>,
+    /// `V$DATAGUARD_STATUS` rows newer than the previous sample's, each message once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dg_messages: Option<Vec<DgMessage>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<PartError>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,6 +124,9 @@ impl Sample {
             recovery: None,
             processes: Vec::new(),
             params: None,
+            gaps: None,
+            fra: None,
+            dg_messages: None,
             errors: Vec::new(),
             error: None,
         }
@@ -174,6 +186,12 @@ pub struct Event {
     pub us: Micros,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hist: Vec<Bucket>,
+    /// `TOTAL_WAITS_FG`: the foreground share (background = `waits` − this).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits_fg: Option<u64>,
+    /// `TIME_WAITED_MICRO_FG`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub us_fg: Option<Micros>,
 }
 
 /// `[exclusive upper bound in µs, cumulative wait count]`. The bucket with bound `b` holds waits
@@ -226,6 +244,58 @@ pub struct Dest {
     /// `V$REDO_DEST_RESP_HISTOGRAM` as `[duration_s, cumulative frequency]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resp_hist: Vec<(u64, u64)>,
+    /// `V$ARCHIVE_DEST.DB_UNIQUE_NAME`: match a destination to a standby by this, never by order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db_unique_name: Option<String>,
+    /// `V$ARCHIVE_DEST_STATUS.TYPE` as spelled (`PHYSICAL`, `FAR SYNC`, `LOGICAL`, `SNAPSHOT` …).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub dest_type: Option<String>,
+    /// `V$ARCHIVE_DEST.DELAY_MINS` (0 = no delay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_mins: Option<u32>,
+    /// `V$ARCHIVE_DEST_STATUS.RECOVERY_MODE` as spelled (`MANAGED REAL TIME APPLY`, `IDLE` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery_mode: Option<String>,
+    /// `V$ARCHIVE_DEST_STATUS.DATABASE_MODE` (`MOUNTED-STANDBY`, `OPEN_READ-ONLY` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database_mode: Option<String>,
+    /// `V$ARCHIVE_DEST_STATUS.SYNCHRONIZATION_STATUS` (12.1+).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synchronization_status: Option<String>,
+    /// `V$ARCHIVE_DEST_STATUS.STANDBY_LOGFILE_COUNT`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub srl_count: Option<u32>,
+    /// `V$ARCHIVE_DEST_STATUS.STANDBY_LOGFILE_ACTIVE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub srl_active: Option<u32>,
+}
+
+impl Default for Dest {
+    /// A blank destination for fixtures and sources to fill in (`VALID`, `ASYNC`).
+    fn default() -> Self {
+        Dest {
+            id: 0,
+            name: None,
+            status: DestStatus::Valid,
+            mode: TransmitMode::Async,
+            affirm: false,
+            compression: None,
+            net_timeout_s: None,
+            gap: None,
+            error: None,
+            archived_seq: None,
+            applied_seq: None,
+            resp_hist: Vec::new(),
+            db_unique_name: None,
+            dest_type: None,
+            delay_mins: None,
+            recovery_mode: None,
+            database_mode: None,
+            synchronization_status: None,
+            srl_count: None,
+            srl_active: None,
+        }
+    }
 }
 
 impl Dest {
@@ -276,6 +346,9 @@ pub struct DgStats {
     pub computed: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datum: Option<Timestamp>,
+    /// The instance the figures were read from (on a RAC standby: the one running MRP0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inst_id: Option<u32>,
 }
 
 /// A `V$STANDBY_EVENT_HISTOGRAM` row, its bucket converted to seconds.
@@ -306,7 +379,7 @@ pub struct Recovery {
 }
 
 /// A `V$DATAGUARD_PROCESS` (or `V$MANAGED_STANDBY`) row.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Process {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -317,6 +390,71 @@ pub struct Process {
     pub thread: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<u64>,
+    /// `DELAY_MINS` of the row (apply delay in minutes; 0 = none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_mins: Option<u32>,
+    /// The instance (GV$) the process runs on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inst_id: Option<u32>,
+}
+
+/// A `V$ARCHIVE_GAP` row: the standby misses sequences `low..=high` of `thread`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gap {
+    pub thread: u32,
+    pub low: u64,
+    pub high: u64,
+}
+
+impl Gap {
+    /// How many archived logs are missing.
+    pub fn missing(&self) -> u64 {
+        self.high.saturating_sub(self.low).saturating_add(1)
+    }
+}
+
+/// `V$RECOVERY_FILE_DEST`: `SPACE_LIMIT`, `SPACE_USED`, `SPACE_RECLAIMABLE`, `NUMBER_OF_FILES`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fra {
+    pub limit_bytes: u64,
+    pub used_bytes: u64,
+    #[serde(default)]
+    pub reclaimable_bytes: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<u64>,
+}
+
+impl Fra {
+    /// Share of the limit in use net of what can be reclaimed, in percent; `None` without a
+    /// limit (0 means no recovery area is configured).
+    pub fn used_net_pct(&self) -> Option<f64> {
+        (self.limit_bytes > 0).then(|| {
+            self.used_bytes.saturating_sub(self.reclaimable_bytes) as f64 * 100.0
+                / self.limit_bytes as f64
+        })
+    }
+}
+
+/// A `V$DATAGUARD_STATUS` row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DgMessage {
+    pub time: Timestamp,
+    /// As spelled: `Informational`, `Warning`, `Error`, `Fatal`, `Control`.
+    pub severity: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facility: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dest_id: Option<u32>,
+    pub message: String,
+}
+
+impl DgMessage {
+    /// Severity `Error` or `Fatal`.
+    pub fn is_error(&self) -> bool {
+        self.severity.eq_ignore_ascii_case("error") || self.severity.eq_ignore_ascii_case("fatal")
+    }
 }
 
 /// One part of a sample that failed while the rest worked (e.g. ORA-00942 on one view).

@@ -384,6 +384,7 @@ mod tests {
                 waits: 10,
                 us: Micros(5000),
                 hist: vec![Bucket(Micros(1024), 7), Bucket(Micros(2048), 3)],
+                ..Default::default()
             },
         );
         s.dests.push(Dest {
@@ -399,6 +400,7 @@ mod tests {
             archived_seq: Some(812),
             applied_seq: Some(811),
             resp_hist: vec![(1, 100)],
+            ..Default::default()
         });
         s
     }

@@ -186,6 +186,7 @@ impl Synth {
             waits: 1_000_000,
             us: Micros(1_000_000 * (avg_ms * 1000.0) as u64),
             hist: BOUNDS.iter().map(|b| Bucket(Micros(*b), 0)).collect(),
+            ..Default::default()
         });
         e.waits += waits;
         e.us = Micros(e.us.0 + (waits as f64 * avg_ms * 1000.0).round() as u64);
@@ -351,6 +352,7 @@ impl Synth {
             archived_seq: Some(self.seq - 1),
             applied_seq: Some(self.seq - 1),
             resp_hist: vec![],
+            ..Default::default()
         }];
         // V$LOG_HISTORY is slow-changing: fetched on the first sample and every 30 s.
         if self.i % 30 == 0 {
@@ -453,6 +455,7 @@ impl Synth {
             apply_finish_s: Some(Secs(0.1)),
             computed: Some(t.add_millis(-1000)),
             datum: Some(t.add_millis(-2000)),
+            ..Default::default()
         });
         let kbps = ph.apply_mb_s * 1024.0 * self.noise(2.0);
         s.recovery = Some(Recovery {
@@ -471,6 +474,7 @@ impl Synth {
                 action: Some("APPLYING_LOG".into()),
                 thread: Some(1),
                 sequence: Some(self.seq),
+                ..Default::default()
             },
             Process {
                 name: "RFS".into(),
@@ -478,6 +482,7 @@ impl Synth {
                 action: Some("RECEIVING".into()),
                 thread: Some(1),
                 sequence: Some(self.seq),
+                ..Default::default()
             },
         ];
         if self.adg {

@@ -305,6 +305,7 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
             archived_seq: cnt(r, 2),
             applied_seq: cnt(r, 3),
             resp_hist: Vec::new(),
+            ..Default::default()
         };
         match out.get_mut(&id) {
             None => {
@@ -422,6 +423,7 @@ fn processes(rows: &[&Row]) -> Vec<Process> {
                     .map(|s| s.to_string()),
                 thread: cnt(r, 1).and_then(|t| u32::try_from(t).ok()),
                 sequence: cnt(r, 2),
+                ..Default::default()
             })
         })
         .collect();

@@ -307,6 +307,7 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
             } else {
                 Vec::new()
             },
+            ..Default::default()
         });
     }
     s.logs = Some(Logs {
@@ -466,6 +467,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         } else {
             twin.epoch
         })),
+        ..Default::default()
     });
     if p.active_dg {
         for (name, lag) in [("apply lag", al as u64), ("transport lag", tl as u64)] {
@@ -508,6 +510,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
             action: Some("IDLE".into()),
             thread: None,
             sequence: None,
+            ..Default::default()
         },
         Process {
             name: "ARC1".into(),
@@ -515,6 +518,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
             action: Some("IDLE".into()),
             thread: None,
             sequence: None,
+            ..Default::default()
         },
     ];
     let behind = logs_behind(sb.send.bytes, &p);
@@ -532,6 +536,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
             ),
             thread: Some(th as u32 + 1),
             sequence: Some(lg.sequence.saturating_sub(behind)),
+            ..Default::default()
         });
     }
     let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
@@ -544,6 +549,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         action: Some("APPLYING_LOG".into()),
         thread: Some(1),
         sequence: Some(mrp_seq),
+        ..Default::default()
     });
     for n in ["PR00", "PR01", "PR02"] {
         procs.push(Process {
@@ -552,6 +558,7 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
             action: Some("IDLE".into()),
             thread: None,
             sequence: None,
+            ..Default::default()
         });
     }
     s.processes = procs;

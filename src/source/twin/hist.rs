@@ -82,6 +82,7 @@ impl EventAcc {
             waits: self.waits,
             us: Micros(self.us),
             hist,
+            ..Default::default()
         }
     }
 }
