@@ -2,6 +2,7 @@
 //! history per slot and answers window queries for the causes, the screens and the reports.
 
 use super::delta::{same_incarnation, Delta};
+use super::freshness::Freshness;
 use super::impact::{impact_table, ImpactRow, WindowDeltas};
 use super::ring::Ring;
 use super::window::{Window, WindowAcc};
@@ -153,6 +154,39 @@ impl SlotSeries {
     /// The newest sample with data.
     pub fn last_good(&self) -> Option<&Arc<Sample>> {
         self.last_good.as_ref()
+    }
+
+    /// The newest sample when it has data, i.e. figures that describe now; `None` while the
+    /// slot's samples fail (the stale rule: its last good figures are not current).
+    pub fn current(&self) -> Option<&Arc<Sample>> {
+        match (&self.last, &self.last_good) {
+            (Some(last), Some(good)) if Arc::ptr_eq(last, good) => Some(good),
+            _ => None,
+        }
+    }
+
+    /// The stale rule for this slot, ages measured at `now` (the source's newest instant).
+    pub fn freshness(&self, now: Timestamp) -> Freshness {
+        let Some(last) = &self.last else {
+            return Freshness::NoData;
+        };
+        if !last.is_error() {
+            return Freshness::Current;
+        }
+        let good_t = self.last_good.as_ref().map(|s| s.t);
+        // The failures started with the first failed point after the last good sample.
+        let failing_since = self
+            .points
+            .iter()
+            .rev()
+            .take_while(|p| p.failed)
+            .last()
+            .map_or(last.t, |p| p.t);
+        Freshness::Stale {
+            last_good: good_t,
+            age_s: good_t.map(|t| now.secs_since(t).max(0.0)),
+            failing_since,
+        }
     }
 
     /// Good raw samples kept for the fixed windows, oldest first.
@@ -310,6 +344,14 @@ impl Engine {
         self.latest
     }
 
+    /// The stale rule for `slot` at the engine's newest instant (the source's clock).
+    pub fn freshness(&self, slot: &Slot) -> Freshness {
+        match (self.slots.get(slot), self.latest) {
+            (Some(s), Some(now)) => s.freshness(now),
+            _ => Freshness::NoData,
+        }
+    }
+
     pub fn baseline(&self) -> Option<Timestamp> {
         self.baseline
     }
@@ -459,6 +501,48 @@ mod tests {
         e.push(sample("standby", 0, 0, Role::Primary));
         assert_eq!(e.primary_slot(), Some(&Slot::standby()));
         assert_eq!(e.standby_slots(), vec![&Slot::primary()]);
+    }
+
+    #[test]
+    fn stale_rule_ages_the_last_good_figures_on_the_source_clock() {
+        let mut e = Engine::default();
+        let failed = |t: i64| {
+            Entry::Sample(Box::new(Sample::failed(
+                Timestamp::from_millis(t * 1000),
+                Slot::standby(),
+                SampleErrorKind::ConnectionLost,
+                "ORA-03113".into(),
+            )))
+        };
+        assert_eq!(e.freshness(&Slot::standby()), Freshness::NoData);
+        e.push(sample("standby", 10, 0, Role::PhysicalStandby));
+        assert!(e.freshness(&Slot::standby()).is_current());
+        assert!(e.slot(&Slot::standby()).unwrap().current().is_some());
+        for t in 11..=130 {
+            e.push(sample("primary", t, 0, Role::Primary));
+            e.push(failed(t));
+        }
+        let f = e.freshness(&Slot::standby());
+        assert_eq!(
+            f,
+            Freshness::Stale {
+                last_good: Some(Timestamp::from_millis(10_000)),
+                age_s: Some(120.0),
+                failing_since: Timestamp::from_millis(11_000),
+            }
+        );
+        assert!(e.slot(&Slot::standby()).unwrap().current().is_none());
+        // Back: current again, immediately.
+        e.push(sample("standby", 131, 0, Role::PhysicalStandby));
+        assert!(e.freshness(&Slot::standby()).is_current());
+        // A slot that never succeeded is stale without an age.
+        e.push(Entry::Sample(Box::new(Sample::failed(
+            Timestamp::from_millis(131_000),
+            Slot::named_standby("b"),
+            SampleErrorKind::Timeout,
+            "timed out".into(),
+        ))));
+        assert_eq!(e.freshness(&Slot::named_standby("b")).age_s(), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod delta;
 pub mod engine;
+pub mod freshness;
 pub mod histogram;
 pub mod impact;
 pub mod ring;
@@ -10,6 +11,7 @@ pub mod window;
 
 pub use delta::{Delta, EventDelta, IoRates};
 pub use engine::{load_tail, Engine, EngineConfig, Point, SlotSeries};
+pub use freshness::Freshness;
 pub use histogram::Histogram;
 pub use impact::{impact_table, ImpactMetric, ImpactRow, WindowDeltas};
 pub use ring::Ring;
