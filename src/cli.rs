@@ -157,9 +157,13 @@ pub struct RecordArgs {
     /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h
     #[arg(long, default_value = "10m")]
     pub duration: String,
-    /// Output recording file (.jsonl); overwritten if it exists
+    /// Output recording file (.jsonl), `-` for standard output. An existing file is refused
+    /// unless --force
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
+    /// Replace an existing output file (it is replaced only once the new one is complete)
+    #[arg(long)]
+    pub force: bool,
     /// Live databases to record instead of the twin (and the sampling interval for both)
     #[command(flatten)]
     pub conn: crate::cli_oracle::ConnArgs,
@@ -242,9 +246,13 @@ pub struct IncidentArgs {
     /// Window A..B (default: the whole recording)
     #[arg(long)]
     pub window: Option<String>,
-    /// Write the report here (default: standard output)
+    /// Write the report here (default and `-`: standard output). An existing file is refused
+    /// unless --force; the recording itself always is
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Replace an existing output file
+    #[arg(long, requires = "output")]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,4 @@
-use super::{print, Failure};
+use super::{limits, print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::report::check::{pull_entries, run_check, CheckResult};
 use crate::sample::recording::Entry;
@@ -43,18 +43,47 @@ fn live(args: &CheckArgs, thresholds: crate::causes::Thresholds) -> Result<Check
     Ok(r)
 }
 
+/// A check shorter than a finding's raise time cannot raise anything: saying OK would be a
+/// guess, so it is UNKNOWN with what it needs.
+fn too_short(judged_s: f64, raise_after_s: f64) -> Option<Failure> {
+    (judged_s + 1e-9 < raise_after_s).then(|| {
+        unknown(format!(
+            "too short to judge: need ≥ {raise_after_s:.0} s (a finding is raised after {raise_after_s:.0} s), got {judged_s:.0} s; use --duration {:.0}s or more",
+            raise_after_s.ceil()
+        ))
+    })
+}
+
 pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
     let config = super::load_config(config_flag).map_err(unknown)?;
+    let raise_after_s = config.thresholds.raise_after_s;
+    if let Some(d) = args.duration {
+        if let Some(f) = too_short(d.as_secs_f64(), raise_after_s) {
+            return Err(f);
+        }
+    }
     let result = if let Some(name) = &args.twin {
         let scenario: Scenario = name.parse().map_err(unknown)?;
-        let mut twin = Twin::new(scenario, args.seed);
         let duration = args.duration.unwrap_or(Duration::from_secs(60));
+        limits::twin_duration(duration).map_err(unknown)?;
+        limits::interval(args.conn.interval).map_err(unknown)?;
+        let mut twin = Twin::new(scenario, args.seed);
+        twin.set_interval(args.conn.interval);
+        let progress = super::progress::Progress::new("check", duration);
+        let start = twin.now();
+        let entries = pull_entries(&mut twin, duration).inspect(|e| {
+            if let Ok(e) = e {
+                let done = e.t().secs_since(start).max(0.0);
+                progress.tick(Duration::from_secs_f64(done));
+            }
+        });
         let Ok(r) = run_check(
-            pull_entries(&mut twin, duration),
+            entries,
             Some(duration),
             config.thresholds,
             Some(&TwinWhatIf::default()),
         );
+        progress.done();
         r
     } else if let Some(path) = &args.replay {
         let reader = RecordingReader::open(path).map_err(unknown)?;
@@ -71,6 +100,13 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
                 path.display()
             )));
         }
+        // The recording itself may be shorter than a finding needs.
+        if let (Some(a), Some(b), None) = (r.from, r.to, args.duration) {
+            let interval_s = r.interval_s.unwrap_or(1.0);
+            if let Some(f) = too_short(b.secs_since(a) + interval_s, raise_after_s) {
+                return Err(unknown(format!("{}: {}", path.display(), f.message)));
+            }
+        }
         r
     } else if args.conn.primary.is_some() {
         live(&args, config.thresholds)?
@@ -79,9 +115,14 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
             "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator) or --replay FILE (a recording)",
         ));
     };
+    for w in &result.warnings {
+        eprintln!("dgscope: warning: {}", crate::sanitize::field(w));
+    }
+    // Nagios reads stdout: a check whose verdict cannot be written did not report, UNKNOWN.
     print(&match args.format {
         CheckFormat::Json => result.json(),
         CheckFormat::Text => result.text(),
-    })?;
+    })
+    .map_err(|f| unknown(f.message))?;
     Ok(ExitCode::from(result.exit_code(args.fail_on)))
 }

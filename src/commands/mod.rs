@@ -5,7 +5,9 @@ mod check;
 mod config;
 mod demo;
 mod grants;
+pub mod limits;
 pub mod live;
+mod progress;
 mod record;
 pub mod record_live;
 mod replay;
@@ -46,7 +48,10 @@ pub fn cli_command() -> clap::Command {
 fn with_env_fallbacks(cmd: clap::Command) -> clap::Command {
     cmd.mut_args(|a| {
         let name = match a.get_long() {
-            Some(long) if a.get_env().is_none() && !matches!(long, "help" | "version") => {
+            // No variable for --force: a variable left set must never permit overwriting.
+            Some(long)
+                if a.get_env().is_none() && !matches!(long, "help" | "version" | "force") =>
+            {
                 format!("DGSCOPE_{}", long.to_ascii_uppercase().replace('-', "_"))
             }
             _ => return a,
@@ -68,7 +73,8 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(f) => {
-            eprintln!("dgscope: {}", f.message);
+            // Messages quote file contents and database errors: one line, no escapes.
+            eprintln!("dgscope: {}", crate::sanitize::field(&f.message));
             ExitCode::from(f.code)
         }
     }
@@ -178,6 +184,7 @@ pub fn man_page() -> String {
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a message.
 pub(crate) fn print(s: &str) -> Result<(), Failure> {
     use std::io::Write;
+    let s = crate::sanitize::output(s);
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),

@@ -1,11 +1,13 @@
 //! `dgscope record`: run a source headless and write its samples to a recording. The twin is
 //! virtual-time source; `--primary …` records live databases through `record_live`.
 
-use super::Failure;
+use super::{limits, Failure};
 use crate::cli::RecordArgs;
+use crate::output::{is_stdout, StreamFile};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::source::twin::{Scenario, Twin, EPOCH};
 use crate::source::PullSource;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -31,43 +33,66 @@ fn source(a: &RecordArgs) -> Result<Box<dyn PullSource>, Failure> {
         ));
     };
     let scenario: Scenario = name.parse().map_err(Failure::bad_input)?;
-    let interval = a.conn.interval;
-    if interval < Duration::from_millis(100) {
-        return Err(Failure::bad_input(format!(
-            "--interval {} is below 100ms; use e.g. 1s",
-            humantime::format_duration(interval)
-        )));
-    }
+    limits::interval(a.conn.interval).map_err(Failure::bad_input)?;
     let mut twin = Twin::new(scenario, a.seed);
-    twin.set_interval(interval);
+    twin.set_interval(a.conn.interval);
     Ok(Box::new(twin))
 }
 
 pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
     let duration = parse_duration("--duration", &a.duration)?;
     if a.twin.is_none() && a.conn.primary.is_some() {
-        return super::record_live::run_live(&a.conn, duration, &a.output);
+        return super::record_live::run_live(&a.conn, duration, &a.output, a.force);
     }
     let mut src = source(&a)?;
+    limits::twin_duration(duration).map_err(Failure::bad_input)?;
     let interval_ms = src.interval().as_millis() as u64;
     let ticks = (duration.as_millis() as u64).div_ceil(interval_ms.max(1));
     // Virtual-time sources stamp the header with their own epoch: reproducible files.
     let header = Header::new(EPOCH, interval_ms, &src.describe());
     let out = &a.output;
-    let fail = |e: std::io::Error| {
-        Failure::bad_input(format!(
+    let fail = |e: std::io::Error| Failure {
+        message: format!(
             "{}: cannot write the recording: {e}; choose a writable path with -o",
             out.display()
-        ))
+        ),
+        code: if e.kind() == std::io::ErrorKind::BrokenPipe {
+            0
+        } else {
+            super::EXIT_BAD_INPUT
+        },
     };
-    let mut w = RecordingWriter::create(out, &header).map_err(fail)?;
-    for _ in 0..ticks {
-        let Some(tick) = src.next_tick() else { break };
-        for m in &tick.marks {
-            w.write_mark(m).map_err(fail)?;
+    let (sink, stream): (Box<dyn Write>, Option<StreamFile>) = if is_stdout(out) {
+        (Box::new(std::io::stdout().lock()), None)
+    } else {
+        let s = StreamFile::create(out, a.force).map_err(Failure::bad_input)?;
+        (Box::new(s.try_clone().map_err(fail)?), Some(s))
+    };
+    let progress = super::progress::Progress::new("record", duration);
+    let mut w = RecordingWriter::new(sink, &header).map_err(fail)?;
+    let written = (|| {
+        for i in 0..ticks {
+            let Some(tick) = src.next_tick() else { break };
+            for m in &tick.marks {
+                w.write_mark(m)?;
+            }
+            for s in &tick.samples {
+                w.write_sample(s)?;
+            }
+            progress.tick(Duration::from_millis((i + 1) * interval_ms));
         }
-        for s in &tick.samples {
-            w.write_sample(s).map_err(fail)?;
+        Ok(())
+    })();
+    progress.done();
+    drop(w);
+    match (written, stream) {
+        (Ok(()), Some(s)) => s.finish().map_err(Failure::bad_input)?,
+        (Ok(()), None) => {}
+        (Err(e), stream) => {
+            if let Some(s) = stream {
+                s.abandon();
+            }
+            return Err(fail(e));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -5,38 +5,56 @@
 use super::live::{self, LiveSource};
 use super::{Failure, EXIT_BAD_INPUT};
 use crate::cli_oracle::ConnArgs;
+use crate::output::StreamFile;
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 /// Writes `SourceEvent`s to a recording. The TUI's `watch --record` can use it as a tee.
 pub struct Recorder {
-    w: RecordingWriter<File>,
+    w: RecordingWriter<Box<dyn Write + Send>>,
     path: PathBuf,
     pub samples: u64,
     pub failed: u64,
 }
 
 impl Recorder {
-    /// Opens (truncates) the file first, so a bad path fails before any connection.
+    /// Creates the file first, so a bad path fails before any connection. The file must be
+    /// new (create-new, never through a symlink): an existing recording is never truncated.
     pub fn open(path: &Path) -> Result<File, Failure> {
-        File::create(path).map_err(|e| Failure {
-            message: format!("cannot create the recording {}: {e}", path.display()),
+        Ok(Self::open_stream(path, false)?.file)
+    }
+
+    /// As [`Recorder::open`]; with `force` an existing file is replaced when the recording
+    /// is finished (see [`StreamFile`]).
+    pub fn open_stream(path: &Path, force: bool) -> Result<StreamFile, Failure> {
+        StreamFile::create(path, force).map_err(|e| Failure {
+            message: format!("cannot create the recording: {e}"),
             code: EXIT_BAD_INPUT,
         })
     }
 
     pub fn start(file: File, path: &Path, src: &LiveSource) -> Result<Self, Failure> {
+        Self::start_writer(Box::new(file), path, src)
+    }
+
+    /// Records to any writer (standard output for `-o -`).
+    pub fn start_writer(
+        out: Box<dyn Write + Send>,
+        path: &Path,
+        src: &LiveSource,
+    ) -> Result<Self, Failure> {
         let header = Header::new(
             Timestamp::now(),
             src.interval.as_millis() as u64,
             &src.describe,
         );
-        let w = RecordingWriter::new(file, &header).map_err(|e| write_failure(path, &e))?;
+        let w = RecordingWriter::new(out, &header).map_err(|e| write_failure(path, &e))?;
         Ok(Recorder {
             w,
             path: path.to_path_buf(),
@@ -97,32 +115,63 @@ pub fn status_line(slot: &str, state: &ConnState) -> String {
 
 /// The live half of `dgscope record`, callable from whatever argument struct `record`
 /// ends up with (the twin's `record --twin` lives in `record.rs`).
-pub fn run_live(conn: &ConnArgs, duration: Duration, output: &Path) -> Result<ExitCode, Failure> {
+pub fn run_live(
+    conn: &ConnArgs,
+    duration: Duration,
+    output: &Path,
+    force: bool,
+) -> Result<ExitCode, Failure> {
     if duration.is_zero() {
         return Err(Failure::bad_input(
             "--duration must be longer than 0s (e.g. 30m)",
         ));
     }
-    let file = Recorder::open(output)?;
+    let to_stdout = crate::output::is_stdout(output);
+    let stream = if to_stdout {
+        None
+    } else {
+        Some(Recorder::open_stream(output, force)?)
+    };
     let src = match live::start(conn) {
         Ok(s) => s,
         Err(f) => {
-            drop(file);
-            let _ = std::fs::remove_file(output);
+            if let Some(s) = stream {
+                s.discard();
+            }
             return Err(f);
         }
     };
-    record(src, file, output, duration)
+    let out: Box<dyn Write + Send> = match &stream {
+        Some(s) => Box::new(s.try_clone().map_err(|e| write_failure(output, &e))?),
+        None => Box::new(std::io::stdout()),
+    };
+    let code = record_to(src, out, output, duration)?;
+    if let Some(s) = stream {
+        s.finish().map_err(|e| Failure {
+            message: e.to_string(),
+            code: 1,
+        })?;
+    }
+    Ok(code)
 }
 
 /// Records until `duration` has passed or Ctrl-C; prints status changes to stderr.
 pub fn record(
-    mut src: LiveSource,
+    src: LiveSource,
     file: File,
     path: &Path,
     duration: Duration,
 ) -> Result<ExitCode, Failure> {
-    let mut rec = Recorder::start(file, path, &src)?;
+    record_to(src, Box::new(file), path, duration)
+}
+
+fn record_to(
+    mut src: LiveSource,
+    out: Box<dyn Write + Send>,
+    path: &Path,
+    duration: Duration,
+) -> Result<ExitCode, Failure> {
+    let mut rec = Recorder::start_writer(out, path, &src)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -1,5 +1,6 @@
 use super::{print, Failure};
 use crate::cli::ReportCommand;
+use crate::output;
 use crate::report::{histogram, impact, incident};
 use crate::sample::Slot;
 use std::process::ExitCode;
@@ -17,6 +18,13 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             print(&r.render(a.format))?;
         }
         ReportCommand::Incident(a) => {
+            // Refuse a bad target before the work: the recording itself, or an existing file
+            // without --force, is never replaced.
+            let target = a.output.as_deref().filter(|p| !output::is_stdout(p));
+            if let Some(path) = target {
+                output::check_target(path, &[(&a.file, "recording")], a.force)
+                    .map_err(Failure::bad_input)?;
+            }
             let i = incident::from_recording(
                 &a.file,
                 a.window.as_deref(),
@@ -24,14 +32,9 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             )
             .map_err(Failure::bad_input)?;
             let md = incident::render_markdown(&i);
-            match &a.output {
+            match target {
                 Some(path) => {
-                    std::fs::write(path, md).map_err(|e| {
-                        Failure::bad_input(format!(
-                            "{}: cannot write the report: {e}",
-                            path.display()
-                        ))
-                    })?;
+                    output::write_file(path, md.as_bytes(), a.force).map_err(Failure::bad_input)?;
                     eprintln!("dgscope: incident report written to {}", path.display());
                 }
                 None => print(&md)?,

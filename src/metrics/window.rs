@@ -139,7 +139,17 @@ pub enum WindowSpecError {
     Bound { spec: String, part: String },
     #[error("window {0:?} ends before it starts; swap the two ends")]
     Inverted(String),
+    #[error("window {spec:?}: offset {part:?} is beyond {max}; offsets count from the first sample, use one inside the recording")]
+    TooFar {
+        spec: String,
+        part: String,
+        max: &'static str,
+    },
 }
+
+/// The largest offset a window may name: far beyond any recording, small enough that adding
+/// it to a time can never overflow (`18446744073709551615..` once wrapped to a wrong window).
+pub const MAX_WINDOW_OFFSET: Duration = Duration::from_secs(100 * 366 * 86_400);
 
 impl WindowSpec {
     pub fn whole() -> Self {
@@ -158,10 +168,20 @@ impl WindowSpec {
             if part.is_empty() {
                 return Ok(WindowBound::Open);
             }
-            parse_bound(part).ok_or_else(|| WindowSpecError::Bound {
-                spec: spec.into(),
-                part: part.into(),
-            })
+            match parse_bound(part) {
+                Some(WindowBound::Offset(d)) if d > MAX_WINDOW_OFFSET => {
+                    Err(WindowSpecError::TooFar {
+                        spec: spec.into(),
+                        part: part.into(),
+                        max: "100 years",
+                    })
+                }
+                Some(b) => Ok(b),
+                None => Err(WindowSpecError::Bound {
+                    spec: spec.into(),
+                    part: part.into(),
+                }),
+            }
         };
         let w = WindowSpec {
             from: bound(a)?,
@@ -181,7 +201,9 @@ impl WindowSpec {
     /// Clock times of both ends given the recording's first and last sample times.
     pub fn resolve(&self, first: Timestamp, last: Timestamp) -> (Timestamp, Timestamp) {
         let at = |b: WindowBound, open: Timestamp| match b {
-            WindowBound::Offset(d) => first.add_millis(d.as_millis() as i64),
+            WindowBound::Offset(d) => {
+                first.add_millis(i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 4))
+            }
             WindowBound::At(t) => t,
             WindowBound::Open => open,
         };

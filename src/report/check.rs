@@ -23,6 +23,46 @@ pub struct CheckResult {
     pub samples: usize,
     /// Every finding raised or cleared during the run, in order.
     pub transitions: Vec<crate::causes::Transition>,
+    /// The sampling interval seen (the smallest step between instants), when there were two.
+    pub interval_s: Option<f64>,
+    /// What was wrong with the input but did not stop the check (samples out of time order
+    /// or repeated, which the engine cannot use): on stderr and in the JSON.
+    pub warnings: Vec<String>,
+}
+
+/// Samples a slot delivered out of time order or twice; the engine skips them, the user is told.
+#[derive(Debug, Default)]
+struct OrderCheck {
+    last: std::collections::BTreeMap<Slot, Timestamp>,
+    earlier: usize,
+    repeated: usize,
+    first_bad: Option<(Slot, Timestamp)>,
+}
+
+impl OrderCheck {
+    fn see(&mut self, slot: &Slot, t: Timestamp) {
+        match self.last.get(slot) {
+            Some(&prev) if t <= prev => {
+                if t == prev {
+                    self.repeated += 1;
+                } else {
+                    self.earlier += 1;
+                }
+                self.first_bad.get_or_insert((slot.clone(), t));
+            }
+            _ => {
+                self.last.insert(slot.clone(), t);
+            }
+        }
+    }
+
+    fn warning(&self) -> Option<String> {
+        let (slot, t) = self.first_bad.as_ref()?;
+        Some(format!(
+            "{} sample(s) earlier than the one before and {} repeated sample(s) were skipped (first: slot {slot} at {t}); the judgement uses the rest",
+            self.earlier, self.repeated
+        ))
+    }
 }
 
 /// The headline figures over the checked window.
@@ -96,9 +136,18 @@ where
     let mut tick: Option<Timestamp> = None;
     let mut samples = 0;
     let mut transitions = Vec::new();
+    let mut order = OrderCheck::default();
+    let mut step_ms: Option<i64> = None;
     for entry in entries {
         let entry = entry?;
         let t = entry.t();
+        if let Entry::Sample(s) = &entry {
+            order.see(&s.slot, t);
+        }
+        if let Some(k) = tick.filter(|k| t > *k) {
+            let d = t.ms - k.ms;
+            step_ms = Some(step_ms.map_or(d, |m| m.min(d)));
+        }
         let start = *first.get_or_insert(t);
         if let Some(d) = duration {
             if t.secs_since(start) > d.as_secs_f64() + 1e-9 {
@@ -138,6 +187,8 @@ where
         to: engine.latest(),
         samples,
         transitions,
+        interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
+        warnings: order.warning().into_iter().collect(),
     })
 }
 
@@ -211,6 +262,7 @@ impl CheckResult {
             "status": self.status(),
             "window": {"from": self.from, "to": self.to},
             "warming_up": self.assessment.warming_up,
+            "warnings": self.warnings,
             "findings": findings,
             "metrics": {
                 "tps": r(m.tps),
@@ -247,16 +299,32 @@ impl CheckResult {
         if self.assessment.warming_up && self.assessment.findings.is_empty() {
             out.push_str("warming up: not enough samples or no commits in the window to judge\n");
         }
+        // Titles, evidence and advice quote names from the databases or the recording:
+        // every field is made safe for a terminal (no escapes, no forged lines).
+        use crate::sanitize::field as safe;
         for f in &self.assessment.findings {
-            out.push_str(&format!("{:<5} {}  {}\n", f.severity, f.id, f.title));
+            out.push_str(&format!(
+                "{:<5} {}  {}\n",
+                f.severity,
+                safe(f.id),
+                safe(&f.title)
+            ));
             for e in &f.evidence {
-                out.push_str(&format!("      {} [{}]\n", evidence_text(e), e.source));
+                out.push_str(&format!(
+                    "      {} [{}]\n",
+                    safe(&evidence_text(e)),
+                    safe(&e.source)
+                ));
             }
             for w in &f.what_if {
-                out.push_str(&format!("      what if {}: {}\n", w.change, w.outcome));
+                out.push_str(&format!(
+                    "      what if {}: {}\n",
+                    safe(&w.change),
+                    safe(&w.outcome)
+                ));
             }
             if let Some(a) = f.advice.first() {
-                out.push_str(&format!("      → {a}\n"));
+                out.push_str(&format!("      → {}\n", safe(a)));
             }
         }
         let m = &self.metrics;

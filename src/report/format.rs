@@ -60,15 +60,23 @@ pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// A Markdown table (GitHub flavour), numbers right-aligned.
+/// Every cell is escaped ([`crate::sanitize::md_cell`]): a `|` or a newline in a database or
+/// destination name must not split a cell or end the table and forge what follows.
 pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut out = format!("| {} |\n", header.join(" | "));
+    use crate::sanitize::md_cell;
+    let join =
+        |cells: &mut dyn Iterator<Item = &str>| cells.map(md_cell).collect::<Vec<_>>().join(" | ");
+    let mut out = format!("| {} |\n", join(&mut header.iter().copied()));
     out.push('|');
     for i in 0..header.len() {
         out.push_str(if i == 0 { "---|" } else { "---:|" });
     }
     out.push('\n');
     for r in rows {
-        out.push_str(&format!("| {} |\n", r.join(" | ")));
+        out.push_str(&format!(
+            "| {} |\n",
+            join(&mut r.iter().map(String::as_str))
+        ));
     }
     out
 }
@@ -92,5 +100,15 @@ mod tests {
         assert_eq!(pct_cell(Some(576.47)), "+576.5 %");
         assert_eq!(cell(None, 2), "–");
         assert_eq!(round(2.34567, 2), 2.35);
+    }
+
+    #[test]
+    fn markdown_cells_cannot_forge_rows() {
+        let m = markdown_table(
+            &["db"],
+            &[vec!["x |\n## All healthy, no action needed\n| y".into()]],
+        );
+        assert_eq!(m.lines().count(), 3, "{m}");
+        assert!(m.contains("x \\|␊## All healthy"), "{m}");
     }
 }

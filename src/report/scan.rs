@@ -25,6 +25,12 @@ pub enum ReportError {
         slot: String,
         span: String,
     },
+    #[error("{path}: window {spec} holds fewer than two samples (the recording spans {span}); pick a window inside it")]
+    WindowOutside {
+        path: String,
+        spec: String,
+        span: String,
+    },
     #[error("{path}: no slot {slot:?} in this recording; it has: {available}")]
     UnknownSlot {
         path: String,
@@ -80,13 +86,7 @@ pub struct Scan {
 impl Scan {
     /// "0s..1h 2m (2026-11-30T05:00:00.000Z..…)" for messages.
     pub fn span(&self) -> String {
-        let secs = self.last.secs_since(self.first).max(0.0);
-        format!(
-            "0s..{} ({}..{})",
-            humantime::format_duration(std::time::Duration::from_secs(secs as u64)),
-            self.first,
-            self.last
-        )
+        span_text(self.first, self.last)
     }
 
     /// Fails with a clear message when a window is empty for `slot`.
@@ -115,6 +115,15 @@ impl Scan {
         }
         Ok(())
     }
+}
+
+/// A recording's extent for messages: "0s..1h 2m (2026-11-30T05:00:00.000Z..…)".
+pub fn span_text(first: Timestamp, last: Timestamp) -> String {
+    let secs = last.secs_since(first).max(0.0);
+    format!(
+        "0s..{} ({first}..{last})",
+        humantime::format_duration(std::time::Duration::from_secs(secs as u64)),
+    )
 }
 
 /// Reads `path` once, accumulating each of `specs` (with their original text for messages).

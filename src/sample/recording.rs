@@ -299,8 +299,10 @@ pub struct RecordingWriter<W: Write> {
 }
 
 impl RecordingWriter<File> {
+    /// Creates a new file: an existing one (or a symlink planted at the name) is an error,
+    /// never truncated.
     pub fn create(path: &Path, header: &Header) -> io::Result<Self> {
-        let file = File::create(path)?;
+        let file = crate::output::create_new(path)?;
         RecordingWriter::new(file, header)
     }
 }

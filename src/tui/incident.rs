@@ -9,10 +9,15 @@ use std::path::{Path, PathBuf};
 
 /// Writes the report into `dir` and returns its path.
 pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
-    let stamp = file_stamp(app.clock());
-    let path = dir.join(format!("dgscope-incident-{stamp}.md"));
-    std::fs::write(&path, markdown(app))?;
-    Ok(path)
+    // Unique (milliseconds and a counter) and never overwriting: see `output`.
+    let stamp = crate::output::file_stamp(app.clock());
+    crate::output::write_unique(
+        dir,
+        "dgscope-incident",
+        &stamp,
+        "md",
+        markdown(app).as_bytes(),
+    )
 }
 
 /// `2026-11-30T05:03:12.000Z` → `20261130-050312`, safe in any file system.

@@ -387,11 +387,15 @@ fn toggle_recording(
         return;
     }
     let now = Timestamp::now();
-    let path = opts
-        .out_dir
-        .join(format!("dgscope-{}.jsonl", incident::file_stamp(now)));
     let header = Header::new(now, opts.interval.as_millis() as u64, &opts.source);
-    match RecordingWriter::create(&path, &header) {
+    // A unique name created new (never truncating, never through a symlink): see `output`.
+    let stamp = crate::output::file_stamp(now);
+    let created = crate::output::create_unique(&opts.out_dir, "dgscope", &stamp, "jsonl");
+    let path = match &created {
+        Ok((p, _)) => p.clone(),
+        Err(_) => opts.out_dir.join(format!("dgscope-{stamp}.jsonl")),
+    };
+    match created.and_then(|(_, f)| RecordingWriter::new(f, &header)) {
         Ok(w) => {
             *recorder = Some(w);
             app.recording = Some(path.display().to_string());
