@@ -2,7 +2,10 @@
 //! without parsing them. It makes a 24-hour file seekable (replay scrubbing, report windows)
 //! while parsing only the entries a question needs.
 
-use super::recording::{parse_entry, Entry, Header, RecordingError, RecordingReader};
+use super::recording::{
+    parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
+    MAX_LINE_BYTES,
+};
 use crate::timestamp::Timestamp;
 use serde::Deserialize;
 use std::fs::File;
@@ -40,6 +43,24 @@ fn t_from_prefix(line: &[u8]) -> Option<Timestamp> {
 
 impl RecordingIndex {
     pub fn build(path: &Path) -> Result<Self, RecordingError> {
+        // The index seeks: a FIFO or a device cannot be indexed, and opening a FIFO would
+        // wait for a writer forever. Refuse before opening.
+        let display = path.display().to_string();
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => {
+                return Err(RecordingError::NotRegular {
+                    path: display,
+                    what: "this command",
+                })
+            }
+            Ok(_) => {}
+            Err(source) => {
+                return Err(RecordingError::Open {
+                    path: display,
+                    source,
+                })
+            }
+        }
         let reader = RecordingReader::open(path)?;
         let header = reader.header().clone();
         let display = reader.path().to_string();
@@ -50,16 +71,33 @@ impl RecordingIndex {
         let mut truncated_tail = false;
         loop {
             buf.clear();
-            let n = input
-                .read_until(b'\n', &mut buf)
-                .map_err(|source| RecordingError::Read {
-                    path: display.clone(),
-                    source,
+            let read =
+                read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES).map_err(|source| {
+                    RecordingError::Read {
+                        path: display.clone(),
+                        source,
+                    }
                 })?;
-            if n == 0 {
-                break;
-            }
             line_no += 1;
+            let n = match read {
+                LineRead::TooLong => {
+                    return Err(RecordingError::LineTooLong {
+                        path: display,
+                        line: line_no,
+                        offset,
+                    })
+                }
+                LineRead::Line(0) => break,
+                LineRead::Line(n) => n,
+            };
+            // The index stores u32 line numbers: past that a file is not a recording.
+            if line_no > u32::MAX as usize {
+                return Err(RecordingError::Line {
+                    path: display,
+                    line: line_no,
+                    what: "more than 4 billion lines; split the recording".into(),
+                });
+            }
             let start = offset;
             offset += n as u64;
             if buf.iter().all(u8::is_ascii_whitespace) {

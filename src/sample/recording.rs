@@ -13,6 +13,51 @@ use std::path::Path;
 pub const FORMAT: &str = "dgscope-recording";
 pub const VERSION: u32 = 1;
 
+/// The longest line a reader accepts. A sample of a primary with hundreds of destinations and
+/// full histograms is well under 1 MiB; past this the file is damaged (`/dev/zero`, the
+/// zero-filled tail a power loss leaves) or not a recording, and reading on would only fill
+/// memory.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+
+/// What one bounded line read found.
+pub(crate) enum LineRead {
+    /// A line (with its newline, if it had one) of this many bytes; 0 at the end of input.
+    Line(usize),
+    /// The line goes on past [`MAX_LINE_BYTES`]; nothing more was read.
+    TooLong,
+}
+
+/// `read_until(b'\n')` that stops at `max` bytes, so no input can make a line cost more.
+pub(crate) fn read_line_bounded<R: BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<LineRead> {
+    let start = buf.len();
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(LineRead::Line(buf.len() - start));
+        }
+        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if buf.len() - start + take > max {
+            return Ok(LineRead::TooLong);
+        }
+        buf.extend_from_slice(&avail[..take]);
+        input.consume(take);
+        if done {
+            return Ok(LineRead::Line(buf.len() - start));
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     pub format: String,
@@ -65,6 +110,14 @@ pub enum RecordingError {
     Read { path: String, source: io::Error },
     #[error("{path}: the file is empty; a recording starts with a header line such as {{\"format\":\"dgscope-recording\",\"version\":1}}")]
     Empty { path: String },
+    #[error("{path}:{line}: the line starting at byte {offset} is longer than {} MiB, the most a recording line may be; the file is damaged (a zero-filled tail left by a power loss?) or not a recording", MAX_LINE_BYTES / (1024 * 1024))]
+    LineTooLong {
+        path: String,
+        line: usize,
+        offset: u64,
+    },
+    #[error("{path}: is not a regular file (a FIFO, device or socket); {what} needs a file it can seek in: copy it to a file first")]
+    NotRegular { path: String, what: &'static str },
     #[error("{path}:{line}: {what}")]
     Line {
         path: String,
@@ -97,6 +150,8 @@ pub struct RecordingReader<R> {
     truncated_tail: bool,
     done: bool,
     header_end: u64,
+    /// Byte offset of the next line (for messages about a line too long).
+    offset: u64,
 }
 
 impl RecordingReader<BufReader<File>> {
@@ -124,16 +179,25 @@ impl<R: BufRead> RecordingReader<R> {
         // Skip leading blank lines, then the first line must be the header.
         loop {
             buf.clear();
-            let n = input
-                .read_until(b'\n', &mut buf)
-                .map_err(|source| RecordingError::Read {
-                    path: path.clone(),
-                    source,
+            let read =
+                read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES).map_err(|source| {
+                    RecordingError::Read {
+                        path: path.clone(),
+                        source,
+                    }
                 })?;
-            if n == 0 {
-                return Err(RecordingError::Empty { path });
-            }
             line_no += 1;
+            let n = match read {
+                LineRead::TooLong => {
+                    return Err(RecordingError::LineTooLong {
+                        path,
+                        line: line_no,
+                        offset: header_end,
+                    })
+                }
+                LineRead::Line(0) => return Err(RecordingError::Empty { path }),
+                LineRead::Line(n) => n,
+            };
             header_end += n as u64;
             if !buf.iter().all(u8::is_ascii_whitespace) {
                 break;
@@ -153,6 +217,7 @@ impl<R: BufRead> RecordingReader<R> {
             truncated_tail: false,
             done: false,
             header_end,
+            offset: header_end,
         })
     }
 
@@ -184,18 +249,28 @@ impl<R: BufRead> RecordingReader<R> {
                 return Ok(None);
             }
             self.buf.clear();
-            let n = self
-                .input
-                .read_until(b'\n', &mut self.buf)
-                .map_err(|source| RecordingError::Read {
+            let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
+                |source| RecordingError::Read {
                     path: self.path.clone(),
                     source,
-                })?;
-            if n == 0 {
-                self.done = true;
-                return Ok(None);
-            }
+                },
+            )?;
             self.line_no += 1;
+            let n = match read {
+                LineRead::TooLong => {
+                    return Err(RecordingError::LineTooLong {
+                        path: self.path.clone(),
+                        line: self.line_no,
+                        offset: self.offset,
+                    })
+                }
+                LineRead::Line(0) => {
+                    self.done = true;
+                    return Ok(None);
+                }
+                LineRead::Line(n) => n,
+            };
+            self.offset += n as u64;
             if self.buf.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
@@ -507,6 +582,36 @@ mod tests {
 {\"t\":\"2026-11-30T05:00:02.000Z\",\"slot\":\"primary\"}\n";
         let err = read(text.as_bytes()).unwrap_err().to_string();
         assert!(err.contains("rec.jsonl:2: unknown line kind"), "{err}");
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_one_error_naming_line_and_offset() {
+        // A zero-filled tail: what a power loss leaves after the last complete line.
+        let mut bytes = write(&[Entry::Sample(Box::new(sample(1)))]);
+        let tail_at = bytes.len();
+        bytes.resize(tail_at + MAX_LINE_BYTES + 10, 0);
+        let err = read(&bytes).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "rec.jsonl:3: the line starting at byte {tail_at} is longer than 8 MiB"
+            )),
+            "{err}"
+        );
+        // A header that never ends (`/dev/zero`).
+        let zeros = vec![0u8; MAX_LINE_BYTES + 1];
+        let err = match RecordingReader::new("z".into(), Cursor::new(zeros)) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted zeros"),
+        };
+        assert!(
+            err.starts_with("z:1: the line starting at byte 0 is longer"),
+            "{err}"
+        );
+        // Exactly at the limit is still read (and then judged as JSON).
+        let mut at_limit = write(&[]);
+        at_limit.extend(std::iter::repeat_n(b' ', MAX_LINE_BYTES - 1));
+        at_limit.push(b'\n');
+        assert!(read(&at_limit).unwrap().is_empty());
     }
 
     proptest! {
