@@ -10,6 +10,36 @@ use std::path::{Path, PathBuf};
 
 pub const ENV_CONFIG: &str = "DGSCOPE_CONFIG";
 
+/// The largest config file read: a config with a hundred profiles is a few KiB. A bigger
+/// "config" (`--config /dev/zero`) is refused after this many bytes, never read whole.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+/// The largest theme file read (a theme is a few hundred bytes).
+pub const MAX_THEME_BYTES: u64 = 64 * 1024;
+
+/// Reads a text file of at most `max` bytes, reading no more than `max + 1` whatever it is
+/// (a device, a symlink to `/dev/zero`, a huge file).
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::other("is a directory"));
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "larger than {} KiB, the most dgscope reads from such a file; is it the right file?",
+            max / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::other(format!(
+            "not UTF-8 text (byte {} is invalid)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
@@ -20,9 +50,13 @@ pub struct Config {
     /// Default sampling interval for live databases, e.g. "1s".
     pub interval: Option<String>,
     pub thresholds: Thresholds,
-    /// `action = "key"`, e.g. `quit = "ctrl-q"`.
-    pub bindings: BTreeMap<String, String>,
+    /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
+    #[serde(deserialize_with = "in_file_order")]
+    pub bindings: Vec<(String, String)>,
     pub profiles: BTreeMap<String, Profile>,
+    /// The file this came from (set by [`Config::load`]), to blame it in later errors.
+    #[serde(skip)]
+    pub path: Option<PathBuf>,
 }
 
 /// A named pair (or set) of databases: `dgscope watch prod`.
@@ -46,8 +80,35 @@ pub struct Profile {
     pub scenario: Option<String>,
 }
 
+/// A password that is not a string (`password = 12345`) is refused without the value: serde's
+/// own message would quote it.
 fn secret<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Secret>, D::Error> {
-    Ok(Some(Secret::new(String::deserialize(d)?)))
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Text(String),
+        Other(serde::de::IgnoredAny),
+    }
+    match Raw::deserialize(d)? {
+        Raw::Text(s) => Ok(Some(Secret::new(s))),
+        Raw::Other(_) => Err(serde::de::Error::custom(
+            "password must be a quoted string (the value is not shown); better, use password_env",
+        )),
+    }
+}
+
+/// A TOML table as `(key, value)` pairs in the order the file has them: the spans say where
+/// each key was (the table itself is sorted by name).
+fn in_file_order<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<(String, String)>, D::Error> {
+    let map = BTreeMap::<toml::Spanned<String>, String>::deserialize(d)?;
+    let mut pairs: Vec<_> = map.into_iter().collect();
+    pairs.sort_by_key(|(k, _)| k.span().start);
+    Ok(pairs
+        .into_iter()
+        .map(|(k, v)| (k.into_inner(), v))
+        .collect())
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -123,9 +184,10 @@ impl Config {
     /// Loads the file at `path`; a missing file at the default location is an empty config.
     pub fn load(path: &Path, must_exist: bool) -> Result<Config, ConfigError> {
         let display = path.display().to_string();
-        match std::fs::read_to_string(path) {
+        match read_bounded(path, MAX_CONFIG_BYTES) {
             Ok(text) => {
-                let config = Config::parse(&display, &text)?;
+                let mut config = Config::parse(&display, &text)?;
+                config.path = Some(path.to_path_buf());
                 if config.profiles.values().any(|p| p.password.is_some()) {
                     check_private(path, &display)?;
                 }
@@ -159,6 +221,13 @@ impl Config {
         if self.history == Some(0) {
             return Err(at("history", "history must be at least 1 point".into()));
         }
+        if let Some(h) = self.history.filter(|h| *h > MAX_HISTORY) {
+            return Err(at(
+                "history",
+                format!("history = {h} is more than {MAX_HISTORY} points (24 h at 1 s); use less"),
+            ));
+        }
+        check_thresholds(&self.thresholds).map_err(|(key, m)| at(&format!("{key} ="), m))?;
         let mut keymap = crate::app::Keymap::default();
         for (action, key) in &self.bindings {
             keymap
@@ -175,6 +244,23 @@ impl Config {
             }
             if let Some(i) = &p.interval {
                 check_duration(i).map_err(|m| at(&here, format!("profile {name:?}: {m}")))?;
+            }
+            // A password in a connect string sits in the file whatever its mode, and would
+            // reach argv-like places (headers, messages): refused everywhere, never echoed.
+            let conns = p.primary.iter().map(|c| ("primary", c));
+            let conns = conns.chain(p.standby.iter().map(|c| ("standby", c)));
+            for (key, conn) in conns {
+                if crate::source::oracle::connect::holds_password(conn) {
+                    return Err(at(
+                        &here,
+                        format!("profile {name:?}: {key} holds a password (USER/PASSWORD@…; not shown); write USER@… and use password_env, the prompt or a wallet"),
+                    ));
+                }
+            }
+            if let Some(sc) = &p.scenario {
+                if let Err(e) = sc.parse::<crate::source::twin::Scenario>() {
+                    return Err(at(&here, format!("profile {name:?}: {e}")));
+                }
             }
             if let Some(a) = &p.standby_as {
                 if !matches!(a.as_str(), "sysdg" | "sysdba" | "normal") {
@@ -248,9 +334,90 @@ fn check_private(_path: &Path, _display: &str) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// Most points of history a config may ask for: a day at one sample a second.
+pub const MAX_HISTORY: usize = 86_400;
+
+/// Every threshold finite (TOML has `nan` and `inf`, and NaN silently disables a rule), not
+/// negative, shares at most 1, percentages at most 100 and times at most a day.
+fn check_thresholds(t: &Thresholds) -> Result<(), (String, String)> {
+    let v = serde_json::to_value(t).unwrap_or_default();
+    let Some(fields) = v.as_object() else {
+        return Ok(());
+    };
+    for (key, value) in fields {
+        let bad = |why: &str| Err((key.clone(), format!("[thresholds] {key}: {why}")));
+        // serde_json writes NaN and ±infinity as null.
+        let Some(x) = value.as_f64() else {
+            return bad("must be a finite number (not nan or inf)");
+        };
+        if x < 0.0 {
+            return bad(&format!("{x} is negative; thresholds are ≥ 0"));
+        }
+        let max = if key.contains("share") {
+            1.0
+        } else if key.ends_with("_pct") {
+            100.0
+        } else if key.ends_with("_s") || key.ends_with("_s_per_s") {
+            86_400.0
+        } else {
+            1e9
+        };
+        if x > max {
+            return bad(&format!("{x} is above the largest sensible value {max}"));
+        }
+    }
+    if t.min_samples == 0 {
+        return Err((
+            "min_samples".into(),
+            "[thresholds] min_samples: must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Names a theme can have: a built-in, or a `*.toml` file in the user theme directory.
+pub fn theme_exists(name: &str) -> bool {
+    crate::ui::theme::Theme::builtin(name, false).is_ok()
+        || crate::tui::user_theme_dir().is_some_and(|d| d.join(format!("{name}.toml")).is_file())
+}
+
+impl Config {
+    /// What only `config check` (and the screen, before it starts) asks: do the themes the
+    /// file names exist? Errors name the file and the line of the name.
+    pub fn check_themes(&self, path: &str, text: &str) -> Result<(), ConfigError> {
+        let mut named: Vec<(String, &str)> = Vec::new();
+        if let Some(t) = &self.theme {
+            named.push(("theme".into(), t));
+        }
+        for (name, p) in &self.profiles {
+            if let Some(t) = &p.theme {
+                named.push((format!("[profiles.{name}]"), t));
+            }
+        }
+        for (needle, theme) in named {
+            if !theme_exists(theme) {
+                let offset = text.find(&needle).unwrap_or(0);
+                let (line, col) = line_col(text, offset);
+                return Err(ConfigError::At {
+                    path: path.to_string(),
+                    line,
+                    col,
+                    message: format!(
+                        "unknown theme {theme:?}; built-in themes: dark, light, high-contrast, mono (user themes: {})",
+                        crate::tui::user_theme_dir()
+                            .map_or_else(|| "none".into(), |d| d.display().to_string())
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 fn check_duration(s: &str) -> Result<(), String> {
     match humantime::parse_duration(s) {
-        Ok(d) if d.as_millis() >= 100 => Ok(()),
+        Ok(d) if d.as_millis() >= 100 && d.as_secs() <= 3600 => Ok(()),
+        Ok(d) if d.as_secs() > 3600 => Err(format!("interval {s:?} is too long; use 1h or less")),
         Ok(_) => Err(format!("interval {s:?} is too short; use 100ms or more")),
         Err(e) => Err(format!(
             "interval {s:?} is not a duration like 1s or 500ms ({e})"
@@ -330,7 +497,99 @@ quit = "ctrl-q"
         assert_eq!(c.profile("multi").unwrap().standby.len(), 2);
         assert_eq!(c.thresholds.lfpw_warn_ms, 2.5);
         assert_eq!(c.thresholds.remote_min_ms, 1.0);
-        assert_eq!(c.bindings["quit"], "ctrl-q");
+        assert_eq!(c.bindings, vec![("quit".to_string(), "ctrl-q".to_string())]);
+    }
+
+    #[test]
+    fn bindings_apply_in_file_order_and_conflicts_name_both() {
+        let text = "[bindings]\nquit = \"ctrl-q\"\nhelp = \"q\"\n";
+        let c = Config::parse("c.toml", text).unwrap();
+        assert_eq!(c.bindings[0].0, "quit", "file order, not alphabetical");
+        let e = Config::parse("c.toml", "[bindings]\nhelp = \"q\"\nquit = \"ctrl-q\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("c.toml:2:1: [bindings] help = \"q\" takes q, which quit needs"),
+            "{e}"
+        );
+        let e = Config::parse("c.toml", "[bindings]\nmark = \"?\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("takes ?, which help needs"), "{e}");
+    }
+
+    #[test]
+    fn thresholds_must_be_finite_and_in_range() {
+        for (value, want) in [
+            ("nan", "must be a finite number"),
+            ("inf", "must be a finite number"),
+            ("-inf", "must be a finite number"),
+            ("-1.0", "is negative"),
+        ] {
+            let text = format!("[thresholds]\nlfpw_warn_ms = {value}\n");
+            let e = Config::parse("c.toml", &text).unwrap_err().to_string();
+            assert!(
+                e.starts_with("c.toml:2:1: [thresholds] lfpw_warn_ms: "),
+                "{e}"
+            );
+            assert!(e.contains(want), "{value}: {e}");
+        }
+        let e = Config::parse("c.toml", "[thresholds]\noutlier_max_wait_share = 2.0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("above the largest sensible value 1"), "{e}");
+        let e = Config::parse("c.toml", "history = 100000000\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("more than 86400 points"), "{e}");
+    }
+
+    #[test]
+    fn passwords_are_never_echoed_and_never_in_connect_strings() {
+        let text = "[profiles.p]\nprimary = \"dgmon@P\"\npassword = 424242\n";
+        let e = Config::parse("c.toml", text).unwrap_err().to_string();
+        assert!(e.contains("password must be a quoted string"), "{e}");
+        assert!(!e.contains("424242"), "{e}");
+        for conn in [
+            "primary = \"scott/tiger42@//h/S\"",
+            "primary = \"p@P\"\nstandby = [\"scott/tiger42@S\"]",
+        ] {
+            let text = format!("[profiles.p]\n{conn}\n");
+            let e = Config::parse("c.toml", &text).unwrap_err().to_string();
+            assert!(e.contains("holds a password"), "{e}");
+            assert!(!e.contains("tiger42"), "{e}");
+        }
+    }
+
+    #[test]
+    fn unknown_scenarios_and_themes_are_named_with_their_line() {
+        let e = Config::parse("c.toml", "[profiles.x]\nscenario = \"slow-sr\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:1:1: profile \"x\": "), "{e}");
+        let text = "history = 60\ntheme = \"no-such-theme\"\n";
+        let c = Config::parse("c.toml", text).unwrap();
+        let e = c.check_themes("c.toml", text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("c.toml:2:1: unknown theme \"no-such-theme\""),
+            "{e}"
+        );
+        assert!(Config::parse("c.toml", "theme = \"light\"\n")
+            .unwrap()
+            .check_themes("c.toml", "theme = \"light\"\n")
+            .is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_huge_or_endless_config_is_refused_after_the_limit() {
+        let e = Config::load(Path::new("/dev/zero"), true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("/dev/zero: cannot read the config file: larger than 1024 KiB"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -190,17 +190,32 @@ impl Default for Keymap {
 }
 
 impl Keymap {
-    /// Rebinds `action` to `key` (replacing its default keys); the key leaves any other action
-    /// it was bound to, so one key never means two things.
+    /// Rebinds `action` to `key` (replacing its default keys). A key another action still has
+    /// is refused, naming both (bindings apply in file order: move that action first), so
+    /// no action is left without a key; Ctrl-C always quits, whatever is rebound.
     pub fn bind(&mut self, action: &str, key: &str) -> Result<(), String> {
         let a = Action::from_name(action).ok_or_else(|| {
             format!("unknown action {action:?} in [bindings] (e.g. quit, help, pause, baseline)")
         })?;
         let chord = KeyChord::parse(key).map_err(|e| format!("[bindings] {action}: {e}"))?;
-        for ks in self.keys.values_mut() {
-            ks.retain(|k| *k != chord);
+        let ctrl_c = KeyChord::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        if chord == ctrl_c && a != Action::Quit {
+            return Err(format!(
+                "[bindings] {action} = {key:?}: Ctrl-C always quits; choose another key"
+            ));
         }
-        self.keys.insert(a, vec![chord]);
+        if let Some(other) = self.action(chord).filter(|o| *o != a) {
+            return Err(format!(
+                "[bindings] {action} = {key:?} takes {chord}, which {} needs; bind {} to another key first (bindings apply in file order)",
+                other.name(),
+                other.name()
+            ));
+        }
+        let mut keys = vec![chord];
+        if a == Action::Quit && chord != ctrl_c {
+            keys.push(ctrl_c);
+        }
+        self.keys.insert(a, keys);
         Ok(())
     }
 
@@ -282,7 +297,7 @@ mod tests {
     }
 
     #[test]
-    fn overrides_rebind_and_steal_the_key() {
+    fn overrides_apply_in_order_and_never_orphan_an_action() {
         let k = Keymap::default()
             .with_overrides([("quit", "ctrl-q"), ("help", "q")])
             .unwrap();
@@ -293,10 +308,20 @@ mod tests {
         );
         assert_eq!(k.action(key(KeyCode::Char('q'), n)), Some(Action::Help));
         assert_eq!(k.action(key(KeyCode::Char('?'), n)), None);
+        // Ctrl-C still quits after quit was rebound.
         assert_eq!(
             k.action(key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            None
+            Some(Action::Quit)
         );
+        // The other order takes q from quit while quit still has it: refused, naming both.
+        let e = Keymap::default()
+            .with_overrides([("help", "q"), ("quit", "ctrl-q")])
+            .unwrap_err();
+        assert!(e.contains("help = \"q\" takes q, which quit needs"), "{e}");
+        let e = Keymap::default().bind("mark", "?").unwrap_err();
+        assert!(e.contains("which help needs"), "{e}");
+        let e = Keymap::default().bind("help", "ctrl-c").unwrap_err();
+        assert!(e.contains("Ctrl-C always quits"), "{e}");
     }
 
     #[test]

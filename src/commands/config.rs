@@ -36,6 +36,15 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
         }
         ConfigCommand::Check => {
             let c = Config::load(&path, true).map_err(Failure::bad_input)?;
+            // What the screen would trip over later: unknown theme names (blamed on their
+            // line here), and user theme files that do not parse.
+            let text = crate::config::read_bounded(&path, crate::config::MAX_CONFIG_BYTES)
+                .unwrap_or_default();
+            c.check_themes(&path.display().to_string(), &text)
+                .map_err(Failure::bad_input)?;
+            if let Some(dir) = crate::tui::user_theme_dir() {
+                crate::ui::theme::load_user_themes(&dir, false).map_err(Failure::bad_input)?;
+            }
             print(&format!(
                 "{}: ok ({} profile(s), {} binding(s), {} threshold override(s))\n",
                 path.display(),

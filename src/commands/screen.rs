@@ -28,6 +28,21 @@ pub fn options(
         opts.theme = profile_theme
             .map(String::from)
             .or_else(|| config.theme.clone());
+        // A theme from the config file is blamed on the config file and its line, not on a
+        // --theme flag nobody gave.
+        let unknown = opts
+            .theme
+            .as_deref()
+            .is_some_and(|t| !crate::config::theme_exists(t));
+        if unknown {
+            if let Some(path) = &config.path {
+                let text = crate::config::read_bounded(path, crate::config::MAX_CONFIG_BYTES)
+                    .unwrap_or_default();
+                config
+                    .check_themes(&path.display().to_string(), &text)
+                    .map_err(Failure::bad_input)?;
+            }
+        }
     }
     if let Some(h) = config.history {
         opts.history = h;

@@ -98,6 +98,8 @@ pub enum ThemeError {
         key: String,
         message: String,
     },
+    #[error("theme {theme}: cannot read: {message}")]
+    Read { theme: String, message: String },
     #[error("unknown theme {0:?}; built-in themes: dark, light, high-contrast, mono")]
     Unknown(String),
 }
@@ -128,10 +130,14 @@ pub fn load_user_themes(dir: &std::path::Path, truecolor: bool) -> Result<Vec<Th
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
-        let text = std::fs::read_to_string(&p).map_err(|e| ThemeError::Toml {
-            theme: p.display().to_string(),
-            message: e.to_string(),
-        })?;
+        // Bounded: a theme symlinked to /dev/zero must not fill memory.
+        let text =
+            crate::config::read_bounded(&p, crate::config::MAX_THEME_BYTES).map_err(|e| {
+                ThemeError::Read {
+                    theme: p.display().to_string(),
+                    message: e.to_string(),
+                }
+            })?;
         let mut t = Theme::parse(&p.display().to_string(), &text, truecolor)?;
         t.name = name;
         out.push(t);
