@@ -56,6 +56,80 @@ impl Observed {
     }
 }
 
+/// Plausible ranges of the observed figures a model mirrors. Outside them a model would
+/// simulate nonsense, or for ever (`bytes: 0` logs looped without end; 4 billion SRL members
+/// looped 4 billion times per write; one byte per log made a 30 s check take 6.6 s): the
+/// what-if says it is unavailable instead.
+pub mod plausible {
+    pub const TPS_MAX: f64 = 1_000_000.0;
+    pub const REDO_MB_S_MAX: f64 = 10_000.0;
+    pub const LATENCY_MS_MAX: f64 = 60_000.0;
+    pub const SRL_MEMBERS_MAX: u32 = 16;
+    /// Online logs from 1 MiB (Oracle's minimum is larger still) to 1 TiB.
+    pub const ORL_MB_MIN: f64 = 1.0;
+    pub const ORL_MB_MAX: f64 = 1_048_576.0;
+    pub const SWITCHES_PER_HOUR_MAX: f64 = 36_000.0;
+    pub const LAG_S_MAX: f64 = 31_536_000.0;
+}
+
+impl Observed {
+    /// `Err(reason)` naming the figure when any observed value is outside what a model can
+    /// sensibly mirror (see [`plausible`]).
+    pub fn check_plausible(&self) -> Result<(), String> {
+        use plausible::*;
+        let range = |name: &str, v: Option<f64>, lo: f64, hi: f64| match v {
+            Some(x) if !x.is_finite() || x < lo || x > hi => Err(format!(
+                "observed {name} {x} is outside the plausible {lo}..{hi}"
+            )),
+            _ => Ok(()),
+        };
+        range("TPS", self.tps, 0.0, TPS_MAX)?;
+        range("redo rate (MB/s)", self.redo_mb_s, 0.0, REDO_MB_S_MAX)?;
+        range("log file sync (ms)", self.lfs_ms, 0.0, LATENCY_MS_MAX)?;
+        range(
+            "log file parallel write (ms)",
+            self.lfpw_ms,
+            0.0,
+            LATENCY_MS_MAX,
+        )?;
+        range(
+            "SYNC Remote Write (ms)",
+            self.remote_ms,
+            0.0,
+            LATENCY_MS_MAX,
+        )?;
+        range("RFS random i/o (ms)", self.rfs_ms, 0.0, LATENCY_MS_MAX)?;
+        range("online log size (MB)", self.orl_mb, ORL_MB_MIN, ORL_MB_MAX)?;
+        range(
+            "log switches per hour",
+            self.switches_per_hour,
+            0.0,
+            SWITCHES_PER_HOUR_MAX,
+        )?;
+        range("transport lag (s)", self.transport_lag_s, 0.0, LAG_S_MAX)?;
+        range(
+            "transport lag growth (s/s)",
+            self.transport_lag_growth,
+            -1e6,
+            1e6,
+        )?;
+        if let Some(m) = self.srl_members.filter(|m| *m == 0 || *m > SRL_MEMBERS_MAX) {
+            return Err(format!(
+                "observed {m} members per standby redo log group is outside the plausible 1..{SRL_MEMBERS_MAX}"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The what-if line for a change a model refused to simulate.
+pub fn unavailable(change: Change, reason: &str) -> WhatIf {
+    WhatIf {
+        change: change.label(),
+        outcome: format!("what-if unavailable: {reason}"),
+    }
+}
+
 /// A change a DBA could make.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Change {
@@ -103,11 +177,16 @@ pub fn changes_for(id: &str, observed: &Observed) -> Vec<Change> {
 }
 
 /// Fills each finding's what-if figures from the model.
+/// Implausible observed figures are never handed to the model: each change says why instead.
 pub fn annotate(findings: &mut [Finding], observed: &Observed, model: &dyn WhatIfModel) {
+    let refused = observed.check_plausible().err();
     for f in findings {
         f.what_if = changes_for(f.id, observed)
             .into_iter()
-            .filter_map(|c| model.what_if(observed, c))
+            .filter_map(|c| match &refused {
+                Some(reason) => Some(unavailable(c, reason)),
+                None => model.what_if(observed, c),
+            })
             .collect();
     }
 }

@@ -277,8 +277,9 @@ impl<R: BufRead> RecordingReader<R> {
             match parse_entry(&self.buf) {
                 Ok(entry) => return Ok(Some(entry)),
                 Err(what) => {
-                    // A crash mid-write leaves a partial last line: tolerate it, and only it.
-                    if self.at_eof() {
+                    // A crash mid-write leaves a partial last line (no newline): tolerate it,
+                    // and only it. A complete last line that is wrong is an error like any.
+                    if self.buf.last() != Some(&b'\n') && self.at_eof() {
                         self.truncated_tail = true;
                         self.done = true;
                         return Ok(None);
@@ -335,7 +336,14 @@ fn parse_header(line: &[u8]) -> Result<Header, String> {
         }
         None => return Err("the header has no numeric \"version\" key".into()),
     }
-    serde_json::from_value(v).map_err(|e| format!("bad header: {e}"))
+    let header: Header = serde_json::from_value(v).map_err(|e| format!("bad header: {e}"))?;
+    // The interval sizes replay pacing and tick counts: a day at most, never zero.
+    if let Some(ms) = header.interval_ms.filter(|ms| *ms == 0 || *ms > 86_400_000) {
+        return Err(format!(
+            "header interval_ms = {ms} is outside 1..=86400000 (a day); is this a dgscope recording?"
+        ));
+    }
+    Ok(header)
 }
 
 pub(crate) fn parse_entry(line: &[u8]) -> Result<Entry, String> {
@@ -357,9 +365,56 @@ pub(crate) fn parse_entry(line: &[u8]) -> Result<Entry, String> {
             }
         }
     }
-    serde_json::from_slice::<Sample>(line)
-        .map(|s| Entry::Sample(Box::new(s)))
-        .map_err(|e| format!("bad sample: {e}"))
+    let sample = serde_json::from_slice::<Sample>(line).map_err(|e| format!("bad sample: {e}"))?;
+    check_sample(&sample)?;
+    Ok(Entry::Sample(Box::new(sample)))
+}
+
+/// Most members a redo log group can have (Oracle's MAXLOGMEMBERS ceiling).
+pub const MAX_LOG_MEMBERS: u32 = 32;
+/// Most instances of a RAC database, and destinations of a primary (LOG_ARCHIVE_DEST_1..31).
+pub const MAX_INSTANCES: u32 = 100;
+pub const MAX_DESTS: usize = 31;
+
+/// Values that size loops or simulations downstream, refused where they enter when Oracle
+/// could never report them (`bytes: 0` logs, `members: 4294967295`): the recording is damaged
+/// or hand-made, and trusting it would make a check spin.
+fn check_sample(s: &Sample) -> Result<(), String> {
+    let bad = |field: String, what: &str| {
+        Err(format!(
+            "{field} {what}; Oracle never reports that (is the recording hand-made or damaged?)"
+        ))
+    };
+    if let Some(logs) = &s.logs {
+        for (kind, list) in [("online", &logs.online), ("standby", &logs.standby)] {
+            for (i, l) in list.iter().enumerate() {
+                if l.bytes == 0 {
+                    return bad(format!("logs.{kind}[{i}].bytes"), "is 0");
+                }
+                if l.members == 0 || l.members > MAX_LOG_MEMBERS {
+                    return bad(
+                        format!("logs.{kind}[{i}].members"),
+                        &format!("= {} is outside 1..={MAX_LOG_MEMBERS}", l.members),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(n) = s.db.as_ref().and_then(|d| d.instances) {
+        if n > MAX_INSTANCES {
+            return bad(
+                "db.instances".into(),
+                &format!("= {n} is more than {MAX_INSTANCES}"),
+            );
+        }
+    }
+    if s.dests.len() > MAX_DESTS {
+        return bad(
+            "dests".into(),
+            &format!("has {} entries, more than {MAX_DESTS}", s.dests.len()),
+        );
+    }
+    Ok(())
 }
 
 fn memmem(hay: &[u8], needle: &[u8]) -> bool {
@@ -612,6 +667,48 @@ mod tests {
         at_limit.extend(std::iter::repeat_n(b' ', MAX_LINE_BYTES - 1));
         at_limit.push(b'\n');
         assert!(read(&at_limit).unwrap().is_empty());
+    }
+
+    #[test]
+    fn values_oracle_never_reports_name_their_field() {
+        let mut s = sample(1);
+        let log = |bytes, members| crate::sample::Log {
+            group: 1,
+            thread: 1,
+            sequence: 1,
+            bytes,
+            members,
+            status: crate::sample::LogStatus::Current,
+            used: None,
+        };
+        s.logs = Some(crate::sample::Logs {
+            online: vec![log(0, 2)],
+            standby: vec![],
+        });
+        let err = read(&write(&[Entry::Sample(Box::new(s.clone()))]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("rec.jsonl:2: logs.online[0].bytes is 0;"),
+            "{err}"
+        );
+        s.logs = Some(crate::sample::Logs {
+            online: vec![log(1 << 30, 2)],
+            standby: vec![log(1 << 30, 1), log(1 << 30, u32::MAX)],
+        });
+        let err = read(&write(&[Entry::Sample(Box::new(s))]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("rec.jsonl:2: logs.standby[1].members = 4294967295 is outside 1..=32"),
+            "{err}"
+        );
+        let bad_header = "{\"format\":\"dgscope-recording\",\"version\":1,\"interval_ms\":0}\n";
+        let err = match RecordingReader::new("r".into(), Cursor::new(bad_header.as_bytes())) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted interval 0"),
+        };
+        assert!(err.contains("interval_ms = 0 is outside"), "{err}");
     }
 
     proptest! {

@@ -4,22 +4,35 @@
 
 use super::params::{Params, Transport, MB};
 use super::{Scenario, Twin, EPOCH};
-use crate::causes::whatif::{Change, Observed, WhatIfModel};
+use crate::causes::whatif::{unavailable, Change, Observed, WhatIfModel};
 use crate::causes::WhatIf;
 use crate::metrics::Delta;
 use crate::sample::names::event;
 use crate::source::PullSource;
+use std::time::{Duration, Instant};
 
-/// Runs the twin for `secs` simulated seconds per side of a comparison.
+/// Runs the twin for `secs` simulated seconds per side of a comparison, within `budget` of
+/// wall time per what-if (both sides): past it the answer is "unavailable", never a stall.
 #[derive(Debug, Clone, Copy)]
 pub struct TwinWhatIf {
     pub secs: u64,
     pub seed: u64,
+    pub budget: Duration,
 }
+
+/// Wall time one what-if may take. The plausible ranges keep a run near 0.1 s; this is the
+/// backstop for inputs inside them that are still costly.
+pub const WHAT_IF_BUDGET: Duration = Duration::from_secs(3);
+/// Most simulated seconds per side.
+pub const MAX_SECS: u64 = 600;
 
 impl Default for TwinWhatIf {
     fn default() -> Self {
-        TwinWhatIf { secs: 60, seed: 1 }
+        TwinWhatIf {
+            secs: 60,
+            seed: 1,
+            budget: WHAT_IF_BUDGET,
+        }
     }
 }
 
@@ -66,20 +79,47 @@ pub fn mirror(obs: &Observed) -> Option<Params> {
     Some(p)
 }
 
-/// log file sync average (ms) and TPS of `secs` simulated seconds after a short warm-up.
-fn simulate(p: Params, secs: u64, seed: u64) -> Option<(f64, f64)> {
+/// Why a simulation gave no figures.
+enum SimError {
+    /// The twin produced nothing to compare (no commits): no what-if, as before.
+    NoFigures,
+    /// The wall-time budget ran out.
+    Budget(Duration),
+}
+
+/// log file sync average (ms) and TPS of `secs` simulated seconds after a short warm-up,
+/// checking the deadline every simulated second.
+fn simulate(
+    p: Params,
+    secs: u64,
+    seed: u64,
+    deadline: Instant,
+    budget: Duration,
+) -> Result<(f64, f64), SimError> {
     let mut twin = Twin::with_params(Scenario::HealthySync, p, seed, EPOCH);
-    let primary = |twin: &mut Twin| twin.next_tick().and_then(|t| t.samples.into_iter().next());
+    let primary = |twin: &mut Twin| {
+        if Instant::now() > deadline {
+            return Err(SimError::Budget(budget));
+        }
+        twin.next_tick()
+            .and_then(|t| t.samples.into_iter().next())
+            .ok_or(SimError::NoFigures)
+    };
     for _ in 0..5 {
         primary(&mut twin)?;
     }
     let first = primary(&mut twin)?;
     let mut last = first.clone();
-    for _ in 0..secs {
+    for _ in 0..secs.min(MAX_SECS) {
         last = primary(&mut twin)?;
     }
-    let d = Delta::between(&first, &last)?;
-    Some((d.event_avg(event::LOG_FILE_SYNC)?.0, d.tps()?))
+    let d = Delta::between(&first, &last).ok_or(SimError::NoFigures)?;
+    Ok((
+        d.event_avg(event::LOG_FILE_SYNC)
+            .ok_or(SimError::NoFigures)?
+            .0,
+        d.tps().ok_or(SimError::NoFigures)?,
+    ))
 }
 
 fn commit_path(
@@ -89,8 +129,23 @@ fn commit_path(
     m: &TwinWhatIf,
     change: Change,
 ) -> Option<WhatIf> {
-    let (lfs0, tps0) = simulate(base, m.secs, m.seed)?;
-    let (lfs1, tps1) = simulate(changed, m.secs, m.seed)?;
+    let deadline = Instant::now() + m.budget;
+    let run = |p| match simulate(p, m.secs, m.seed, deadline, m.budget) {
+        Ok(x) => Ok(x),
+        Err(SimError::NoFigures) => Err(None),
+        Err(SimError::Budget(b)) => Err(Some(unavailable(
+            change,
+            &format!("the model ran past its {} s budget", b.as_secs_f64()),
+        ))),
+    };
+    let (lfs0, tps0) = match run(base) {
+        Ok(x) => x,
+        Err(w) => return w,
+    };
+    let (lfs1, tps1) = match run(changed) {
+        Ok(x) => x,
+        Err(w) => return w,
+    };
     let lfs = obs.lfs_ms? * lfs1 / lfs0;
     let tps = obs.tps? * tps1 / tps0;
     Some(WhatIf {
@@ -106,6 +161,10 @@ fn commit_path(
 
 impl WhatIfModel for TwinWhatIf {
     fn what_if(&self, obs: &Observed, change: Change) -> Option<WhatIf> {
+        // Callers other than `annotate` get the same refusal.
+        if let Err(reason) = obs.check_plausible() {
+            return Some(unavailable(change, &reason));
+        }
         match change {
             Change::FastSync => {
                 let base = mirror(obs)?;
@@ -129,7 +188,9 @@ impl WhatIfModel for TwinWhatIf {
                 let base = mirror(obs)?;
                 let per_hour = obs.switches_per_hour.filter(|s| *s > 3.0)?;
                 let mut changed = base.clone();
-                changed.orl_bytes = (base.orl_bytes as f64 * per_hour / 3.0) as u64;
+                // Capped at the largest plausible log: the model is not asked for more.
+                let max = crate::causes::whatif::plausible::ORL_MB_MAX * MB;
+                changed.orl_bytes = (base.orl_bytes as f64 * per_hour / 3.0).min(max) as u64;
                 let mut w = commit_path(obs, base, changed.clone(), self, change)?;
                 w.outcome = format!(
                     "{} MB logs, 3 switches per hour instead of {per_hour:.0}: {}",
@@ -202,7 +263,11 @@ mod tests {
 
     #[test]
     fn fastsync_removes_most_of_the_srl_wait() {
-        let m = TwinWhatIf { secs: 20, seed: 3 };
+        let m = TwinWhatIf {
+            secs: 20,
+            seed: 3,
+            ..TwinWhatIf::default()
+        };
         let w = m.what_if(&slow_srl(), Change::FastSync).unwrap();
         let lfs = parse_after_arrow(&w.outcome, " ms");
         // TWIN-MODEL §4: FASTSYNC on T1 gives ~1 ms log file sync (from 5.3).
@@ -215,7 +280,11 @@ mod tests {
 
     #[test]
     fn no_what_if_without_the_situation_it_changes() {
-        let m = TwinWhatIf { secs: 5, seed: 1 };
+        let m = TwinWhatIf {
+            secs: 5,
+            seed: 1,
+            ..TwinWhatIf::default()
+        };
         let async_ = Observed {
             sync_affirm: None,
             ..slow_srl()
@@ -227,6 +296,65 @@ mod tests {
         };
         assert!(m.what_if(&one, Change::OneSrlMember).is_none());
         assert!(m.what_if(&Observed::default(), Change::FastSync).is_none());
+    }
+
+    #[test]
+    fn implausible_inputs_are_refused_not_simulated() {
+        let m = TwinWhatIf::default();
+        let zero_logs = Observed {
+            orl_mb: Some(0.0),
+            switches_per_hour: Some(60.0),
+            ..slow_srl()
+        };
+        let w = m.what_if(&zero_logs, Change::LogsFor20Min).unwrap();
+        assert!(
+            w.outcome
+                .starts_with("what-if unavailable: observed online log size (MB) 0 is outside"),
+            "{}",
+            w.outcome
+        );
+        let one_byte = Observed {
+            orl_mb: Some(1.0 / 1048576.0),
+            ..slow_srl()
+        };
+        assert!(m
+            .what_if(&one_byte, Change::FastSync)
+            .unwrap()
+            .outcome
+            .starts_with("what-if unavailable:"));
+        let members = Observed {
+            srl_members: Some(u32::MAX),
+            ..slow_srl()
+        };
+        let w = m.what_if(&members, Change::OneSrlMember).unwrap();
+        assert!(
+            w.outcome
+                .contains("4294967295 members per standby redo log group"),
+            "{}",
+            w.outcome
+        );
+        let nan = Observed {
+            lfs_ms: Some(f64::NAN),
+            ..slow_srl()
+        };
+        assert!(m
+            .what_if(&nan, Change::FastSync)
+            .unwrap()
+            .outcome
+            .starts_with("what-if unavailable:"));
+    }
+
+    #[test]
+    fn a_spent_budget_says_so() {
+        let m = TwinWhatIf {
+            budget: Duration::ZERO,
+            ..TwinWhatIf::default()
+        };
+        let w = m.what_if(&slow_srl(), Change::FastSync).unwrap();
+        assert_eq!(
+            w.outcome,
+            "what-if unavailable: the model ran past its 0 s budget"
+        );
     }
 
     #[test]
