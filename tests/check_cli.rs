@@ -215,7 +215,9 @@ fn every_flag_has_a_dgscope_environment_variable() {
     fn walk(c: &clap::Command, missing: &mut Vec<String>) {
         for a in c.get_arguments() {
             if let Some(long) = a.get_long() {
-                if !matches!(long, "help" | "version") && a.get_env().is_none() {
+                // --force has no variable on purpose: one left set must never permit
+                // overwriting a file.
+                if !matches!(long, "help" | "version" | "force") && a.get_env().is_none() {
                     missing.push(format!("{} --{long}", c.get_name()));
                 }
             }

@@ -121,7 +121,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (
             vec!["--twin", "slow-srl", "--interval", "10ms"],
-            "below 100ms",
+            "out of range: use 100ms to 1h",
         ),
     ];
     for (args, want) in cases {

@@ -3,7 +3,7 @@
 
 use super::{limits, Failure};
 use crate::cli::RecordArgs;
-use crate::output::{is_stdout, StreamFile};
+use crate::output::{is_stdout, OutputError, StreamFile};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::source::twin::{Scenario, Twin, EPOCH};
 use crate::source::PullSource;
@@ -65,7 +65,12 @@ pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
     let (sink, stream): (Box<dyn Write>, Option<StreamFile>) = if is_stdout(out) {
         (Box::new(std::io::stdout().lock()), None)
     } else {
-        let s = StreamFile::create(out, a.force).map_err(Failure::bad_input)?;
+        let s = StreamFile::create(out, a.force).map_err(|e| match e {
+            OutputError::Io { path, source } => Failure::bad_input(format!(
+                "{path}: cannot write the recording: {source}; choose a writable path with -o"
+            )),
+            other => Failure::bad_input(other),
+        })?;
         (Box::new(s.try_clone().map_err(fail)?), Some(s))
     };
     let progress = super::progress::Progress::new("record", duration);
