@@ -55,7 +55,13 @@ fn check_text_and_json_carry_no_raw_escapes() {
     assert!(r.code <= 2, "{}", r.err);
     assert_clean("check text", &r.out);
     assert_clean("check stderr", &r.err);
-    let j = run(&["check", "--replay", rec.path().to_str().unwrap(), "--format", "json"]);
+    let j = run(&[
+        "check",
+        "--replay",
+        rec.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert_clean("check json", &j.out);
 }
 
@@ -64,7 +70,13 @@ fn the_incident_report_escapes_terminal_and_markdown_injection() {
     let rec = hostile();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("i.md");
-    let r = run(&["report", "incident", rec.path().to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let r = run(&[
+        "report",
+        "incident",
+        rec.path().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let md = std::fs::read_to_string(&out).unwrap();
     assert_clean("incident file", &md);
@@ -75,7 +87,10 @@ fn the_incident_report_escapes_terminal_and_markdown_injection() {
     assert!(!md.lines().any(|l| l.starts_with("# Forged")), "{md}");
     assert!(md.contains("x \\|␊## All healthy"), "{md}");
     // Every table row keeps its column count: the configuration table has 7 columns.
-    for l in md.lines().filter(|l| l.starts_with("| primary") || l.starts_with("| standby")) {
+    for l in md
+        .lines()
+        .filter(|l| l.starts_with("| primary") || l.starts_with("| standby"))
+    {
         let cells = l.replace("\\|", "").matches('|').count();
         assert_eq!(cells, 8, "{l}");
     }
@@ -96,7 +111,15 @@ fn error_messages_quoting_the_file_carry_no_raw_escapes() {
     assert_eq!(r.code, 2);
     assert_clean("error", &r.err);
     assert_eq!(r.err.lines().count(), 1, "{}", r.err);
-    let r = run(&["report", "histogram", rec.path().to_str().unwrap(), "--event", "no such\u{1b}[2J", "--slot", "primary"]);
+    let r = run(&[
+        "report",
+        "histogram",
+        rec.path().to_str().unwrap(),
+        "--event",
+        "no such\u{1b}[2J",
+        "--slot",
+        "primary",
+    ]);
     assert_eq!(r.code, 2);
     assert_clean("unknown event", &r.err);
     assert!(r.err.contains("no event \"no such"), "{}", r.err);

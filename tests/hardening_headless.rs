@@ -11,8 +11,10 @@ fn a_check_shorter_than_the_raise_time_is_unknown() {
     run(&["check", "--twin", "slow-srl", "--duration", "10s"])
         .one_line(3, "too short to judge: need ≥ 15 s");
     let rec = handmade::recording(8, 3.45, 2.89, None);
-    run(&["check", "--replay", rec.path().to_str().unwrap()])
-        .one_line(3, "too short to judge: need ≥ 15 s (a finding is raised after 15 s), got 8 s");
+    run(&["check", "--replay", rec.path().to_str().unwrap()]).one_line(
+        3,
+        "too short to judge: need ≥ 15 s (a finding is raised after 15 s), got 8 s",
+    );
     // Long enough: judged (slow SRL writes are found).
     let ok = run(&["check", "--twin", "slow-srl", "--duration", "60s"]);
     assert!(matches!(ok.code, 1 | 2), "{} {}", ok.code, ok.err);
@@ -22,13 +24,21 @@ fn a_check_shorter_than_the_raise_time_is_unknown() {
 #[test]
 fn a_verdict_that_cannot_be_written_is_unknown() {
     let rec = handmade::recording(60, 0.8, 0.45, None);
-    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
     let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("dgscope"))
         .args(["check", "--replay", rec.path().to_str().unwrap()])
         .stdout(full)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write output"));
 }
 
@@ -48,7 +58,10 @@ fn config(text: &str) -> tempfile::NamedTempFile {
 fn config_check(f: &tempfile::NamedTempFile, home: &std::path::Path) -> hardening::Ran {
     run_env(
         &["--config", f.path().to_str().unwrap(), "config", "check"],
-        &[("XDG_CONFIG_HOME", home.to_str().unwrap()), ("HOME", home.to_str().unwrap())],
+        &[
+            ("XDG_CONFIG_HOME", home.to_str().unwrap()),
+            ("HOME", home.to_str().unwrap()),
+        ],
     )
 }
 
@@ -56,34 +69,66 @@ fn config_check(f: &tempfile::NamedTempFile, home: &std::path::Path) -> hardenin
 fn config_check_names_unknown_themes_scenarios_and_stolen_keys() {
     let home = tempfile::tempdir().unwrap();
     let cases = [
-        ("history = 60\ntheme = \"solarised\"\n", ":2:1: unknown theme \"solarised\""),
-        ("[profiles.p]\nscenario = \"slow-sr\"\n", ":1:1: profile \"p\": "),
-        ("[bindings]\nmark = \"?\"\n", ":2:1: [bindings] mark = \"?\" takes ?, which help needs"),
-        ("[bindings]\nhelp = \"q\"\nquit = \"ctrl-q\"\n", "takes q, which quit needs"),
+        (
+            "history = 60\ntheme = \"solarised\"\n",
+            ":2:1: unknown theme \"solarised\"",
+        ),
+        (
+            "[profiles.p]\nscenario = \"slow-sr\"\n",
+            ":1:1: profile \"p\": ",
+        ),
+        (
+            "[bindings]\nmark = \"?\"\n",
+            ":2:1: [bindings] mark = \"?\" takes ?, which help needs",
+        ),
+        (
+            "[bindings]\nhelp = \"q\"\nquit = \"ctrl-q\"\n",
+            "takes q, which quit needs",
+        ),
         ("[bindings]\nhelp = \"ctrl-c\"\n", "Ctrl-C always quits"),
-        ("[thresholds]\napply_gap_s = nan\n", ":2:1: [thresholds] apply_gap_s: must be a finite number"),
-        ("[profiles.p]\nprimary = \"scott/tiger99@//h/S\"\n", "holds a password"),
-        ("[profiles.p]\nprimary = \"p@P\"\npassword = 31337\n", "password must be a quoted string"),
+        (
+            "[thresholds]\napply_gap_s = nan\n",
+            ":2:1: [thresholds] apply_gap_s: must be a finite number",
+        ),
+        (
+            "[profiles.p]\nprimary = \"scott/tiger99@//h/S\"\n",
+            "holds a password",
+        ),
+        (
+            "[profiles.p]\nprimary = \"p@P\"\npassword = 31337\n",
+            "password must be a quoted string",
+        ),
     ];
     for (text, want) in cases {
         let f = config(text);
         let r = config_check(&f, home.path());
         r.one_line(2, want);
-        assert!(!r.err.contains("tiger99") && !r.err.contains("31337"), "{}", r.err);
+        assert!(
+            !r.err.contains("tiger99") && !r.err.contains("31337"),
+            "{}",
+            r.err
+        );
     }
     let good = config("[bindings]\nquit = \"ctrl-q\"\nhelp = \"q\"\n");
     let r = config_check(&good, home.path());
     assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("ok (0 profile(s), 2 binding(s)"), "{}", r.out);
+    assert!(
+        r.out.contains("ok (0 profile(s), 2 binding(s)"),
+        "{}",
+        r.out
+    );
 }
 
 #[cfg(unix)]
 #[test]
 fn endless_config_and_theme_files_are_one_line() {
     let home = tempfile::tempdir().unwrap();
-    run(&["--config", "/dev/zero", "config", "check"])
-        .one_line(2, "/dev/zero: cannot read the config file: larger than 1024 KiB");
-    run(&["--config", "/dev/zero", "check", "--twin", "slow-srl"]).one_line(3, "larger than 1024 KiB");
+    run(&["--config", "/dev/zero", "config", "check"]).one_line(
+        2,
+        "/dev/zero: cannot read the config file: larger than 1024 KiB",
+    );
+    run(&["--config", "/dev/zero", "check", "--twin", "slow-srl"])
+        .one_line(3, "larger than 1024 KiB");
     let themes = home.path().join("dgscope").join("themes");
     std::fs::create_dir_all(&themes).unwrap();
     std::os::unix::fs::symlink("/dev/zero", themes.join("zero.toml")).unwrap();

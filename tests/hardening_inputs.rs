@@ -14,9 +14,20 @@ fn p(f: &tempfile::NamedTempFile) -> &str {
 
 #[test]
 fn dev_zero_as_a_recording_is_one_line() {
-    run(&["check", "--replay", "/dev/zero"]).one_line(3, "/dev/zero:1: the line starting at byte 0 is longer than 8 MiB");
-    run(&["report", "impact", "/dev/zero", "--baseline", "0s..1m", "--compare", "1m.."])
-        .one_line(2, "longer than 8 MiB");
+    run(&["check", "--replay", "/dev/zero"]).one_line(
+        3,
+        "/dev/zero:1: the line starting at byte 0 is longer than 8 MiB",
+    );
+    run(&[
+        "report",
+        "impact",
+        "/dev/zero",
+        "--baseline",
+        "0s..1m",
+        "--compare",
+        "1m..",
+    ])
+    .one_line(2, "longer than 8 MiB");
     run(&["report", "incident", "/dev/zero"]).one_line(2, "/dev/zero: is not a regular file");
 }
 
@@ -59,7 +70,8 @@ fn one_byte_logs_make_the_what_if_unavailable_not_slow() {
     let r = run(&["check", "--replay", p(&tiny), "--format", "json"]);
     assert!(r.code == 1 || r.code == 2, "{} {}", r.code, r.err);
     assert!(
-        r.out.contains("what-if unavailable: observed online log size (MB)"),
+        r.out
+            .contains("what-if unavailable: observed online log size (MB)"),
         "{}",
         r.out
     );
@@ -69,9 +81,31 @@ fn one_byte_logs_make_the_what_if_unavailable_not_slow() {
 fn overflowing_window_offsets_are_refused() {
     let rec = handmade::recording(60, 0.8, 0.45, None);
     for cmd in [
-        vec!["report", "histogram", p(&rec), "--event", "log file sync", "--window", "18446744073709551615.."],
-        vec!["report", "incident", p(&rec), "--window", "18446744073709551615.."],
-        vec!["report", "impact", p(&rec), "--baseline", "0s..10s", "--compare", "0..18446744073709551615"],
+        vec![
+            "report",
+            "histogram",
+            p(&rec),
+            "--event",
+            "log file sync",
+            "--window",
+            "18446744073709551615..",
+        ],
+        vec![
+            "report",
+            "incident",
+            p(&rec),
+            "--window",
+            "18446744073709551615..",
+        ],
+        vec![
+            "report",
+            "impact",
+            p(&rec),
+            "--baseline",
+            "0s..10s",
+            "--compare",
+            "0..18446744073709551615",
+        ],
     ] {
         run(&cmd).one_line(2, "is beyond 100 years");
     }
@@ -80,8 +114,10 @@ fn overflowing_window_offsets_are_refused() {
 #[test]
 fn an_incident_window_outside_the_recording_is_an_error() {
     let rec = handmade::recording(30, 0.8, 0.45, None);
-    run(&["report", "incident", p(&rec), "--window", "5m.."])
-        .one_line(2, "window 5m.. holds fewer than two samples (the recording spans 0s..29s");
+    run(&["report", "incident", p(&rec), "--window", "5m.."]).one_line(
+        2,
+        "window 5m.. holds fewer than two samples (the recording spans 0s..29s",
+    );
 }
 
 #[cfg(unix)]
@@ -89,10 +125,14 @@ fn an_incident_window_outside_the_recording_is_an_error() {
 fn a_fifo_is_refused_where_seeking_is_needed() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("rec.fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     // Without the check this would wait for a writer for ever (the run has a timeout).
-    run(&["report", "incident", fifo.to_str().unwrap()]).one_line(2, "is not a regular file (a FIFO, device or socket)");
+    run(&["report", "incident", fifo.to_str().unwrap()])
+        .one_line(2, "is not a regular file (a FIFO, device or socket)");
 }
 
 #[test]
@@ -119,8 +159,19 @@ fn interval_bounds_for_the_twin_are_those_for_live() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.jsonl");
     let o = out.to_str().unwrap();
-    run(&["record", "--twin", "slow-srl", "--interval", "10000000h", "--duration", "1m", "-o", o])
-        .one_line(2, "is out of range: use 100ms to 1h");
-    run(&["check", "--twin", "slow-srl", "--interval", "50ms"]).one_line(3, "out of range: use 100ms to 1h");
+    run(&[
+        "record",
+        "--twin",
+        "slow-srl",
+        "--interval",
+        "10000000h",
+        "--duration",
+        "1m",
+        "-o",
+        o,
+    ])
+    .one_line(2, "is out of range: use 100ms to 1h");
+    run(&["check", "--twin", "slow-srl", "--interval", "50ms"])
+        .one_line(3, "out of range: use 100ms to 1h");
     assert!(!out.exists());
 }

@@ -1,4 +1,4 @@
-use super::{limits, print, Failure};
+use super::{limits, print_untrusted as print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::report::check::{pull_entries, run_check, CheckResult};
 use crate::sample::recording::Entry;

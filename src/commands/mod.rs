@@ -96,7 +96,10 @@ fn clap_failure(e: clap::Error) -> ExitCode {
         }
         _ => {}
     }
-    eprintln!("dgscope: {}", one_line_usage_error(&e.render().to_string()));
+    eprintln!(
+        "dgscope: {}",
+        crate::sanitize::field(&one_line_usage_error(&e.render().to_string()))
+    );
     // `check` speaks Nagios: anything that stops it from judging is UNKNOWN (3).
     let is_check = std::env::args().nth(1).as_deref() == Some("check");
     ExitCode::from(if is_check {
@@ -181,10 +184,16 @@ pub fn man_page() -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Writes to stdout; a closed pipe (`| head`) is not an error worth a message.
+/// Writes text built from recordings or databases to stdout, every control character but
+/// newline and tab made visible ([`crate::sanitize::output`]).
+pub(crate) fn print_untrusted(s: &str) -> Result<(), Failure> {
+    print(&crate::sanitize::output(s))
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error worth a message. For text
+/// dgscope composed itself (help, completions, the themes preview with its colours).
 pub(crate) fn print(s: &str) -> Result<(), Failure> {
     use std::io::Write;
-    let s = crate::sanitize::output(s);
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),

@@ -189,7 +189,8 @@ fn record_to(
                     Some(SourceEvent::End) | None => return Ok(()),
                     Some(ev) => {
                         if let Some(line) = rec.on_event(&ev)? {
-                            eprintln!("dgscope: {line}");
+                            // Database errors are quoted: no escape reaches the terminal.
+                            eprintln!("dgscope: {}", crate::sanitize::field(&line));
                         }
                     }
                 },

@@ -1,4 +1,4 @@
-use super::{print, Failure};
+use super::{print_untrusted as print, Failure};
 use crate::cli::ReportCommand;
 use crate::output;
 use crate::report::{histogram, impact, incident};

@@ -47,7 +47,10 @@ pub fn run_env(args: &[&str], env: &[(&str, &str)]) -> Ran {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let o = cmd.timeout(std::time::Duration::from_secs(120)).output().unwrap();
+    let o = cmd
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
     Ran {
         code: o.status.code().unwrap_or(-1),
         out: String::from_utf8_lossy(&o.stdout).into_owned(),
