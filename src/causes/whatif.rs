@@ -79,7 +79,12 @@ impl Observed {
         use plausible::*;
         let range = |name: &str, v: Option<f64>, lo: f64, hi: f64| match v {
             Some(x) if !x.is_finite() || x < lo || x > hi => Err(format!(
-                "observed {name} {x} is outside the plausible {lo}..{hi}"
+                "observed {name} {} is outside the plausible {lo}..{hi}",
+                if x != 0.0 && x.abs() < 0.01 {
+                    format!("{x:.2e}")
+                } else {
+                    format!("{x:.2}")
+                }
             )),
             _ => Ok(()),
         };

@@ -309,7 +309,7 @@ mod tests {
         let w = m.what_if(&zero_logs, Change::LogsFor20Min).unwrap();
         assert!(
             w.outcome
-                .starts_with("what-if unavailable: observed online log size (MB) 0 is outside"),
+                .starts_with("what-if unavailable: observed online log size (MB) 0.00 is outside"),
             "{}",
             w.outcome
         );
