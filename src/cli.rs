@@ -122,9 +122,14 @@ pub struct CheckArgs {
     /// Seed of the twin's random numbers
     #[arg(long, default_value_t = 1, requires = "twin")]
     pub seed: u64,
-    /// Judge a recording instead of live databases (replayed from its start)
+    /// Judge a recording instead of live databases: replayed from its start, the worst moment
+    /// of the whole recording counts (see --at-end)
     #[arg(long, value_name = "FILE", conflicts_with = "primary")]
     pub replay: Option<PathBuf>,
+    /// With --replay: judge only the state at the end of the recording (the last hour's
+    /// window), not the worst moment of the whole recording
+    #[arg(long, requires = "replay")]
+    pub at_end: bool,
     /// How long to sample (virtual time for the twin and replay); the causes window is as long.
     /// Default: 60s live and for the twin, the whole recording for --replay
     #[arg(long, value_parser = humantime::parse_duration)]

@@ -135,3 +135,67 @@ fn endless_config_and_theme_files_are_one_line() {
     let f = config("history = 60\n");
     config_check(&f, home.path()).one_line(2, "zero.toml: cannot read: larger than 64 KiB");
 }
+
+#[test]
+fn check_replay_judges_the_whole_recording() {
+    // 30 min of slow standby log writes, then 90 min of health.
+    let rec = handmade::recording_with(
+        7200,
+        |i| handmade::Second {
+            remote_ms: if i < 1800 { 3.45 } else { 0.8 },
+            rfs_ms: if i < 1800 { 2.89 } else { 0.45 },
+            standby_down: false,
+        },
+        &[],
+    );
+    // The hand-made writer counts minutes only up to 59: restamp each line (two per second).
+    let rec = hardening::rewrite(rec.path(), |line, v| {
+        let i = (line - 1) / 2;
+        let t = format!(
+            "2026-11-30T{:02}:{:02}:{:02}.000Z",
+            5 + i / 3600,
+            i / 60 % 60,
+            i % 60
+        );
+        v["t"] = serde_json::json!(t);
+        if let Some(dg) = v.get_mut("dg") {
+            dg["computed"] = serde_json::json!(t);
+            dg["datum"] = serde_json::json!(t);
+        }
+    });
+    let path = rec.path().to_str().unwrap();
+    let whole = run(&["check", "--replay", path, "--format", "json"]);
+    assert!(matches!(whole.code, 1 | 2), "{} {}", whole.code, whole.err);
+    let v: serde_json::Value = serde_json::from_str(&whole.out).unwrap();
+    assert_eq!(v["judged"], "whole run");
+    let h = v["history"].as_array().unwrap();
+    let srl = h
+        .iter()
+        .find(|x| x["id"] == "standby-redo-write-slow")
+        .unwrap_or_else(|| panic!("{}", whole.out));
+    assert!(
+        srl["raised"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-30T05:00:"),
+        "{srl}"
+    );
+    let cleared = srl["cleared"].as_str().unwrap();
+    // Cleared after the slow half ended (the causes window of a replay is an hour long, so
+    // the clear comes once the slow half leaves it) and before the end.
+    assert!(
+        cleared > "2026-11-30T05:30:00" && cleared < "2026-11-30T07:00:00",
+        "{srl}"
+    );
+    let text = run(&["check", "--replay", path]);
+    assert!(text.out.contains("history (whole run):"), "{}", text.out);
+    assert!(
+        text.out
+            .contains("standby-redo-write-slow raised 2026-11-30T05:00:"),
+        "{}",
+        text.out
+    );
+    // --at-end keeps the old verdict: the state at the end looked healthy.
+    let at_end = run(&["check", "--replay", path, "--at-end"]);
+    assert_eq!(at_end.code, 0, "{}", at_end.out);
+}

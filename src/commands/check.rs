@@ -87,13 +87,16 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
         r
     } else if let Some(path) = &args.replay {
         let reader = RecordingReader::open(path).map_err(unknown)?;
-        let r = run_check(
+        let mut r = run_check(
             reader,
             args.duration,
             config.thresholds,
             Some(&TwinWhatIf::default()),
         )
         .map_err(unknown)?;
+        // A recording is judged whole: the worst moment counts (issue 17.6), unless
+        // --at-end asks for the state at its end.
+        r.whole = !args.at_end;
         if r.samples == 0 {
             return Err(unknown(format!(
                 "{}: the recording holds no samples",

@@ -28,6 +28,11 @@ pub struct CheckResult {
     /// What was wrong with the input but did not stop the check (samples out of time order
     /// or repeated, which the engine cannot use): on stderr and in the JSON.
     pub warnings: Vec<String>,
+    /// The worst severity any assessment of the run had (findings raised and cleared again
+    /// included).
+    pub worst: Option<crate::causes::Severity>,
+    /// Judge the whole run (worst severity at any time) instead of the state at its end.
+    pub whole: bool,
 }
 
 /// Samples a slot delivered out of time order or twice; the engine skips them, the user is told.
@@ -137,6 +142,7 @@ where
     let mut samples = 0;
     let mut transitions = Vec::new();
     let mut order = OrderCheck::default();
+    let mut worst: Option<crate::causes::Severity> = None;
     let mut step_ms: Option<i64> = None;
     for entry in entries {
         let entry = entry?;
@@ -157,6 +163,7 @@ where
         // An instant is complete when the next one begins: judge it with every slot in.
         if tick.is_some_and(|k| t > k) {
             let (a, tr) = causes.assess_for(&engine, window, None);
+            worst = worst.max(a.findings.iter().map(|f| f.severity).max());
             assessment = a;
             transitions.extend(tr);
         }
@@ -168,6 +175,7 @@ where
     }
     if tick.is_some() {
         let (a, tr) = causes.assess_for(&engine, window, None);
+        worst = worst.max(a.findings.iter().map(|f| f.severity).max());
         assessment = a;
         transitions.extend(tr);
     }
@@ -189,6 +197,8 @@ where
         transitions,
         interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
         warnings: order.warning().into_iter().collect(),
+        worst,
+        whole: false,
     })
 }
 
@@ -221,7 +231,46 @@ impl CheckResult {
         if self.samples == 0 {
             return Status::Unknown;
         }
-        self.assessment.status()
+        let at_end = self.assessment.status();
+        if !self.whole {
+            return at_end;
+        }
+        // Whole run: a finding raised and cleared again still counts.
+        match (self.worst, at_end) {
+            (Some(crate::causes::Severity::Crit), _) => Status::Crit,
+            (_, Status::Crit) => Status::Crit,
+            (Some(crate::causes::Severity::Warn), _) => Status::Warn,
+            (_, s) => s,
+        }
+    }
+
+    /// Each finding raised during the run with its severity, raise and clear times.
+    pub fn history(
+        &self,
+    ) -> Vec<(
+        &'static str,
+        crate::causes::Severity,
+        Timestamp,
+        Option<Timestamp>,
+    )> {
+        use crate::causes::Transition;
+        let mut out: Vec<(
+            &'static str,
+            crate::causes::Severity,
+            Timestamp,
+            Option<Timestamp>,
+        )> = Vec::new();
+        for tr in &self.transitions {
+            match tr {
+                Transition::Raised(f) => out.push((f.id, f.severity, f.since, None)),
+                Transition::Cleared { id, at } => {
+                    if let Some(h) = out.iter_mut().rev().find(|h| h.0 == *id && h.3.is_none()) {
+                        h.3 = Some(*at);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Nagios exit code, softened by `--fail-on crit` (WARN then exits 0).
@@ -263,6 +312,10 @@ impl CheckResult {
             "window": {"from": self.from, "to": self.to},
             "warming_up": self.assessment.warming_up,
             "warnings": self.warnings,
+            "judged": if self.whole { "whole run" } else { "at end" },
+            "history": self.history().iter().map(|(id, sev, raised, cleared)| json!({
+                "id": id, "severity": sev, "raised": raised, "cleared": cleared,
+            })).collect::<Vec<_>>(),
             "findings": findings,
             "metrics": {
                 "tps": r(m.tps),
@@ -325,6 +378,19 @@ impl CheckResult {
             }
             if let Some(a) = f.advice.first() {
                 out.push_str(&format!("      → {}\n", safe(a)));
+            }
+        }
+        let history = self.history();
+        if self.whole && !history.is_empty() {
+            out.push_str("history (whole run):\n");
+            for (id, sev, raised, cleared) in &history {
+                out.push_str(&format!(
+                    "      {sev:<5} {} raised {raised}, {}\n",
+                    safe(id),
+                    cleared.map_or("still raised at the end".to_string(), |c| format!(
+                        "cleared {c}"
+                    ))
+                ));
             }
         }
         let m = &self.metrics;
