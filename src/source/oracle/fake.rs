@@ -420,7 +420,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "EVT" => {
-            needs(b, &["event", "total_waits", "time_waited_micro"])?;
+            needs(
+                b,
+                &[
+                    "event",
+                    "total_waits",
+                    "time_waited_micro",
+                    "total_waits_fg",
+                    "time_waited_micro_fg",
+                ],
+            )?;
             let names = in_list(b, "event");
             for r in rows_of(db, b, "V$SYSTEM_EVENT") {
                 if r.get("EVENT").is_some_and(|e| names.contains(e)) {
@@ -429,7 +438,12 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         c(r, "INST_ID"),
                         c(r, "EVENT"),
                         None,
-                        vec![c(r, "TOTAL_WAITS"), c(r, "TIME_WAITED_MICRO")],
+                        vec![
+                            c(r, "TOTAL_WAITS"),
+                            c(r, "TIME_WAITED_MICRO"),
+                            c(r, "TOTAL_WAITS_FG"),
+                            c(r, "TIME_WAITED_MICRO_FG"),
+                        ],
                         None,
                     ));
                 }
@@ -500,9 +514,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "affirm",
                     "gap_status",
                     "target",
+                    "d.delay_mins",
+                    "standby_logfile_count",
+                    "standby_logfile_active",
+                    "s.type",
+                    "recovery_mode",
+                    "database_mode",
                 ],
             )?;
             let with_compression = b.contains("d.compression");
+            let with_sync = b.contains("s.synchronization_status");
             let st = rows_of(db, b, "V$ARCHIVE_DEST_STATUS");
             for d in rows_of(db, b, "V$ARCHIVE_DEST") {
                 let status = d.get("STATUS").map(String::as_str).unwrap_or("");
@@ -525,6 +546,9 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         c(d, "NET_TIMEOUT"),
                         c(s, "ARCHIVED_SEQ#"),
                         c(s, "APPLIED_SEQ#"),
+                        c(d, "DELAY_MINS"),
+                        c(s, "STANDBY_LOGFILE_COUNT"),
+                        c(s, "STANDBY_LOGFILE_ACTIVE"),
                     ],
                     join31(&[
                         d.get("STATUS"),
@@ -534,6 +558,10 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         d.get("DESTINATION"),
                         s.get("GAP_STATUS"),
                         err,
+                        s.get("TYPE"),
+                        s.get("RECOVERY_MODE"),
+                        s.get("DATABASE_MODE"),
+                        s.get("SYNCHRONIZATION_STATUS").filter(|_| with_sync),
                     ]),
                 ));
             }
@@ -595,11 +623,21 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "DGS" => {
-            needs(b, &["name", "unit", "value", "time_computed", "datum_time"])?;
+            needs(
+                b,
+                &[
+                    "inst_id",
+                    "name",
+                    "unit",
+                    "value",
+                    "time_computed",
+                    "datum_time",
+                ],
+            )?;
             for r in rows_of(db, b, "V$DATAGUARD_STATS") {
                 out.push(uniform(
                     tag,
-                    None,
+                    c(r, "INST_ID"),
                     r.get("NAME").map(|n| n.to_lowercase()),
                     c(r, "UNIT"),
                     vec![],
@@ -648,25 +686,33 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
         "PROC" => {
             if b.contains("gv$dataguard_process") {
                 needs(b, &["name", "role", "thread#", "sequence#", "action"])?;
+                let with_delay = b.contains("delay_mins");
                 for r in rows_of(db, b, "V$DATAGUARD_PROCESS") {
                     out.push(uniform(
                         tag,
                         c(r, "INST_ID"),
                         c(r, "NAME"),
                         c(r, "ROLE"),
-                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        vec![
+                            c(r, "THREAD#"),
+                            c(r, "SEQUENCE#"),
+                            c(r, "DELAY_MINS").filter(|_| with_delay),
+                        ],
                         c(r, "ACTION"),
                     ));
                 }
             } else {
-                needs(b, &["process", "thread#", "sequence#", "status"])?;
+                needs(
+                    b,
+                    &["process", "thread#", "sequence#", "status", "delay_mins"],
+                )?;
                 for r in rows_of(db, b, "V$MANAGED_STANDBY") {
                     out.push(uniform(
                         tag,
                         c(r, "INST_ID"),
                         c(r, "PROCESS"),
                         None,
-                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#"), c(r, "DELAY_MINS")],
                         c(r, "STATUS"),
                     ));
                 }
@@ -777,6 +823,89 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         None,
                         vec![c(r, "SEQUENCE#"), Some(t.to_string())],
                         None,
+                    ));
+                }
+            }
+        }
+        "GAP" => {
+            needs(b, &["thread#", "low_sequence#", "high_sequence#"])?;
+            for r in rows_of(db, b, "V$ARCHIVE_GAP") {
+                out.push(uniform(
+                    tag,
+                    c(r, "THREAD#"),
+                    None,
+                    None,
+                    vec![c(r, "LOW_SEQUENCE#"), c(r, "HIGH_SEQUENCE#")],
+                    None,
+                ));
+            }
+        }
+        "FRA" => {
+            needs(
+                b,
+                &[
+                    "name",
+                    "space_limit",
+                    "space_used",
+                    "space_reclaimable",
+                    "number_of_files",
+                ],
+            )?;
+            for r in rows_of(db, b, "V$RECOVERY_FILE_DEST") {
+                out.push(uniform(
+                    tag,
+                    None,
+                    c(r, "NAME"),
+                    None,
+                    vec![
+                        c(r, "SPACE_LIMIT"),
+                        c(r, "SPACE_USED"),
+                        c(r, "SPACE_RECLAIMABLE"),
+                        c(r, "NUMBER_OF_FILES"),
+                    ],
+                    None,
+                ));
+            }
+        }
+        "DGM" => {
+            needs(
+                b,
+                &[
+                    "inst_id",
+                    "severity",
+                    "facility",
+                    "message_num",
+                    "error_code",
+                    "dest_id",
+                    "\"timestamp\"",
+                    "message",
+                ],
+            )?;
+            // `"TIMESTAMP" > SYSDATE - n/1440`: the window the statement asks for.
+            let minutes: i64 = b
+                .split("SYSDATE - ")
+                .nth(1)
+                .and_then(|t| t.split("/1440").next())
+                .and_then(|n| n.trim().parse().ok())
+                .ok_or_else(|| OraError::ora(900, "fake: DGM branch without a time window"))?;
+            let now: i64 = epoch(Some(&db.sysdate))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            for r in rows_of(db, b, "V$DATAGUARD_STATUS") {
+                let t = epoch(r.get("TIMESTAMP")).and_then(|s| s.parse::<i64>().ok());
+                if t.is_some_and(|t| t > now - minutes * 60) {
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "SEVERITY"),
+                        c(r, "FACILITY"),
+                        vec![
+                            c(r, "MESSAGE_NUM"),
+                            c(r, "ERROR_CODE"),
+                            c(r, "DEST_ID"),
+                            t.map(|t| t.to_string()),
+                        ],
+                        c(r, "MESSAGE"),
                     ));
                 }
             }

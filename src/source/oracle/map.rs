@@ -3,11 +3,12 @@
 //! contract has room for it (threads of logs, switches and processes; hosts joined).
 
 use super::driver::Row;
+use super::messages::{MessageCursor, RawMessage};
 use super::parse;
 use super::probe::Probe;
 use crate::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, Log, LogStatus,
-    LogSwitch, OpenMode, PartError, Process, Recovery, Role, Sample, Slot, TransmitMode,
+    Bucket, DbInfo, Dest, DestStatus, DgMessage, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log,
+    LogStatus, LogSwitch, OpenMode, PartError, Process, Recovery, Role, Sample, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -48,7 +49,13 @@ fn cnt(r: &Row, n: usize) -> Option<u64> {
     text(r, N1 + n - 1).and_then(parse::counter)
 }
 fn inst(r: &Row) -> u32 {
-    text(r, INST).and_then(|s| s.parse().ok()).unwrap_or(0)
+    opt_inst(r).unwrap_or(0)
+}
+fn opt_inst(r: &Row) -> Option<u32> {
+    text(r, INST).and_then(|s| s.parse().ok())
+}
+fn small(r: &Row, n: usize) -> Option<u32> {
+    cnt(r, n).and_then(|v| u32::try_from(v).ok())
 }
 /// Fields joined with CHR(31); a NULL concatenates as empty, so positions hold.
 fn fields(r: &Row) -> Vec<&str> {
@@ -93,7 +100,14 @@ impl DbClock {
     }
 }
 
+/// As [`to_sample_with`] for a database seen for the first time (no message seen yet).
 pub fn to_sample(rows: &[Row], m: MapInput<'_>) -> Sample {
+    to_sample_with(rows, m, &mut MessageCursor::default())
+}
+
+/// One sample; `messages` remembers which `V$DATAGUARD_STATUS` rows earlier samples of the
+/// same database already carried.
+pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCursor) -> Sample {
     let mut by: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows {
         if let Some(tag) = text(r, SRC) {
@@ -112,11 +126,30 @@ pub fn to_sample(rows: &[Row], m: MapInput<'_>) -> Sample {
     s.dests = dests(&get("DEST"), &get("RESP"));
     let inc = |p: &str| m.included.contains(p);
     let is_standby = m.probe.role != Role::Primary;
+    s.processes = processes(&get("PROC"));
     if inc("dg") && is_standby {
-        s.dg = Some(dg(&get("DGS"), clock));
+        // RAC: the figures of the instance running MRP0, else of the session's own.
+        let mrp = s
+            .processes
+            .iter()
+            .find(|p| p.name.to_ascii_uppercase().starts_with("MRP"))
+            .and_then(|p| p.inst_id);
+        s.dg = Some(dg(&get("DGS"), clock, [mrp, m.probe.instance_number]));
     }
     s.recovery = recovery(&get("RP"), clock);
-    s.processes = processes(&get("PROC"));
+    if inc("gaps") && is_standby {
+        s.gaps = Some(gaps(&get("GAP")));
+    }
+    if inc("fra") {
+        s.fra = fra(&get("FRA"));
+    }
+    if inc("dg_messages") {
+        let startups: BTreeMap<u32, Timestamp> = get("CLK")
+            .iter()
+            .filter_map(|r| Some((opt_inst(r)?, clock.ts(num(r, 1)?)?)))
+            .collect();
+        s.dg_messages = Some(messages.take(dg_messages(&get("DGM"), clock), &startups));
+    }
     let open_mode = s.db.as_ref().and_then(|d| d.open_mode.clone());
     let real_time_query = matches!(
         open_mode,
@@ -204,6 +237,13 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<String, Event> {
         let e = out.entry(name.to_string()).or_default();
         e.waits = e.waits.saturating_add(waits);
         e.us = Micros(e.us.0.saturating_add(us));
+        // Summed over the instances that report them; NULL stays absent, never 0.
+        if let Some(w) = cnt(r, 3) {
+            e.waits_fg = Some(e.waits_fg.unwrap_or(0).saturating_add(w));
+        }
+        if let Some(u) = cnt(r, 4) {
+            e.us_fg = Some(Micros(e.us_fg.map_or(0, |x| x.0).saturating_add(u)));
+        }
     }
     let mut buckets: BTreeMap<&str, BTreeMap<u64, u64>> = BTreeMap::new();
     for r in hist {
@@ -289,9 +329,8 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
         let f = fields(r);
         let status = DestStatus::from(f.first().copied().unwrap_or(""));
         let mode = TransmitMode::from(transmit_mode(text(r, K2).unwrap_or("")));
-        let name = nonempty(f.get(3))
-            .filter(|n| !n.eq_ignore_ascii_case("NONE"))
-            .or_else(|| nonempty(f.get(4)));
+        let db_unique_name = nonempty(f.get(3)).filter(|n| !n.eq_ignore_ascii_case("NONE"));
+        let name = db_unique_name.clone().or_else(|| nonempty(f.get(4)));
         let row = Dest {
             id,
             name,
@@ -305,7 +344,14 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
             archived_seq: cnt(r, 2),
             applied_seq: cnt(r, 3),
             resp_hist: Vec::new(),
-            ..Default::default()
+            db_unique_name,
+            dest_type: nonempty(f.get(7)),
+            delay_mins: small(r, 4),
+            recovery_mode: nonempty(f.get(8)),
+            database_mode: nonempty(f.get(9)),
+            synchronization_status: nonempty(f.get(10)),
+            srl_count: small(r, 5),
+            srl_active: small(r, 6),
         };
         match out.get_mut(&id) {
             None => {
@@ -324,6 +370,19 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
                 }
                 d.archived_seq = d.archived_seq.max(row.archived_seq);
                 d.applied_seq = d.applied_seq.max(row.applied_seq);
+                // The destination's settings and its standby's state are the same whichever
+                // instance reports them; an instance that could not say leaves the others'.
+                d.db_unique_name = d.db_unique_name.take().or(row.db_unique_name);
+                d.dest_type = d.dest_type.take().or(row.dest_type);
+                d.delay_mins = d.delay_mins.max(row.delay_mins);
+                d.recovery_mode = d.recovery_mode.take().or(row.recovery_mode);
+                d.database_mode = d.database_mode.take().or(row.database_mode);
+                d.synchronization_status = d
+                    .synchronization_status
+                    .take()
+                    .or(row.synchronization_status);
+                d.srl_count = d.srl_count.or(row.srl_count);
+                d.srl_active = d.srl_active.or(row.srl_active);
             }
         }
     }
@@ -359,10 +418,24 @@ fn transmit_mode(s: &str) -> &str {
     }
 }
 
-fn dg(rows: &[&Row], clock: DbClock) -> DgStats {
-    let mut out = DgStats::default();
+/// `prefer`: instances to read the figures from, in order (MRP0's, then the session's); the
+/// lowest instance that has rows otherwise.
+fn dg(rows: &[&Row], clock: DbClock, prefer: [Option<u32>; 2]) -> DgStats {
+    let has = |i: u32| rows.iter().any(|r| opt_inst(r) == Some(i));
+    let pick = prefer
+        .into_iter()
+        .flatten()
+        .find(|&i| has(i))
+        .or_else(|| rows.iter().filter_map(|r| opt_inst(r)).min());
+    let mut out = DgStats {
+        inst_id: pick,
+        ..DgStats::default()
+    };
     let mut times: BTreeMap<String, (Option<Timestamp>, Option<Timestamp>)> = BTreeMap::new();
     for r in rows {
+        if pick.is_some() && opt_inst(r) != pick {
+            continue;
+        }
         let Some(name) = text(r, K1) else { continue };
         let f = fields(r);
         let value = f.first().and_then(|v| parse::interval_secs(v)).map(Secs);
@@ -386,6 +459,58 @@ fn dg(rows: &[&Row], clock: DbClock) -> DgStats {
     out.computed = pick.0;
     out.datum = pick.1;
     out
+}
+
+/// `V$ARCHIVE_GAP` rows (THREAD# travels in the instance slot).
+fn gaps(rows: &[&Row]) -> Vec<Gap> {
+    let mut out: Vec<Gap> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(Gap {
+                thread: opt_inst(r)?,
+                low: cnt(r, 1)?,
+                high: cnt(r, 2)?,
+            })
+        })
+        .collect();
+    out.sort_by_key(|g| (g.thread, g.low, g.high));
+    out.dedup();
+    out
+}
+
+/// The first row with a limit and a use; no row (or only unreadable ones) is "not known".
+fn fra(rows: &[&Row]) -> Option<Fra> {
+    rows.iter().find_map(|r| {
+        Some(Fra {
+            limit_bytes: cnt(r, 1)?,
+            used_bytes: cnt(r, 2)?,
+            reclaimable_bytes: cnt(r, 3).unwrap_or(0),
+            files: cnt(r, 4),
+        })
+    })
+}
+
+/// `V$DATAGUARD_STATUS` rows as read; which are new is the cursor's business.
+fn dg_messages(rows: &[&Row], clock: DbClock) -> Vec<RawMessage> {
+    rows.iter()
+        .filter_map(|r| {
+            Some(RawMessage {
+                inst: inst(r),
+                num: cnt(r, 1)?,
+                msg: DgMessage {
+                    // A message without a readable time is left out rather than misdated.
+                    time: clock.ts(num(r, 4)?)?,
+                    severity: text(r, K1)?.to_string(),
+                    facility: text(r, K2).map(str::to_string),
+                    error_code: num(r, 2)
+                        .filter(|v| v.fract() == 0.0 && v.abs() < 1e15)
+                        .map(|v| v as i64),
+                    dest_id: small(r, 3),
+                    message: text(r, S1).unwrap_or("").to_string(),
+                },
+            })
+        })
+        .collect()
 }
 
 fn recovery(rows: &[&Row], clock: DbClock) -> Option<Recovery> {
@@ -421,9 +546,10 @@ fn processes(rows: &[&Row]) -> Vec<Process> {
                     .first()
                     .filter(|s| !s.is_empty())
                     .map(|s| s.to_string()),
-                thread: cnt(r, 1).and_then(|t| u32::try_from(t).ok()),
+                thread: small(r, 1),
                 sequence: cnt(r, 2),
-                ..Default::default()
+                delay_mins: small(r, 3),
+                inst_id: opt_inst(r),
             })
         })
         .collect();
@@ -498,7 +624,7 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {
@@ -524,7 +650,8 @@ mod tests {
         fn any_rows_map_without_panicking(rows in prop::collection::vec(row(), 0..40)) {
             let p = probe();
             let included: BTreeSet<&'static str> =
-                ["dg", "lag_hist", "params", "logs", "standby_logs", "switches"].into_iter().collect();
+                ["dg", "lag_hist", "params", "logs", "standby_logs", "switches", "gaps", "fra",
+                 "dg_messages"].into_iter().collect();
             let s = to_sample(&rows, MapInput {
                 t: Timestamp::from_millis(0),
                 slot: Slot::standby(),

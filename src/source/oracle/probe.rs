@@ -81,6 +81,9 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         // Unknown version: assume a modern release (the 12c+ names are harmless there).
         lns_events: major.is_some_and(|m| m < 12),
         version_full: version_full.is_some(),
+        // The contract has the column from 12.1; an unknown version is taken as modern, as
+        // above (the dests part falls back without it on ORA-00904).
+        sync_status: !major.is_some_and(|m| m < 12),
     };
     Ok(Probe {
         version,

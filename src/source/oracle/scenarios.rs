@@ -1,6 +1,9 @@
 //! Fake databases for tests and demos: a primary and standbys of each release dgscope has
 //! SQL for, filled with rows as Oracle's Reference documents them (values made up but
-//! plausible: a 19c SYNC pair with a 1–3 s apply lag).
+//! plausible: a 19c SYNC pair with a 1–3 s apply lag), and the standby-state situations
+//! DBAs meet most (a gap behind a full recovery area, a deferred destination, a delayed
+//! apply, a RAC standby whose MRP0 runs on another instance than the session's). Where a
+//! published output of a view was found, the rows follow its shape; the source is named.
 
 use super::errors::OraError;
 use super::fake::{vrow, FakeDb, ViewRow};
@@ -69,9 +72,20 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         "V$STANDBY_EVENT_HISTOGRAM",
         "V$RECOVERY_PROGRESS",
         "V$MANAGED_STANDBY",
+        "V$ARCHIVE_GAP",
+        "V$RECOVERY_FILE_DEST",
+        "V$DATAGUARD_STATUS",
     ] {
         db.view(v);
     }
+    // A healthy recovery area: 500 GiB, a quarter used, some of it reclaimable.
+    db.view("V$RECOVERY_FILE_DEST").push(vrow(&[
+        ("NAME", "+RECO"),
+        ("SPACE_LIMIT", "536870912000"),
+        ("SPACE_USED", "134217728000"),
+        ("SPACE_RECLAIMABLE", "21474836480"),
+        ("NUMBER_OF_FILES", "310"),
+    ]));
     if rel.has_micro() {
         db.view("V$EVENT_HISTOGRAM_MICRO");
     }
@@ -146,13 +160,41 @@ fn par(name: &str, v: &str, isdefault: &str) -> ViewRow {
     vrow(&[("NAME", name), ("VALUE", v), ("ISDEFAULT", isdefault)])
 }
 
-fn ev(inst: &str, name: &str, waits: u64, us: u64) -> ViewRow {
+/// A `V$SYSTEM_EVENT` row; `fg` = the share of it waited by foreground sessions
+/// (`log file sync` is all foreground, LGWR's and RFS's waits are all background).
+fn ev(inst: &str, name: &str, waits: u64, us: u64, fg: bool) -> ViewRow {
+    let (wf, uf) = if fg { (waits, us) } else { (0, 0) };
     vrow(&[
         ("INST_ID", inst),
         ("EVENT", name),
         ("TOTAL_WAITS", &waits.to_string()),
         ("TIME_WAITED_MICRO", &us.to_string()),
+        ("TOTAL_WAITS_FG", &wf.to_string()),
+        ("TIME_WAITED_MICRO_FG", &uf.to_string()),
         ("WAIT_CLASS", "Commit"),
+    ])
+}
+
+/// A `V$DATAGUARD_STATUS` row. TIMESTAMP is a DATE in the database's zone (see SYSDATE).
+fn dg_status(
+    inst: &str,
+    num: u64,
+    time: &str,
+    severity: &str,
+    facility: &str,
+    error_code: u64,
+    message: &str,
+) -> ViewRow {
+    vrow(&[
+        ("INST_ID", inst),
+        ("FACILITY", facility),
+        ("SEVERITY", severity),
+        ("DEST_ID", "0"),
+        ("MESSAGE_NUM", &num.to_string()),
+        ("ERROR_CODE", &error_code.to_string()),
+        ("CALLOUT", "NO"),
+        ("TIMESTAMP", time),
+        ("MESSAGE", message),
     ])
 }
 
@@ -209,15 +251,28 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         let inst = i.to_string();
         let k = u64::from(i);
         db.view("V$SYSTEM_EVENT").extend([
-            ev(&inst, "log file sync", 1_000_000 * k, 2_500_000_000 * k),
+            ev(
+                &inst,
+                "log file sync",
+                1_000_000 * k,
+                2_500_000_000 * k,
+                true,
+            ),
             ev(
                 &inst,
                 "log file parallel write",
                 1_200_000 * k,
                 600_000_000 * k,
+                false,
             ),
-            ev(&inst, sync_event, 1_100_000 * k, 1_650_000_000 * k),
-            ev(&inst, "db file sequential read", 9_000_000, 9_000_000_000),
+            ev(&inst, sync_event, 1_100_000 * k, 1_650_000_000 * k, false),
+            ev(
+                &inst,
+                "db file sequential read",
+                9_000_000,
+                9_000_000_000,
+                true,
+            ),
         ]);
         for (view, r) in hist(
             rel,
@@ -283,14 +338,64 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
                     "ORA-16198: Timeout incurred on internal channel".into(),
                 );
             }
+            d.insert("DELAY_MINS".into(), "0".into());
             db.view("V$ARCHIVE_DEST").push(d);
-            db.view("V$ARCHIVE_DEST_STATUS").push(vrow(&[
+            let remote = id == "2";
+            let mut st = vrow(&[
                 ("INST_ID", &inst),
                 ("DEST_ID", id),
+                ("STATUS", status),
+                ("TYPE", if remote { "PHYSICAL" } else { "LOCAL" }),
+                (
+                    "DATABASE_MODE",
+                    if remote { "MOUNTED-STANDBY" } else { "OPEN" },
+                ),
+                (
+                    "RECOVERY_MODE",
+                    if remote {
+                        "MANAGED REAL TIME APPLY"
+                    } else {
+                        "IDLE"
+                    },
+                ),
                 ("GAP_STATUS", "NO GAP"),
+                ("STANDBY_LOGFILE_COUNT", if remote { "4" } else { "0" }),
+                ("STANDBY_LOGFILE_ACTIVE", if remote { "1" } else { "0" }),
                 ("ARCHIVED_SEQ#", &(810 + k).to_string()),
                 ("APPLIED_SEQ#", &(809 + k).to_string()),
-            ]));
+            ]);
+            // The contract has SYNCHRONIZATION_STATUS from 12.1: an 11.2 row leaves it out.
+            if rel.at_least_12_1() {
+                st.insert(
+                    "SYNCHRONIZATION_STATUS".into(),
+                    if remote { "OK" } else { "NOT AVAILABLE" }.into(),
+                );
+            }
+            db.view("V$ARCHIVE_DEST_STATUS").push(st);
+        }
+        // Transport messages of this instance: one older than dgscope's window, two in it.
+        for (n, t, msg) in [
+            (
+                40,
+                "2026-11-30 05:40:00",
+                "LGWR: Standby redo logfile selected for thread 1 sequence 810 for destination LOG_ARCHIVE_DEST_2",
+            ),
+            (
+                41,
+                "2026-11-30 05:58:10",
+                "LGWR: Standby redo logfile selected for thread 1 sequence 811 for destination LOG_ARCHIVE_DEST_2",
+            ),
+            (42, "2026-11-30 05:59:40", "Archived Log entry 1622 added for thread 1 sequence 810 ID 0x5a3c1f2b dest 1:"),
+        ] {
+            db.view("V$DATAGUARD_STATUS").push(dg_status(
+                &inst,
+                n,
+                t,
+                "Informational",
+                "Log Transport Services",
+                0,
+                msg,
+            ));
         }
         for g in 1..=3u64 {
             let grp = ((k - 1) * 3 + g).to_string();
@@ -350,10 +455,24 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
 
 /// A physical standby, `open_mode` `MOUNTED` or `READ ONLY WITH APPLY` (Active Data Guard).
 pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
-    let mut db = base(rel, 1, "sbyhost", "2026-11-21 02:00:00");
+    standby_db(rel, open_mode, 1, 1)
+}
+
+/// A two-instance RAC standby whose MRP0 runs on instance 2, while a session lands on
+/// instance 1 (the fake's `V$` rows are instance 1's). Instance 1's `V$DATAGUARD_STATS`
+/// shows an apply lag of its own (10 min, stale), so a mapper that reads the session's
+/// instance gives the wrong figure.
+pub fn rac_standby(rel: Release, open_mode: &str) -> FakeDb {
+    standby_db(rel, open_mode, 2, 2)
+}
+
+fn standby_db(rel: Release, open_mode: &str, instances: u32, mrp: u32) -> FakeDb {
+    let mut db = base(rel, instances, "sbyhost", "2026-11-21 02:00:00");
     db.mounted = open_mode == "MOUNTED";
     let status = if db.mounted { "MOUNTED" } else { "OPEN" };
-    db.view("V$INSTANCE")[0].insert("STATUS".into(), status.into());
+    for r in db.view("V$INSTANCE") {
+        r.insert("STATUS".into(), status.into());
+    }
     db.view("V$DATABASE").push(vrow(&[
         ("DATABASE_ROLE", "PHYSICAL STANDBY"),
         ("OPEN_MODE", open_mode),
@@ -361,13 +480,72 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         ("PROTECTION_MODE", "MAXIMUM AVAILABILITY"),
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
-    for (name, waits, us) in [
-        ("RFS random i/o", 1_100_000u64, 330_000_000u64),
-        ("RFS write", 1_100_000, 440_000_000),
-        ("checkpoint completed", 120, 60_000_000),
-        ("log file sync", 5, 100),
-    ] {
-        db.view("V$SYSTEM_EVENT").push(ev("1", name, waits, us));
+    let mrp_inst = mrp.to_string();
+    for i in 1..=instances {
+        let inst = i.to_string();
+        for (name, waits, us, fg) in [
+            ("RFS random i/o", 1_100_000u64, 330_000_000u64, false),
+            ("RFS write", 1_100_000, 440_000_000, false),
+            ("checkpoint completed", 120, 60_000_000, false),
+            ("log file sync", 5, 100, true),
+        ] {
+            db.view("V$SYSTEM_EVENT")
+                .push(ev(&inst, name, waits, us, fg));
+        }
+        // The documented (11.2) formats; real outputs use lowercase names, docs print UPPER.
+        // Only the applying instance's apply lag is meaningful (the Reference says so); the
+        // other instance of a RAC standby here reports a stale figure of its own.
+        let apply = if i == mrp {
+            "+00 00:00:03"
+        } else {
+            "+00 00:10:00"
+        };
+        let stats = [
+            (
+                "transport lag",
+                "+00 00:00:01",
+                "day(2) to second(0) interval",
+            ),
+            ("APPLY LAG", apply, "day(2) to second(0) interval"),
+            (
+                "apply finish time",
+                "+00 00:00:00.500",
+                "day(2) to second(3) interval",
+            ),
+            ("estimated startup time", "28", "second"),
+        ];
+        for (name, value, unit) in stats {
+            db.view("V$DATAGUARD_STATS").push(vrow(&[
+                ("INST_ID", &inst),
+                ("NAME", name),
+                ("VALUE", value),
+                ("UNIT", unit),
+                ("TIME_COMPUTED", "11/30/2026 06:00:00"),
+                ("DATUM_TIME", "11/30/2026 05:59:59"),
+            ]));
+        }
+        if rel.at_least_12_2() {
+            db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+                ("INST_ID", &inst),
+                ("NAME", "RFS"),
+                ("ROLE", "RFS sync"),
+                ("ACTION", "IDLE"),
+                ("THREAD#", "1"),
+                ("SEQUENCE#", "813"),
+                ("DELAY_MINS", "0"),
+            ]));
+        }
+        // Shaped like the V$MANAGED_STANDBY output in "Sometimes Archive Gap is Just
+        // Temporary" (logic.edchen.org): MRP0 APPLYING_LOG, RFS processes by sequence.
+        db.view("V$MANAGED_STANDBY").push(vrow(&[
+            ("INST_ID", &inst),
+            ("PROCESS", "RFS"),
+            ("STATUS", "IDLE"),
+            ("CLIENT_PROCESS", "LGWR"),
+            ("THREAD#", "1"),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
+        ]));
     }
     for (view, r) in hist(
         rel,
@@ -376,30 +554,6 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         &[(256, 700_000), (512, 400_000)],
     ) {
         db.view(view).push(r);
-    }
-    // The documented (11.2) formats; real outputs use lowercase names, docs print UPPER.
-    let stats = [
-        (
-            "transport lag",
-            "+00 00:00:01",
-            "day(2) to second(0) interval",
-        ),
-        ("APPLY LAG", "+00 00:00:03", "day(2) to second(0) interval"),
-        (
-            "apply finish time",
-            "+00 00:00:00.500",
-            "day(2) to second(3) interval",
-        ),
-        ("estimated startup time", "28", "second"),
-    ];
-    for (name, value, unit) in stats {
-        db.view("V$DATAGUARD_STATS").push(vrow(&[
-            ("NAME", name),
-            ("VALUE", value),
-            ("UNIT", unit),
-            ("TIME_COMPUTED", "11/30/2026 06:00:00"),
-            ("DATUM_TIME", "11/30/2026 05:59:59"),
-        ]));
     }
     if !db.mounted {
         for (t, unit, count) in [
@@ -481,8 +635,9 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         } else {
             "Media Recovery"
         };
+        // Populated only on the instance where MRP0 runs (Data Guard Concepts, RAC).
         let mut r = vrow(&[
-            ("INST_ID", "1"),
+            ("INST_ID", &mrp_inst),
             ("START_TIME", start),
             ("TYPE", kind),
             ("ITEM", item),
@@ -496,29 +651,52 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         db.view("V$RECOVERY_PROGRESS").push(r);
     }
     if rel.at_least_12_2() {
-        for (name, role, action, seq) in [
-            ("MRP0", "managed recovery", "APPLYING_LOG", "813"),
-            ("RFS", "RFS sync", "IDLE", "813"),
-        ] {
-            db.view("V$DATAGUARD_PROCESS").push(vrow(&[
-                ("INST_ID", "1"),
-                ("NAME", name),
-                ("ROLE", role),
-                ("ACTION", action),
-                ("THREAD#", "1"),
-                ("SEQUENCE#", seq),
-            ]));
-        }
-    }
-    for (process, status, seq) in [("MRP0", "APPLYING_LOG", "813"), ("RFS", "IDLE", "813")] {
-        db.view("V$MANAGED_STANDBY").push(vrow(&[
-            ("INST_ID", "1"),
-            ("PROCESS", process),
-            ("STATUS", status),
-            ("CLIENT_PROCESS", "LGWR"),
+        db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+            ("INST_ID", &mrp_inst),
+            ("NAME", "MRP0"),
+            ("ROLE", "managed recovery"),
+            ("ACTION", "APPLYING_LOG"),
             ("THREAD#", "1"),
-            ("SEQUENCE#", seq),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
         ]));
+    }
+    db.view("V$MANAGED_STANDBY").push(vrow(&[
+        ("INST_ID", &mrp_inst),
+        ("PROCESS", "MRP0"),
+        ("STATUS", "APPLYING_LOG"),
+        ("CLIENT_PROCESS", "N/A"),
+        ("THREAD#", "1"),
+        ("SEQUENCE#", "813"),
+        ("DELAY_MINS", "0"),
+    ]));
+    // Apply messages on the applying instance: one before the window, two in it.
+    for (n, t, msg) in [
+        (
+            200,
+            "2026-11-30 05:30:00",
+            "Media Recovery Waiting for thread 1 sequence 812 (in transit)",
+        ),
+        (
+            201,
+            "2026-11-30 05:57:00",
+            "Media Recovery Log +RECO/PROD_B/ARCHIVELOG/2026_11_30/thread_1_seq_812.301.1187654321",
+        ),
+        (
+            202,
+            "2026-11-30 05:59:50",
+            "Media Recovery Waiting for thread 1 sequence 813 (in transit)",
+        ),
+    ] {
+        db.view("V$DATAGUARD_STATUS").push(dg_status(
+            &mrp_inst,
+            n,
+            t,
+            "Informational",
+            "Log Apply Services",
+            0,
+            msg,
+        ));
     }
     for g in 11..=14u64 {
         db.view("V$STANDBY_LOG").push(vrow(&[
@@ -535,6 +713,176 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
     }
     db.view("V$PARAMETER")
         .push(par("standby_file_management", "AUTO", "FALSE"));
+    db
+}
+
+/// Sets `col` on every row of `view` that `pick` selects.
+fn set(db: &mut FakeDb, view: &str, pick: impl Fn(&ViewRow) -> bool, col: &str, value: &str) {
+    for r in db.view(view).iter_mut().filter(|r| pick(r)) {
+        r.insert(col.into(), value.into());
+    }
+}
+
+fn is(col: &'static str, value: &'static str) -> impl Fn(&ViewRow) -> bool {
+    move |r| r.get(col).map(String::as_str) == Some(value)
+}
+
+/// A mounted standby that has stopped receiving because its recovery area is full: RFS
+/// cannot archive, recovery waits for the gap, the transport lag is unknown (NULL) while
+/// the apply lag keeps growing (`+01 17:00:00`).
+///
+/// Shapes: the `V$ARCHIVE_GAP` row as in "Gap Detection on Standby Database"
+/// (reachdba.com; one row per thread, LOW..HIGH inclusive), the lag strings as in the
+/// `V$DATAGUARD_STATS` outputs of Database Specialists' "Monitoring Standby Databases"
+/// (September 2007), the ORA-19815 text as the alert log writes it.
+pub fn standby_gap_fra_full(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATAGUARD_STATS") {
+        match r.get("NAME").map(|n| n.to_ascii_lowercase()).as_deref() {
+            Some("transport lag") => {
+                r.remove("VALUE");
+            }
+            Some("apply lag") => {
+                r.insert("VALUE".into(), "+01 17:00:00".into());
+            }
+            _ => {}
+        }
+    }
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "ACTION",
+        "WAIT_FOR_GAP",
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "STATUS",
+        "WAIT_FOR_GAP",
+    );
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "SEQUENCE#",
+        "2542",
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "SEQUENCE#",
+        "2542",
+    );
+    db.view("V$ARCHIVE_GAP").push(vrow(&[
+        ("THREAD#", "1"),
+        ("LOW_SEQUENCE#", "2542"),
+        ("HIGH_SEQUENCE#", "2550"),
+    ]));
+    // 99 % of 100 GiB, nothing reclaimable (the deletion policy keeps every archive).
+    db.views.insert(
+        "V$RECOVERY_FILE_DEST".into(),
+        vec![vrow(&[
+            ("NAME", "+RECO"),
+            ("SPACE_LIMIT", "107374182400"),
+            ("SPACE_USED", "106300440576"),
+            ("SPACE_RECLAIMABLE", "0"),
+            ("NUMBER_OF_FILES", "1822"),
+        ])],
+    );
+    db.view("V$DATAGUARD_STATUS").extend([
+        dg_status(
+            "1",
+            203,
+            "2026-11-30 05:59:55",
+            "Error",
+            "Remote File Server",
+            19815,
+            "ORA-19815: WARNING: db_recovery_file_dest_size of 107374182400 bytes is 99.00% used, and has 1073741824 remaining bytes available.",
+        ),
+        dg_status(
+            "1",
+            204,
+            "2026-11-30 05:59:56",
+            "Warning",
+            "Remote File Server",
+            0,
+            "RFS[3]: No standby redo logfiles available for T-1",
+        ),
+    ]);
+    db
+}
+
+/// A primary whose destination 2 was deferred (`log_archive_dest_state_2=DEFER`): redo is
+/// not shipped, and V$ARCHIVE_DEST says so in STATUS.
+pub fn primary_dest_deferred(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST",
+        is("DEST_ID", "2"),
+        "STATUS",
+        "DEFERRED",
+    );
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST_STATUS",
+        is("DEST_ID", "2"),
+        "STATUS",
+        "DEFERRED",
+    );
+    set(
+        &mut db,
+        "V$PARAMETER",
+        is("NAME", "log_archive_dest_state_2"),
+        "VALUE",
+        "DEFER",
+    );
+    db
+}
+
+/// A primary shipping to a destination with `DELAY=mins` (as in the Database Specialists
+/// output above, where `DELAY=480` shows as an apply lag of eight hours on the standby).
+pub fn primary_with_delay(rel: Release, mins: u32) -> FakeDb {
+    let mut db = primary(rel, 1);
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST",
+        is("DEST_ID", "2"),
+        "DELAY_MINS",
+        &mins.to_string(),
+    );
+    db
+}
+
+/// A standby applying with a delay: MRP0 reports DELAY_MINS and the apply lag includes it.
+pub fn standby_with_delay(rel: Release, mins: u32) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    let m = mins.to_string();
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "DELAY_MINS",
+        &m,
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "DELAY_MINS",
+        &m,
+    );
+    let lag = format!("+00 00:{:02}:04", mins.min(59));
+    set(
+        &mut db,
+        "V$DATAGUARD_STATS",
+        is("NAME", "APPLY LAG"),
+        "VALUE",
+        &lag,
+    );
     db
 }
 

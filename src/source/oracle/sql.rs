@@ -31,6 +31,9 @@ pub struct Features {
     pub lns_events: bool,
     /// 18c+: `V$INSTANCE.VERSION_FULL` exists.
     pub version_full: bool,
+    /// 12.1+: `V$ARCHIVE_DEST_STATUS.SYNCHRONIZATION_STATUS` is read (the contract's
+    /// release for it; 11.2 leaves it out rather than risk ORA-00904 on the whole part).
+    pub sync_status: bool,
 }
 
 /// A named release whose SQL the contract test checks against the documented columns.
@@ -49,6 +52,7 @@ pub fn variants() -> Vec<Variant> {
         dg_process,
         lns_events,
         version_full,
+        sync_status: !lns_events,
     };
     vec![
         Variant {
@@ -294,7 +298,14 @@ fn events_part(names: &[&str]) -> Part {
                 "inst_id",
                 "event",
                 NC,
-                &["total_waits", "time_waited_micro"],
+                // The _FG columns (11.2+, every release dgscope has SQL for) split the
+                // waits of foreground sessions from those of background processes.
+                &[
+                    "total_waits",
+                    "time_waited_micro",
+                    "total_waits_fg",
+                    "time_waited_micro_fg"
+                ],
                 NC
             ),
             in_list(names)
@@ -366,7 +377,9 @@ fn resp_part() -> Part {
     )
 }
 
-fn dests_sql(compression: bool) -> String {
+/// `compression`/`sync_status`: whether to name those columns (see `dests_part`).
+fn dests_sql(compression: bool, sync_status: bool) -> String {
+    // Positions in s1 are the mapper's contract (map.rs `dests`); a NULL keeps its place.
     let s1 = [
         "d.status",
         "d.affirm",
@@ -375,6 +388,14 @@ fn dests_sql(compression: bool) -> String {
         "d.destination",
         "s.gap_status",
         "NVL(d.error, s.error)",
+        "s.type",
+        "s.recovery_mode",
+        "s.database_mode",
+        if sync_status {
+            "s.synchronization_status"
+        } else {
+            NC
+        },
     ]
     .join("||CHR(31)||");
     format!(
@@ -386,23 +407,31 @@ fn dests_sql(compression: bool) -> String {
             "d.inst_id",
             "TO_CHAR(d.dest_id)",
             "d.transmit_mode",
-            &["d.net_timeout", "s.archived_seq#", "s.applied_seq#"],
+            &[
+                "d.net_timeout",
+                "s.archived_seq#",
+                "s.applied_seq#",
+                "d.delay_mins",
+                "s.standby_logfile_count",
+                "s.standby_logfile_active"
+            ],
             &s1
         )
     )
 }
 
-fn dests_part() -> Part {
+fn dests_part(f: Features) -> Part {
     let mut p = part(
         "dests",
         "DEST",
         &["GV$ARCHIVE_DEST", "GV$ARCHIVE_DEST_STATUS"],
         false,
-        dests_sql(true),
+        dests_sql(true, f.sync_status),
     );
-    // VIEWS.md: V$ARCHIVE_DEST.COMPRESSION on 11.2 is unverified; without it the dest
+    // VIEWS.md: V$ARCHIVE_DEST.COMPRESSION on 11.2 is unverified, and the release that
+    // introduced SYNCHRONIZATION_STATUS is not settled either; without them the dest
     // status, gap and error still matter more than losing the whole part.
-    p.alt_sql = Some(dests_sql(false));
+    p.alt_sql = Some(dests_sql(false, false));
     p
 }
 
@@ -448,16 +477,19 @@ fn iostat_part() -> Part {
 }
 
 fn dg_part() -> Part {
+    // GV$, tagged with the instance: on a RAC standby only the instance running MRP0 has a
+    // meaningful apply lag (V$DATAGUARD_STATS: "relevant only to the applying instance"),
+    // and the session may have landed on another one. The mapper picks the instance.
     part(
         "dg",
         "DGS",
-        &["V$DATAGUARD_STATS"],
+        &["GV$DATAGUARD_STATS"],
         false,
         format!(
-            "{} FROM v$dataguard_stats",
+            "{} FROM gv$dataguard_stats",
             select(
                 "DGS",
-                NN,
+                "inst_id",
                 "LOWER(name)",
                 "unit",
                 &[],
@@ -488,25 +520,37 @@ fn recovery_part() -> Part {
     )
 }
 
+fn dg_process_sql(delay: bool) -> String {
+    format!(
+        "{} FROM gv$dataguard_process",
+        select(
+            "PROC",
+            "inst_id",
+            "name",
+            "role",
+            &[
+                "thread#",
+                "sequence#",
+                if delay { "delay_mins" } else { NN }
+            ],
+            "action"
+        )
+    )
+}
+
 fn processes_part(f: Features) -> Part {
     if f.dg_process {
-        part(
+        let mut p = part(
             "processes",
             "PROC",
             &["GV$DATAGUARD_PROCESS"],
             false,
-            format!(
-                "{} FROM gv$dataguard_process",
-                select(
-                    "PROC",
-                    "inst_id",
-                    "name",
-                    "role",
-                    &["thread#", "sequence#"],
-                    "action"
-                )
-            ),
-        )
+            dg_process_sql(true),
+        );
+        // DELAY_MINS of V$DATAGUARD_PROCESS is described in the 23ai Reference; that 12.2
+        // has it is known from public scripts only. Without it MRP0's state still counts.
+        p.alt_sql = Some(dg_process_sql(false));
+        p
     } else {
         part(
             "processes",
@@ -520,12 +564,92 @@ fn processes_part(f: Features) -> Part {
                     "inst_id",
                     "process",
                     NC,
-                    &["thread#", "sequence#"],
+                    &["thread#", "sequence#", "delay_mins"],
                     "status"
                 )
             ),
         )
     }
+}
+
+/// Standby: the archived logs recovery is waiting for. State, so read every sample.
+fn gaps_part() -> Part {
+    part(
+        "gaps",
+        "GAP",
+        &["V$ARCHIVE_GAP"],
+        false,
+        format!(
+            "{} FROM v$archive_gap",
+            select(
+                "GAP",
+                "thread#",
+                NC,
+                NC,
+                &["low_sequence#", "high_sequence#"],
+                NC
+            )
+        ),
+    )
+}
+
+/// The recovery area's limit and use (both roles). It fills over minutes, not seconds, so
+/// the once-a-minute cadence is enough.
+fn fra_part() -> Part {
+    part(
+        "fra",
+        "FRA",
+        &["V$RECOVERY_FILE_DEST"],
+        true,
+        format!(
+            "{} FROM v$recovery_file_dest",
+            select(
+                "FRA",
+                NN,
+                "name",
+                NC,
+                &[
+                    "space_limit",
+                    "space_used",
+                    "space_reclaimable",
+                    "number_of_files"
+                ],
+                NC
+            )
+        ),
+    )
+}
+
+/// How far back `V$DATAGUARD_STATUS` is read, in minutes. The text must not change from
+/// sample to sample (a new literal each time would be a hard parse each time), so the
+/// "newer than the previous sample" filter is the mapper's (`messages.rs`, by
+/// MESSAGE_NUM); this window bounds what a first sample or a reconnect can bring back.
+pub const DG_MESSAGE_WINDOW_MIN: u32 = 5;
+
+/// Data Guard messages of every instance (MRP0 may run on another one than the session's).
+fn dg_messages_part() -> Part {
+    part(
+        "dg_messages",
+        "DGM",
+        &["GV$DATAGUARD_STATUS"],
+        false,
+        format!(
+            "{} FROM gv$dataguard_status WHERE \"TIMESTAMP\" > SYSDATE - {DG_MESSAGE_WINDOW_MIN}/1440",
+            select(
+                "DGM",
+                "inst_id",
+                "severity",
+                "facility",
+                &[
+                    "message_num",
+                    "error_code",
+                    "dest_id",
+                    &epoch("\"TIMESTAMP\"")
+                ],
+                "message"
+            )
+        ),
+    )
 }
 
 fn lag_hist_part() -> Part {
@@ -638,9 +762,11 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             hist_part(f, &primary_hist_events(f)),
             stats_part(),
             resp_part(),
-            dests_part(),
+            dests_part(f),
             os_part(),
             iostat_part(),
+            dg_messages_part(),
+            fra_part(),
             params_part(),
             logs_part(),
             standby_logs_part(),
@@ -656,7 +782,10 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             dg_part(),
             recovery_part(),
             processes_part(f),
+            gaps_part(),
+            dg_messages_part(),
             lag_hist_part(),
+            fra_part(),
             params_part(),
             logs_part(),
             standby_logs_part(),
