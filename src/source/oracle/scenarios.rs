@@ -716,9 +716,11 @@ fn standby_db(rel: Release, open_mode: &str, instances: u32, mrp: u32) -> FakeDb
     db
 }
 
-/// Sets `col` on every row of `view` that `pick` selects.
+/// Sets `col` on every row of `view` that `pick` selects. A view this release does not
+/// have stays absent (creating it would make the release look newer).
 fn set(db: &mut FakeDb, view: &str, pick: impl Fn(&ViewRow) -> bool, col: &str, value: &str) {
-    for r in db.view(view).iter_mut().filter(|r| pick(r)) {
+    let rows = db.views.get_mut(view).into_iter().flatten();
+    for r in rows.filter(|r| pick(r)) {
         r.insert(col.into(), value.into());
     }
 }
@@ -875,7 +877,7 @@ pub fn standby_with_delay(rel: Release, mins: u32) -> FakeDb {
         "DELAY_MINS",
         &m,
     );
-    let lag = format!("+00 00:{:02}:04", mins.min(59));
+    let lag = format!("+00 {:02}:{:02}:01", (mins / 60).min(23), mins % 60);
     set(
         &mut db,
         "V$DATAGUARD_STATS",
