@@ -154,6 +154,37 @@ fn standby_processes_lags_and_state_per_release() {
 }
 
 #[test]
+fn the_state_parts_travel_in_the_one_statement_per_sample() {
+    for rel in [Release::R11_2, Release::R19] {
+        let (d, ev) = run("standby", standby(rel, "MOUNTED"), 3);
+        let n = good_samples(&ev, "standby").len();
+        let log = d.log();
+        // The probe's statements (two on 11.2, three with VERSION_FULL), then one a sample.
+        let probes = log
+            .statements
+            .iter()
+            .take_while(|(_, q)| !q.contains("UNION ALL"))
+            .count();
+        assert_eq!(probes, if rel == Release::R19 { 3 } else { 2 });
+        let per_sample: Vec<&String> = log.statements[probes..].iter().map(|(_, q)| q).collect();
+        assert!(per_sample.len() >= n, "{rel:?}");
+        for q in &per_sample {
+            for view in [
+                "FROM v$archive_gap",
+                "FROM gv$dataguard_status",
+                "FROM gv$dataguard_stats",
+            ] {
+                assert!(q.contains(view), "{rel:?}: {view} missing");
+            }
+            assert!(q.contains("UNION ALL"));
+        }
+        // The recovery area comes with the slow parts of the first statement only.
+        assert!(per_sample[0].contains("FROM v$recovery_file_dest"));
+        assert!(!per_sample[1].contains("FROM v$recovery_file_dest"));
+    }
+}
+
+#[test]
 fn a_standby_behind_a_full_recovery_area_per_release() {
     for rel in ALL {
         let (_, ev) = run("standby", standby_gap_fra_full(rel), 1);

@@ -82,7 +82,7 @@ impl MessageCursor {
             );
             out.extend(fresh);
         }
-        out.sort_by(|a, b| (a.msg.time, a.inst, a.num).cmp(&(b.msg.time, b.inst, b.num)));
+        out.sort_by_key(|r| (r.msg.time, r.inst, r.num));
         let skip = out.len().saturating_sub(PER_SAMPLE_MAX);
         out.into_iter().skip(skip).map(|r| r.msg).collect()
     }

@@ -83,7 +83,7 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         version_full: version_full.is_some(),
         // The contract has the column from 12.1; an unknown version is taken as modern, as
         // above (the dests part falls back without it on ORA-00904).
-        sync_status: !major.is_some_and(|m| m < 12),
+        sync_status: major.is_none_or(|m| m >= 12),
     };
     Ok(Probe {
         version,
