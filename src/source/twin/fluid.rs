@@ -6,6 +6,20 @@ use super::hist::EventAcc;
 use super::params::{Params, Transport, MB};
 use std::collections::VecDeque;
 
+/// Held redo waits this much longer than the hold itself: MRP picks it up on its next pass,
+/// so a DELAY of 30 min reads as an apply lag of 1800 s, never 1799.
+const HOLD_MARGIN_S: f64 = 0.5;
+
+/// Redo generated at or before `t − this` may be applied (0 without a hold).
+fn hold_limit_s(p: &Params) -> f64 {
+    let hold = p.apply_hold_s();
+    if hold > 0.0 {
+        hold + HOLD_MARGIN_S
+    } else {
+        0.0
+    }
+}
+
 /// A FIFO of redo chunks: (bytes, generation time in seconds).
 #[derive(Debug, Clone, Default)]
 pub struct RedoQueue {
@@ -154,9 +168,9 @@ impl Standby {
         let hold = p.apply_hold_s();
         if hold > 0.0 {
             let rate = p.nominal_redo_bps();
-            let secs = hold.ceil() as i64;
+            let secs = (hold + HOLD_MARGIN_S).ceil() as i64 + 1;
             for i in (1..=secs).rev() {
-                sb.apply.push(rate, -(i as f64) + 0.5);
+                sb.apply.push(rate, -(i as f64));
             }
             sb.c.preloaded = sb.apply.bytes;
         }
@@ -250,7 +264,7 @@ impl Standby {
         let mut last_gen = None;
         let done = self
             .apply
-            .take_older(cap, t - p.apply_hold_s(), |_, g| last_gen = Some(g));
+            .take_older(cap, t - hold_limit_s(p), |_, g| last_gen = Some(g));
         if let Some(g) = last_gen {
             self.c.last_applied_gen_s = g;
         }
