@@ -195,7 +195,7 @@ impl StatusLog {
     fn mrp_died(&mut self, t: Timestamp) {
         let file = "/u01/app/oracle/product/19.0.0/dbhome_1/dbs/UNNAMED00007";
         let rows = [
-            ("Warning", 0, format!("File #7 added to control file as 'UNNAMED00007' because the parameter STANDBY_FILE_MANAGEMENT is set to MANUAL")),
+            ("Warning", 0, "File #7 added to control file as 'UNNAMED00007' because the parameter STANDBY_FILE_MANAGEMENT is set to MANUAL".to_string()),
             ("Error", 1111, "MRP0: Background Media Recovery terminated with error 1111".to_string()),
             ("Error", 1111, "ORA-01111: name for data file 7 is unknown - rename to correct file".to_string()),
             ("Error", 1110, format!("ORA-01110: data file 7: '{file}'")),
