@@ -449,7 +449,6 @@ impl Pair {
                     sequence: Some(800),
                     delay_mins: Some(self.delay_mins),
                     inst_id: Some(1),
-                    ..Default::default()
                 });
             }
             for inst in 1..=if self.mira { 2 } else { 1 } {

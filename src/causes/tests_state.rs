@@ -653,3 +653,73 @@ fn every_finding_names_what_to_verify() {
         assert!(seen.contains(id), "{id} never raised: {seen:?}");
     }
 }
+
+#[test]
+fn transport_mode_advice_says_what_it_does_to_protection() {
+    let far = |mode: &str| Pair {
+        lfs_ms: 7.5,
+        remote_ms: Some(6.5),
+        rfs_ms: Some(0.9),
+        protection_mode: Some(mode.into()),
+        protection_level: Some(mode.into()),
+        ..Pair::default()
+    };
+    let a = assess(&far("MAXIMUM AVAILABILITY"), 40);
+    let f = get(&a, "network-latency").expect("network-latency");
+    let async_advice = f
+        .advice
+        .iter()
+        .find(|a| a.contains("ASYNC takes"))
+        .expect("ASYNC advice");
+    assert!(
+        async_advice.contains("Maximum Performance"),
+        "{async_advice}"
+    );
+    assert!(f
+        .advice
+        .iter()
+        .any(|a| a.contains("FASTSYNC") && a.contains("Maximum Availability stays")));
+    let a = assess(&far("MAXIMUM PROTECTION"), 40);
+    let f = get(&a, "network-latency").expect("network-latency");
+    for adv in f
+        .advice
+        .iter()
+        .filter(|a| a.contains("ASYNC") || a.contains("FASTSYNC"))
+    {
+        assert!(adv.contains("Under MAXIMUM PROTECTION"), "{adv}");
+    }
+}
+
+/// On 11.2 the SYNC remote write is `LNS wait on SENDREQ`, which the ASYNC shipping process
+/// waits on too: it is in the commit path only with a SYNC destination.
+#[test]
+fn lns_wait_on_sendreq_counts_only_with_a_sync_destination() {
+    use crate::sample::names::event;
+    use std::sync::Arc;
+    let run_with = |sync: bool| {
+        let pair = Pair {
+            sync,
+            remote_ms: None,
+            ..Pair::default()
+        };
+        let mut run = Run::default();
+        for i in 0..10 {
+            run.acc.advance(&pair);
+            let mut p = pair.primary(i, &run.acc);
+            p.events.insert(
+                event::LNS_WAIT_ON_SENDREQ.into(),
+                crate::sample::Event {
+                    waits: (i as u64 + 1) * 1000,
+                    us: crate::units::Micros((i as u64 + 1) * 3_000_000),
+                    ..Default::default()
+                },
+            );
+            run.engine.push_sample(Arc::new(p));
+            run.engine.push_sample(Arc::new(pair.standby(i, &run.acc)));
+        }
+        let ctx = super::context::Context::new(&run.engine, MIN, None);
+        ctx.remote()
+    };
+    assert!(run_with(true).is_some_and(|r| (r - 3.0).abs() < 1e-6));
+    assert_eq!(run_with(false), None);
+}

@@ -16,6 +16,39 @@ pub const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
 
 const V_SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
 
+/// A change of transport mode a finding may advise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ModeChange {
+    FastSync,
+    Async,
+}
+
+trait ModeAdvice {
+    fn with_mode_advice(self, ctx: &Context, changes: &[ModeChange]) -> Self;
+}
+
+impl ModeAdvice for Finding {
+    /// Advice that changes the transport mode says what it does to the protection mode; under
+    /// MAXIMUM PROTECTION it is not offered without that warning.
+    fn with_mode_advice(mut self, ctx: &Context, changes: &[ModeChange]) -> Self {
+        let mode = ctx
+            .p_last()
+            .and_then(|s| s.db.as_ref())
+            .and_then(|d| d.protection_mode.as_deref())
+            .map(|m| m.trim().to_ascii_uppercase());
+        let max_protection = mode.as_deref() == Some("MAXIMUM PROTECTION");
+        for c in changes {
+            self.advice.push(match (c, max_protection) {
+                (ModeChange::FastSync, false) => "If the RPO allows, FASTSYNC (SYNC NOAFFIRM) takes the standby's SRL write out of the commit path (not the round trip). Maximum Availability stays in force, but redo the standby acknowledged before writing it is lost if both sites fail at once.".into(),
+                (ModeChange::FastSync, true) => "Under MAXIMUM PROTECTION FASTSYNC (NOAFFIRM) is not an option: that mode requires SYNC AFFIRM, so you would first have to lower the protection mode to Maximum Availability, accepting that the primary then no longer stops when no standby is synchronised.".into(),
+                (ModeChange::Async, false) => "If the RPO allows, ASYNC takes the network out of the commit path entirely, but it means Maximum Performance: zero data loss is given up (Maximum Availability needs a SYNC destination).".into(),
+                (ModeChange::Async, true) => "Under MAXIMUM PROTECTION ASYNC is not an option: the mode needs a SYNC standby. Switching would first mean lowering the protection mode to Maximum Performance and giving up zero data loss; decide that on purpose, not as tuning.".into(),
+            });
+        }
+        self
+    }
+}
+
 pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let dest = ctx.sync_dest().filter(|d| d.affirm)?;
     let (remote, lfpw, rfs) = (ctx.remote()?, ctx.lfpw()?, ctx.rfs()?);
@@ -108,12 +141,12 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
                 "Use one member per standby redo log group (LGWR and RFS wait for the slowest member), on the standby's fastest storage.",
                 "Give SRLs the same size as the online logs, and one more group per thread than the ORLs.",
                 "Check what else writes to the SRL disks on the standby host (backups, other databases).",
-                "If the RPO allows, FASTSYNC (SYNC NOAFFIRM) takes the SRL write out of the commit path; it accepts a small data-loss window.",
             ],
             // The SRL write's part of the time a commit waits beyond its local write.
             explains: rfs.min(remote - lfpw),
         }
-        .finish(ctx),
+        .finish(ctx)
+        .with_mode_advice(ctx, &[ModeChange::FastSync]),
     )
 }
 
@@ -171,13 +204,12 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             check: &[V::CommitPathAverages, V::RfsLatency, V::DestConfig],
             advice: &[
                 "Measure the path with oratcptest; compare with the round trip the application can afford.",
-                "FASTSYNC (SYNC NOAFFIRM) removes the standby disk write from the commit path but not the round trip.",
-                "If the RPO allows, ASYNC takes the network out of the commit path entirely.",
                 "Size socket buffers (SDU, RECV_BUF_SIZE/SEND_BUF_SIZE) to at least 3 × bandwidth-delay product.",
             ],
             explains: network.min(remote - ctx.lfpw().unwrap_or(0.0)),
         }
-        .finish(ctx),
+        .finish(ctx)
+        .with_mode_advice(ctx, &[ModeChange::FastSync, ModeChange::Async]),
     )
 }
 
