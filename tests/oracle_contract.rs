@@ -604,24 +604,57 @@ fn no_sql_text_outside_the_oracle_source() {
     );
 }
 
-/// The SQL shown to DBAs in drill-downs and reports ("what to check") obeys the same contract:
-/// documented views and columns (as of 19c, the release the advice targets) and SELECT only.
+/// The SQL shown to DBAs in drill-downs, reports and `check` ("what to check") obeys the same
+/// contract: every variant of every query — each release dgscope has SQL for, single instance
+/// and RAC — reads only views and columns documented for that release, and is one SELECT.
 #[test]
 fn verification_sql_in_findings_is_documented_and_select_only() {
-    use dgscope::source::oracle::verify;
-    let doc = documented();
+    use dgscope::causes::VerifyKey;
+    use dgscope::source::oracle::verify::{resolve, variants, Releases};
+    let doc = documented_with_fixture();
     let mut problems = Vec::new();
-    for v in verify::ALL {
-        let body = v.sql.trim().trim_end_matches(';');
-        assert!(!body.contains(';'), "{}: more than one statement", v.name);
-        let t = body.trim_start().to_ascii_uppercase();
-        assert!(t.starts_with("SELECT "), "{}: {body}", v.name);
-        for tok in tokens(body) {
-            if let Tok::Ident(w, false) = tok {
-                assert!(!FORBIDDEN.contains(&w.as_str()), "{}: {w}", v.name);
+    let mut checked = 0;
+    for (label, at, r) in variants() {
+        let releases = Releases {
+            primary: r,
+            standby: r,
+        };
+        for &k in VerifyKey::ALL {
+            let v = resolve(k, &releases);
+            let name = format!("{label}{}/{}", if r.rac { "/RAC" } else { "" }, v.name);
+            let body = v.sql.trim().trim_end_matches(';');
+            assert!(!body.contains(';'), "{name}: more than one statement");
+            let t = body.trim_start().to_ascii_uppercase();
+            assert!(t.starts_with("SELECT "), "{name}: {body}");
+            for tok in tokens(body) {
+                if let Tok::Ident(w, false) = tok {
+                    assert!(!FORBIDDEN.contains(&w.as_str()), "{name}: {w}");
+                }
             }
+            check(&name, body, &version(at), &doc, &mut problems);
+            checked += 1;
         }
-        check(v.name, body, &version("19.3"), &doc, &mut problems);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(checked, VerifyKey::ALL.len() * variants().len());
+}
+
+/// The documented columns, plus the committed fixture's rows: a column this branch added to
+/// tests/fixtures/oracle/columns.tsv counts even where `../shared` holds an older copy.
+fn documented_with_fixture() -> BTreeMap<String, BTreeMap<String, Version>> {
+    let mut m = documented();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("tests/fixtures/oracle/columns.tsv"))
+        .expect("committed columns.tsv readable");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        m.entry(f[0].to_string())
+            .or_default()
+            .entry(f[1].to_string())
+            .or_insert_with(|| version(f[2]));
+    }
+    m
 }

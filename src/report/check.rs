@@ -9,6 +9,7 @@ use crate::metrics::{Delta, Engine, EngineConfig, Window};
 use crate::sample::names::event;
 use crate::sample::recording::Entry;
 use crate::sample::Slot;
+use crate::source::oracle::verify::{self, Releases};
 use crate::timestamp::Timestamp;
 use serde_json::json;
 use std::time::Duration;
@@ -23,6 +24,22 @@ pub struct CheckResult {
     pub samples: usize,
     /// Every finding raised or cleared during the run, in order.
     pub transitions: Vec<crate::causes::Transition>,
+    /// The releases of the newest primary and standby samples: the verification SQL is
+    /// spelled for them.
+    pub releases: Releases,
+}
+
+/// The releases of the engine's newest primary and standby samples (the chosen standby, or
+/// the first), for spelling verification SQL. A failed sample has no release: its last good
+/// one is used, a release does not go stale.
+pub fn releases(engine: &Engine, standby: Option<&Slot>) -> Releases {
+    let newest = |slot: Option<&Slot>| {
+        slot.and_then(|s| engine.slot(s))
+            .and_then(|s| s.last_good())
+            .map(|s| s.as_ref())
+    };
+    let standby = standby.or_else(|| engine.standby_slots().first().copied());
+    Releases::from_samples(newest(engine.primary_slot()), newest(standby))
 }
 
 /// The headline figures over the checked window.
@@ -138,6 +155,7 @@ where
         to: engine.latest(),
         samples,
         transitions,
+        releases: releases(&engine, None),
     })
 }
 
@@ -200,7 +218,7 @@ impl CheckResult {
                         "source": e.source,
                     })).collect::<Vec<_>>(),
                     "advice": f.advice,
-                    "check_sql": f.check_sql,
+                    "check_sql": verify::texts(&f.verify, &self.releases),
                     "what_if": f.what_if,
                 })
             })

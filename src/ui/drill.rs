@@ -103,10 +103,21 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     out.push(Line::styled(f.meaning.clone(), t.text()));
     out.push(Line::raw(""));
     out.push(h("What to check (SQL, SELECT only; y copies this view)"));
-    if f.check_sql.is_empty() {
+    if f.verify.is_empty() {
         out.push(Line::styled(fmt::NONE, t.muted()));
     }
-    for sql in &f.check_sql {
+    // Spelled for the releases of the newest samples, so the DBA sees the numbers shown here.
+    let e = &cx.app.engine;
+    let newest = |slot: Option<&crate::sample::Slot>| {
+        slot.and_then(|s| e.slot(s))
+            .and_then(|s| s.last_good())
+            .map(|s| s.as_ref())
+    };
+    let releases = crate::source::oracle::verify::Releases::from_samples(
+        newest(e.primary_slot()),
+        newest(cx.app.standby()),
+    );
+    for sql in crate::source::oracle::verify::texts(&f.verify, &releases) {
         for l in sql.lines() {
             out.push(Line::styled(format!("  {l}"), t.style(Role::SeriesLfpw)));
         }
