@@ -611,7 +611,7 @@ fn no_sql_text_outside_the_oracle_source() {
 fn verification_sql_in_findings_is_documented_and_select_only() {
     use dgscope::causes::VerifyKey;
     use dgscope::source::oracle::verify::{resolve, variants, Releases};
-    let doc = documented_with_fixture();
+    let doc = documented();
     let mut problems = Vec::new();
     let mut checked = 0;
     for (label, at, r) in variants() {
@@ -637,24 +637,4 @@ fn verification_sql_in_findings_is_documented_and_select_only() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert_eq!(checked, VerifyKey::ALL.len() * variants().len());
-}
-
-/// The documented columns, plus the committed fixture's rows: a column this branch added to
-/// tests/fixtures/oracle/columns.tsv counts even where `../shared` holds an older copy.
-fn documented_with_fixture() -> BTreeMap<String, BTreeMap<String, Version>> {
-    let mut m = documented();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("tests/fixtures/oracle/columns.tsv"))
-        .expect("committed columns.tsv readable");
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split('\t').collect();
-        m.entry(f[0].to_string())
-            .or_default()
-            .entry(f[1].to_string())
-            .or_insert_with(|| version(f[2]));
-    }
-    m
 }

@@ -291,8 +291,15 @@ fn sql(key: VerifyKey, r: Release) -> String {
             } else {
                 ("", "")
             };
+            // SYNCHRONIZATION_STATUS is documented from 12.1 on (11.x: the same release gate
+            // as the LNS event names).
+            let sync = if r.lns_events {
+                ""
+            } else {
+                "s.synchronization_status, "
+            };
             format!(
-                "SELECT {di}d.dest_id, d.db_unique_name, d.status, d.transmit_mode, d.affirm,\n       d.net_timeout, d.compression, d.delay_mins, s.type, s.database_mode,\n       s.recovery_mode, s.protection_mode, s.synchronization_status, s.gap_status, d.error\nFROM {d} d JOIN {s} s ON s.dest_id = d.dest_id{join}\nWHERE d.target = 'STANDBY'\nORDER BY {di}d.dest_id;"
+                "SELECT {di}d.dest_id, d.db_unique_name, d.status, d.transmit_mode, d.affirm,\n       d.net_timeout, d.compression, d.delay_mins, s.type, s.database_mode,\n       s.recovery_mode, s.protection_mode, {sync}s.gap_status, d.error\nFROM {d} d JOIN {s} s ON s.dest_id = d.dest_id{join}\nWHERE d.target = 'STANDBY'\nORDER BY {di}d.dest_id;"
             )
         }
         DestParams => format!(
