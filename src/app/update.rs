@@ -178,7 +178,8 @@ fn move_selection(app: &mut App, by: i64) {
         }
         Screen::Main => {}
         Screen::Zoom(_) | Screen::Cause(_) => {
-            app.scroll = (app.scroll as i64 + by).clamp(0, 10_000) as u16;
+            let max = app.scroll_max.min(10_000) as i64;
+            app.scroll = (app.scroll as i64 + by).clamp(0, max) as u16;
         }
     }
 }

@@ -48,6 +48,10 @@ pub struct TuiOptions {
     pub causes_available: bool,
     /// Points of history kept per database (the config file's `history`).
     pub history: usize,
+    /// How long a condition must hold before a finding is raised (the thresholds'
+    /// `raise_after_s`): until the session has that much data the causes pane says
+    /// "warming up".
+    pub raise_after_s: f64,
 }
 
 impl TuiOptions {
@@ -73,6 +77,7 @@ impl TuiOptions {
             out_dir: PathBuf::from("."),
             causes_available: true,
             history: crate::metrics::EngineConfig::default().history_len,
+            raise_after_s: crate::causes::Thresholds::default().raise_after_s,
         }
     }
 }
@@ -166,6 +171,7 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         keymap: opts.keymap.clone(),
         themes,
         causes_available: opts.causes_available,
+        raise_after_s: opts.raise_after_s,
     };
     let engine = Engine::new(crate::metrics::EngineConfig {
         history_len: opts.history.max(1),
@@ -241,6 +247,8 @@ pub async fn run(
         tokio::select! {
             ev = input.next() => match ev {
                 Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => {
+                    let size = guard.terminal.size().map_err(io_fail)?;
+                    app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, size.width, size.height), &app));
                     if let Some(a) = app::action_for_key(&app, &k) {
                         app::update(&mut app, a);
                         dirty = true;
@@ -253,7 +261,10 @@ pub async fn run(
                         MouseEventKind::Down(MouseButton::Left) => {
                             ui::pane_at(area, &app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
                         }
-                        MouseEventKind::ScrollDown => Some(app::Action::Down),
+                        MouseEventKind::ScrollDown => {
+                            app.set_scroll_max(ui::scroll_max(area, &app));
+                            Some(app::Action::Down)
+                        }
                         MouseEventKind::ScrollUp => Some(app::Action::Up),
                         _ => None,
                     };
@@ -262,8 +273,9 @@ pub async fn run(
                         dirty = true;
                     }
                 }
-                Some(Ok(Event::Resize(_, _))) => {
+                Some(Ok(Event::Resize(w, h))) => {
                     guard.terminal.autoresize().map_err(io_fail)?;
+                    app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, w, h), &app));
                     dirty = true;
                 }
                 Some(Ok(_)) => {}
@@ -321,8 +333,10 @@ pub async fn run(
                 }
                 Effect::ToggleRecording => toggle_recording(&mut app, &mut recorder, &opts),
                 Effect::AddMark(text) => {
+                    // Stamped on the source's clock (the latest sample), never the wall
+                    // clock: a note must sit among the samples it describes.
                     let m = Mark {
-                        t: app.clock(),
+                        t: app.source_now(),
                         text,
                     };
                     if let Some(w) = recorder.as_mut() {
@@ -339,12 +353,11 @@ pub async fn run(
                     });
                 }
                 Effect::Copy => {
-                    let size = guard.terminal.size().map_err(io_fail)?;
-                    let text = copy_text(&app, size.width);
+                    let text = copy_text(&app);
                     let mut out = std::io::stdout();
                     let _ = out.write_all(osc52::sequence(&text).as_bytes());
                     let _ = out.flush();
-                    app.status = Some(format!("copied {} lines (OSC 52)", text.lines().count()));
+                    app.status = Some(copy_status(&text));
                 }
             }
             dirty = true;
@@ -386,7 +399,8 @@ fn toggle_recording(
         app.status = Some(format!("recording saved: {path}"));
         return;
     }
-    let now = Timestamp::now();
+    // The recording's start is the source's time, like every sample in it.
+    let now = app.source_now();
     let path = opts
         .out_dir
         .join(format!("dgscope-{}.jsonl", incident::file_stamp(now)));
@@ -409,21 +423,36 @@ pub fn copy_screen(app: &App) -> Screen {
     }
 }
 
-/// The text `y` puts on the clipboard: the whole zoomed pane or drill-down at the terminal's
-/// width, however long (the SQL to check must not be cut at the screen's bottom edge).
-pub fn copy_text(app: &App, width: u16) -> String {
-    let text = screen_text(app, width, 300, copy_screen(app));
-    // Drop the header, the footer and the blank rows a tall off-screen frame leaves.
-    let lines: Vec<&str> = text.lines().collect();
-    let body = &lines[1.min(lines.len())..lines.len().saturating_sub(1)];
-    let blank = |l: &&str| {
-        l.trim_matches(|c: char| c == ' ' || c == '│' || c == '|')
-            .is_empty()
-    };
-    let end = body.iter().rposition(|l| !blank(l)).map_or(0, |i| i + 1);
-    let mut out = body[..end].join("\n");
-    out.push('\n');
-    out
+/// The text `y` puts on the clipboard: the drill-down whole (not the visible part) or the
+/// focused pane with everything its zoomed view has, as plain text: no borders, no padding,
+/// no chart, lines as long as they are, trailing blanks trimmed.
+pub fn copy_text(app: &App) -> String {
+    match copy_screen(app) {
+        Screen::Cause(i) => ui::drill::text(&ui::Ctx::new(app), i)
+            .unwrap_or_else(|| "this cause has cleared\n".to_string()),
+        Screen::Zoom(p) => ui::pane_text(app, p),
+        Screen::Main => ui::pane_text(app, app.focus),
+    }
+}
+
+/// The size above which many terminals cut or refuse an OSC 52 sequence (xterm, tmux and
+/// others commonly stop near 100 kB).
+pub const OSC52_LIMIT: usize = 100_000;
+
+/// The footer line after `y`: how much went out, and a warning when the sequence is larger
+/// than many terminals accept.
+pub fn copy_status(text: &str) -> String {
+    let lines = text.lines().count();
+    let bytes = text.len();
+    let seq = osc52::sequence(text).len();
+    let mut s = format!("copied {lines} lines, {bytes} bytes (OSC 52)");
+    if seq > OSC52_LIMIT {
+        s.push_str(&format!(
+            "; warning: {} kB is over the ~100 kB many terminals accept: it may be cut (e writes the full report)",
+            seq.div_ceil(1000)
+        ));
+    }
+    s
 }
 
 /// Renders a screen off-screen and returns its text (copy, `Q`).
