@@ -15,7 +15,7 @@ use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
 use crate::ui::{self, theme::Theme};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
@@ -245,43 +245,32 @@ pub async fn run(
             dirty = false;
         }
         tokio::select! {
-            ev = input.next() => match ev {
-                Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => {
-                    let size = guard.terminal.size().map_err(io_fail)?;
-                    app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, size.width, size.height), &app));
-                    if let Some(a) = app::action_for_key(&app, &k) {
-                        app::update(&mut app, a);
-                        dirty = true;
+            ev = input.next() => {
+                // Handle what else is ready too (a burst of keys, a paste typed as keys by a
+                // terminal without bracketed paste) before one redraw: input never queues
+                // behind frames. An action with an effect is carried out before the next.
+                let mut next = ev;
+                let mut handled = 0;
+                loop {
+                    match next {
+                        Some(Ok(e)) => {
+                            if on_input(&mut app, &mut guard, e).map_err(io_fail)? {
+                                dirty = true;
+                            }
+                        }
+                        // stdin closed or unreadable: nobody is at the keyboard any more.
+                        Some(Err(_)) | None => break 'main,
+                    }
+                    handled += 1;
+                    if handled >= 4096 || !app.effects.is_empty() {
+                        break;
+                    }
+                    match input.next().now_or_never() {
+                        Some(e) => next = e,
+                        None => break,
                     }
                 }
-                Some(Ok(Event::Mouse(m))) => {
-                    let size = guard.terminal.size().map_err(io_fail)?;
-                    let area = Rect::new(0, 0, size.width, size.height);
-                    let action = match m.kind {
-                        MouseEventKind::Down(MouseButton::Left) => {
-                            ui::pane_at(area, &app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
-                        }
-                        MouseEventKind::ScrollDown => {
-                            app.set_scroll_max(ui::scroll_max(area, &app));
-                            Some(app::Action::Down)
-                        }
-                        MouseEventKind::ScrollUp => Some(app::Action::Up),
-                        _ => None,
-                    };
-                    if let Some(a) = action {
-                        app::update(&mut app, a);
-                        dirty = true;
-                    }
-                }
-                Some(Ok(Event::Resize(w, h))) => {
-                    guard.terminal.autoresize().map_err(io_fail)?;
-                    app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, w, h), &app));
-                    dirty = true;
-                }
-                Some(Ok(_)) => {}
-                // stdin closed or unreadable: nobody is at the keyboard any more.
-                Some(Err(_)) | None => break 'main,
-            },
+            }
             ev = events.recv(), if source_open => match ev {
                 Some(ev) => {
                     seen += 1;
@@ -371,6 +360,51 @@ pub async fn run(
         }
     }
     Ok(exit)
+}
+
+/// One terminal event: keys, mouse, resize and paste. Returns whether the screen changed.
+fn on_input(
+    app: &mut App,
+    guard: &mut terminal::TerminalGuard,
+    ev: Event,
+) -> std::io::Result<bool> {
+    let size = guard.terminal.size()?;
+    let area = Rect::new(0, 0, size.width, size.height);
+    let action = match ev {
+        Event::Key(k) if k.kind != KeyEventKind::Release => {
+            app.set_scroll_max(ui::scroll_max(area, app));
+            app::action_for_key(app, &k)
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                ui::pane_at(area, app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
+            }
+            MouseEventKind::ScrollDown => {
+                app.set_scroll_max(ui::scroll_max(area, app));
+                Some(app::Action::Down)
+            }
+            MouseEventKind::ScrollUp => Some(app::Action::Up),
+            _ => None,
+        },
+        Event::Resize(w, h) => {
+            guard.terminal.autoresize()?;
+            app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, w, h), app));
+            return Ok(true);
+        }
+        // Bracketed paste: text for the note box, nothing else (a pasted "q" must not quit).
+        Event::Paste(text) => {
+            app::paste(app, &text);
+            return Ok(true);
+        }
+        _ => None,
+    };
+    match action {
+        Some(a) => {
+            app::update(app, a);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }
 
 fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev: SourceEvent) {
