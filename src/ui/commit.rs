@@ -422,7 +422,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             // rest (its buckets merged to fit), the chart whatever is left over.
             let need = hist_rows_needed(&w);
             let chart_min = CHART_MIN as usize;
-            let hist_rows = if avail >= 3 + chart_min + 1 {
+            let hist_rows = if avail > 3 + chart_min {
                 need.min(avail - chart_min - 1)
             } else {
                 avail
