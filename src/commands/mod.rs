@@ -172,7 +172,22 @@ pub fn man_page() -> String {
     let mut out = Vec::new();
     // Rendering into a Vec cannot fail.
     let _ = clap_mangen::Man::new(cli_command()).render(&mut out);
-    String::from_utf8_lossy(&out).into_owned()
+    // One page is installed: subcommands are named as commands, not as `dgscope-watch(1)`
+    // pages that do not exist.
+    let page = String::from_utf8_lossy(&out).into_owned();
+    let mut fixed = String::with_capacity(page.len());
+    for line in page.lines() {
+        match line
+            .strip_prefix("dgscope\\-")
+            .and_then(|rest| rest.strip_suffix("(1)"))
+        {
+            Some(cmd) => fixed.push_str(&format!("\\fBdgscope {cmd}\\fR")),
+            None => fixed.push_str(line),
+        }
+        fixed.push('\n');
+    }
+    fixed.push_str(".SH SEE ALSO\n\\fBdgscope help\\fR \\fICOMMAND\\fR, and README.md and docs/ in the source distribution.\n");
+    fixed
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error worth a message.

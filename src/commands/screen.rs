@@ -29,6 +29,7 @@ pub fn options(
             .map(String::from)
             .or_else(|| config.theme.clone());
     }
+    opts.raise_after_s = config.thresholds.raise_after_s;
     if let Some(h) = config.history {
         opts.history = h;
     }

@@ -60,12 +60,18 @@ impl CheckMetrics {
         let deltas = engine.window_deltas(window, None);
         let p = deltas.primary.as_ref();
         let s = deltas.standby.as_ref();
-        let standby_last = engine
-            .standby_slots()
-            .first()
+        // The stale rule: a standby whose newest sample failed has no current lag or I/O
+        // figures; they are null (unknown), never its last good ones shown as now.
+        let standby_slot = engine.standby_slots().first().map(|s| (*s).clone());
+        let standby_current = standby_slot
+            .as_ref()
+            .is_none_or(|slot| !engine.freshness(slot).is_stale());
+        let standby_last = standby_slot
+            .as_ref()
             .and_then(|slot| engine.slot(slot))
-            .and_then(|st| st.last_good().cloned());
+            .and_then(|st| st.current().cloned());
         let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
+        let s = s.filter(|_| standby_current);
         CheckMetrics {
             tps: p.and_then(Delta::tps),
             redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
@@ -330,5 +336,41 @@ fn fmt_value(v: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod stale_figures {
+    use super::*;
+    use crate::source::twin::{Scenario, Twin};
+
+    fn check(scenario: Scenario, secs: u64) -> CheckResult {
+        let mut twin = Twin::new(scenario, 7);
+        let d = Duration::from_secs(secs);
+        run_check(
+            pull_entries(&mut twin, d),
+            Some(d),
+            Thresholds::default(),
+            None,
+        )
+        .unwrap()
+    }
+
+    /// The standby is unreachable from its first minute on: its lag and I/O figures are
+    /// unknown (null), never its last good ones printed as now.
+    #[test]
+    fn a_standby_that_stopped_answering_has_null_lag_and_io() {
+        let r = check(Scenario::StandbyDown, 120);
+        assert_eq!(r.metrics.transport_lag_s, None);
+        assert_eq!(r.metrics.apply_lag_s, None);
+        assert_eq!(r.metrics.rfs_random_io_ms, None);
+        let v: serde_json::Value = serde_json::from_str(&r.json()).unwrap();
+        assert!(v["metrics"]["transport_lag_s"].is_null(), "{v}");
+        assert!(
+            v["metrics"]["tps"].is_number(),
+            "the primary still answers: {v}"
+        );
+        let healthy = check(Scenario::HealthySync, 60);
+        assert!(healthy.metrics.transport_lag_s.is_some());
     }
 }
