@@ -101,7 +101,7 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         con_id: major.is_none_or(|m| m >= 12),
         // The view exists in every release; PARENT_DBUN/DEST_ROLE come with 12.2, the same
         // release as GV$DATAGUARD_PROCESS.
-        dg_config: fixed.contains("GV$DATAGUARD_PROCESS") && fixed.contains("GV$DATAGUARD_CONFIG"),
+        dg_config: fixed.contains("GV$DATAGUARD_PROCESS") && fixed.contains("V$DATAGUARD_CONFIG"),
     };
     Ok(Probe {
         version,

@@ -1139,3 +1139,61 @@ pub fn cdb_primary(rel: Release, container_data: bool) -> FakeDb {
     db.root_only = !container_data;
     db
 }
+
+/// The primary of `primary(rel, 1)` with a second standby: SYNC AFFIRM to the near
+/// `prod_b` (dest 2) and ASYNC to the far `prod_c` (dest 3, until now inactive). Only
+/// dest 2 has `V$REDO_DEST_RESP_HISTOGRAM` rows: the view holds SYNC destinations only.
+pub fn primary_two_standbys(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$ARCHIVE_DEST") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            r.insert("STATUS".into(), "VALID".into());
+            r.insert("DB_UNIQUE_NAME".into(), "prod_c".into());
+            r.insert("DESTINATION".into(), "prod_c".into());
+        }
+    }
+    for r in db.view("V$ARCHIVE_DEST_STATUS") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            for (k, v) in [
+                ("STATUS", "VALID"),
+                ("TYPE", "PHYSICAL"),
+                ("DATABASE_MODE", "MOUNTED-STANDBY"),
+                ("RECOVERY_MODE", "MANAGED REAL TIME APPLY"),
+                ("STANDBY_LOGFILE_COUNT", "4"),
+                ("STANDBY_LOGFILE_ACTIVE", "1"),
+                ("ARCHIVED_SEQ#", "809"),
+                ("APPLIED_SEQ#", "808"),
+            ] {
+                r.insert(k.into(), v.into());
+            }
+        }
+    }
+    db.view("V$PARAMETER").push(par(
+        "log_archive_dest_3",
+        "SERVICE=prod_c ASYNC NOAFFIRM DB_UNIQUE_NAME=prod_c",
+        "FALSE",
+    ));
+    config(
+        &mut db,
+        &[
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+            ("prod_c", "prod_a", "PHYSICAL STANDBY"),
+        ],
+    );
+    db
+}
+
+/// `standby(rel, open_mode)` under another `DB_UNIQUE_NAME` (a second or third standby).
+pub fn standby_named(rel: Release, open_mode: &str, name: &str) -> FakeDb {
+    let mut db = standby(rel, open_mode);
+    for r in db.view("V$DATABASE") {
+        r.insert("DB_UNIQUE_NAME".into(), name.into());
+    }
+    if let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") {
+        if let Some(first) = rows.first_mut() {
+            first.insert("DB_UNIQUE_NAME".into(), name.into());
+        }
+    }
+    db
+}
