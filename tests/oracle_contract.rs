@@ -510,7 +510,6 @@ fn the_topology_columns_are_read_where_their_release_has_them() {
             for apply_view in [
                 "V$RECOVERY_PROGRESS",
                 "V$STANDBY_EVENT_HISTOGRAM",
-                "V$LOG",
                 "V$LOG_HISTORY",
             ] {
                 if read.iter().any(|(view, _)| view == apply_view) {

@@ -273,7 +273,6 @@ fn a_far_sync_instance_is_sampled_as_transport_only() {
             for apply in [
                 "gv$recovery_progress",
                 "v$standby_event_histogram",
-                "v$log",
                 "v$log_history",
             ] {
                 assert!(!v.contains(apply), "{rel:?} reads {apply}");

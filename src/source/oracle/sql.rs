@@ -854,8 +854,8 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             logs_part(),
             standby_logs_part(),
         ],
-        // Transport only: no V$RECOVERY_PROGRESS, no apply lag histogram, no online logs or
-        // switches of its own; the dg part for its transport lag (Oracle's broker and
+        // Transport only: no V$RECOVERY_PROGRESS, no apply lag histogram, no log switch
+        // history (the primary's rate is read on the primary); the dg part for its transport lag (Oracle's broker and
         // Enterprise Manager report a far sync's transport lag), its processes for RFS and
         // the forwarding ones, its destinations to the terminal standbys.
         DbKind::FarSync => vec![
@@ -873,6 +873,8 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             dg_messages_part(),
             fra_part(),
             params_part(),
+            // V$LOG as on a standby: whatever online logs it has (none is a real answer).
+            logs_part(),
             standby_logs_part(),
         ],
     }
@@ -1046,6 +1048,26 @@ mod tests {
             }
             assert_eq!(commas, 10, "{label} {}", p.name);
             assert!(p.sql.starts_with(&format!("SELECT '{}'", p.tag)));
+        }
+    }
+
+    #[test]
+    fn a_far_sync_has_no_apply_parts_and_exists_from_12_1() {
+        let v = variants();
+        assert_eq!(kinds(&v[0]), vec![DbKind::Primary, DbKind::Standby]);
+        for var in &v[1..] {
+            assert!(kinds(var).contains(&DbKind::FarSync), "{}", var.label);
+            let names: Vec<&str> = parts(DbKind::FarSync, var.features)
+                .iter()
+                .map(|p| p.name)
+                .collect();
+            for apply in ["recovery", "lag_hist", "switches", "stats"] {
+                assert!(!names.contains(&apply), "{}: {apply}", var.label);
+            }
+            for transport in ["dg", "dests", "processes", "gaps", "standby_logs", "events"] {
+                assert!(names.contains(&transport), "{}: {transport}", var.label);
+            }
+            assert_eq!(names.contains(&"dg_config"), var.features.dg_config);
         }
     }
 
