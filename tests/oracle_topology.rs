@@ -92,6 +92,9 @@ fn a_rac_primary_keeps_each_instance_with_its_own_host_figures() {
     assert_eq!(i0["host"], "dbhost1");
     assert_eq!(i0["os"]["LOAD"], 40);
     assert_eq!(i0["events"]["log file sync"]["waits"], 1_000_000);
+    // … and reads back as the same sample.
+    let back: Sample = serde_json::from_value(line).unwrap();
+    assert_eq!(back, s);
 }
 
 #[test]
