@@ -279,7 +279,7 @@ fn every_view_and_column_is_documented_for_its_release() {
     let mut columns_checked = 0;
     for v in sql::variants() {
         let at = version(v.version);
-        for kind in [sql::DbKind::Primary, sql::DbKind::Standby] {
+        for kind in sql::kinds(&v) {
             for p in sql::parts(kind, v.features) {
                 let label = format!("{}/{kind:?}/{}", v.label, p.name);
                 let views = check(&label, &p.sql, &at, &doc, &mut problems);
@@ -319,6 +319,14 @@ fn every_view_and_column_is_documented_for_its_release() {
         "probe/version_full",
         sql::PROBE_VERSION_FULL,
         &version("18.1"),
+        &doc,
+        &mut problems,
+    );
+    // The CDB column from 12.1 (the probe asks only there).
+    check(
+        "probe/cdb",
+        sql::PROBE_CDB,
+        &version("12.1"),
         &doc,
         &mut problems,
     );
@@ -471,6 +479,61 @@ fn the_standby_state_columns_are_read_where_their_release_has_them() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(read > 100, "only {read} column reads found");
+}
+
+/// The topology columns (issue 13) are read in every release and role that has them, and a
+/// far sync instance reads none of the apply views.
+#[test]
+fn the_topology_columns_are_read_where_their_release_has_them() {
+    use sql::DbKind::{FarSync, Primary, Standby};
+    let doc = documented();
+    let wanted: &[(sql::DbKind, &str, &str)] = &[
+        (Primary, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (Standby, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (FarSync, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (Standby, "V$DATAGUARD_CONFIG", "DEST_ROLE"),
+        (Primary, "V$IOSTAT_FILE", "CON_ID"),
+        (Standby, "V$IOSTAT_FILE", "CON_ID"),
+        (FarSync, "V$ARCHIVE_DEST", "DB_UNIQUE_NAME"),
+        (FarSync, "V$STANDBY_LOG", "USED"),
+        (FarSync, "V$DATAGUARD_STATS", "DATUM_TIME"),
+        (FarSync, "V$ARCHIVE_GAP", "LOW_SEQUENCE#"),
+    ];
+    let mut problems = Vec::new();
+    let mut far_sync_variants = 0;
+    for v in sql::variants() {
+        let at = version(v.version);
+        let kinds = sql::kinds(&v);
+        if kinds.contains(&FarSync) {
+            far_sync_variants += 1;
+            let read = referenced(&v, FarSync);
+            for apply_view in [
+                "V$RECOVERY_PROGRESS",
+                "V$STANDBY_EVENT_HISTOGRAM",
+                "V$LOG_HISTORY",
+            ] {
+                if read.iter().any(|(view, _)| view == apply_view) {
+                    problems.push(format!("{}/FarSync reads {apply_view}", v.label));
+                }
+            }
+        }
+        for &(kind, view, col) in wanted {
+            if !kinds.contains(&kind) {
+                continue;
+            }
+            let since = &doc[view][col];
+            let has = referenced(&v, kind).contains(&(view.to_string(), col.to_string()));
+            if has != at_most(since, &at) {
+                problems.push(format!(
+                    "{}/{kind:?}: {view}.{col} read={has}, documented from {since:?}",
+                    v.label
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Far sync came with 12.1: every variant from there has the far sync parts.
+    assert_eq!(far_sync_variants, sql::variants().len() - 1);
 }
 
 #[test]

@@ -51,6 +51,12 @@ pub struct FakeDb {
     pub missing_columns: BTreeSet<String>,
     /// Connecting takes this long (real time): a host that does not answer.
     pub connect_delay: Option<std::time::Duration>,
+    /// Every query after the first `n` on a session takes this long (real time) before it
+    /// answers: a database that hangs in the middle of a session (`(n, delay)`).
+    pub query_delay: Option<(usize, std::time::Duration)>,
+    /// A CDB common user without `CONTAINER_DATA`: container data objects return only the
+    /// rows of the whole CDB and of the root (`CON_ID` 0 and 1), as Oracle documents.
+    pub root_only: bool,
 }
 
 impl FakeDb {
@@ -167,6 +173,18 @@ struct FakeConn {
 
 impl Conn for FakeConn {
     fn query(&mut self, sql: &str) -> Result<Vec<Row>, OraError> {
+        let delay = {
+            let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.dbs
+                .get(&self.key)
+                .and_then(|d| d.query_delay)
+                .filter(|(n, _)| self.queries >= *n)
+                .map(|(_, d)| d)
+        };
+        // Outside the lock: the other databases' sessions answer meanwhile.
+        if let Some(d) = delay {
+            std::thread::sleep(d);
+        }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.log.statements.push((self.key.clone(), sql.to_string()));
         if self.dead {
@@ -262,11 +280,26 @@ fn answer(db: &FakeDb, sql: &str) -> Result<Vec<Row>, OraError> {
             .map(|n| vec![Some(n)])
             .collect());
     }
-    if sql.contains("SELECT version_full FROM") {
+    if sql.starts_with("SELECT i.version_full, d.cdb FROM") {
         let inst = db.views["V$INSTANCE"].first();
-        return match inst.and_then(|r| r.get("VERSION_FULL")) {
+        let d = db.views["V$DATABASE"].first();
+        return match (
+            inst.and_then(|r| r.get("VERSION_FULL")),
+            d.and_then(|r| r.get("CDB")),
+        ) {
+            (Some(v), Some(c)) => Ok(vec![vec![Some(v.clone()), Some(c.clone())]]),
+            (None, _) => Err(OraError::ora(
+                904,
+                "\"I\".\"VERSION_FULL\": invalid identifier",
+            )),
+            (_, None) => Err(OraError::ora(904, "\"D\".\"CDB\": invalid identifier")),
+        };
+    }
+    if sql.starts_with("SELECT cdb FROM") {
+        let d = db.views["V$DATABASE"].first();
+        return match d.and_then(|r| r.get("CDB")) {
             Some(v) => Ok(vec![vec![Some(v.clone())]]),
-            None => Err(OraError::ora(904, "\"VERSION_FULL\": invalid identifier")),
+            None => Err(OraError::ora(904, "\"CDB\": invalid identifier")),
         };
     }
     if sql.starts_with("SELECT i.version") {
@@ -313,6 +346,12 @@ fn rows_of<'a>(db: &'a FakeDb, branch: &str, view: &str) -> Vec<&'a ViewRow> {
         .map(|rs| {
             rs.iter()
                 .filter(|r| global || r.get("INST_ID").is_none_or(|i| i == "1"))
+                .filter(|r| {
+                    !db.root_only
+                        || r.get("CON_ID")
+                            .and_then(|c| c.parse::<u64>().ok())
+                            .is_none_or(|c| c <= 1)
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -591,13 +630,19 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "large_write_servicetime",
                 ],
             )?;
+            let with_con = b.contains("MAX(con_id)");
             let mut g: BTreeMap<(String, String), [u64; 6]> = BTreeMap::new();
+            let mut con: BTreeMap<(String, String), u64> = BTreeMap::new();
             for r in rows_of(db, b, "V$IOSTAT_FILE") {
                 let n = |k: &str| r.get(k).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
                 let key = (
                     r.get("INST_ID").cloned().unwrap_or_default(),
                     r.get("FILETYPE_NAME").cloned().unwrap_or_default(),
                 );
+                if let Some(c) = r.get("CON_ID").and_then(|v| v.parse::<u64>().ok()) {
+                    let m = con.entry(key.clone()).or_default();
+                    *m = (*m).max(c);
+                }
                 let e = g.entry(key).or_default();
                 let vals = [
                     n("SMALL_READ_REQS") + n("LARGE_READ_REQS"),
@@ -612,13 +657,17 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                 }
             }
             for ((inst, ft), v) in g {
+                let max_con = con
+                    .get(&(inst.clone(), ft.clone()))
+                    .filter(|_| with_con)
+                    .map(|c| c.to_string());
                 out.push(uniform(
                     tag,
                     Some(inst),
                     Some(ft),
                     None,
                     v.iter().map(|x| Some(x.to_string())).collect(),
-                    None,
+                    max_con,
                 ));
             }
         }
@@ -825,6 +874,19 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         None,
                     ));
                 }
+            }
+        }
+        "DGC" => {
+            needs(b, &["db_unique_name", "dest_role", "parent_dbun"])?;
+            for r in rows_of(db, b, "V$DATAGUARD_CONFIG") {
+                out.push(uniform(
+                    tag,
+                    None,
+                    c(r, "DB_UNIQUE_NAME"),
+                    c(r, "DEST_ROLE"),
+                    vec![],
+                    c(r, "PARENT_DBUN"),
+                ));
             }
         }
         "GAP" => {

@@ -7,8 +7,9 @@ use super::messages::{MessageCursor, RawMessage};
 use super::parse;
 use super::probe::Probe;
 use crate::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgMessage, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log,
-    LogStatus, LogSwitch, OpenMode, PartError, Process, Recovery, Role, Sample, Slot, TransmitMode,
+    Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
+    InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, OpenMode, PartError, Process,
+    Recovery, Role, Sample, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -122,10 +123,21 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     s.events = events(&get("EVT"), &get("HIST"));
     s.stats = sum_counters(&get("STAT"));
     s.os = os(&get("OS"));
+    s.instances = instances(
+        &get("CLK"),
+        &get("EVT"),
+        &get("HIST"),
+        &get("STAT"),
+        &get("OS"),
+    );
     s.iostat = iostat(&get("IOF"));
+    s.cdb = m.probe.cdb;
     s.dests = dests(&get("DEST"), &get("RESP"));
     let inc = |p: &str| m.included.contains(p);
+    // A far sync instance is not a primary either: it has a transport lag, gaps and
+    // messages, but never applies (its sample has no apply lag, whatever a view says).
     let is_standby = m.probe.role != Role::Primary;
+    let far_sync = m.probe.kind() == super::sql::DbKind::FarSync;
     s.processes = processes(&get("PROC"));
     if inc("dg") && is_standby {
         // RAC: the figures of the instance running MRP0, else of the session's own.
@@ -134,7 +146,12 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
             .iter()
             .find(|p| p.name.to_ascii_uppercase().starts_with("MRP"))
             .and_then(|p| p.inst_id);
-        s.dg = Some(dg(&get("DGS"), clock, [mrp, m.probe.instance_number]));
+        let mut d = dg(&get("DGS"), clock, [mrp, m.probe.instance_number]);
+        if far_sync {
+            d.apply_lag_s = None;
+            d.apply_finish_s = None;
+        }
+        s.dg = Some(d);
     }
     s.recovery = recovery(&get("RP"), clock);
     if inc("gaps") && is_standby {
@@ -187,8 +204,91 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
         sw.sort_by_key(|x| (x.time, x.thread, x.sequence));
         s.switches = Some(sw);
     }
+    if inc("dg_config") {
+        s.dg_config = Some(dg_config(&get("DGC")));
+    }
     s.errors = m.errors;
+    if m.probe.cdb == Some(true) && inc("iostat") {
+        if let Some(w) = root_only_warning(&get("IOF")) {
+            s.errors.push(w);
+        }
+    }
     s
+}
+
+/// RAC: each instance's events, statistics and OS figures as read, keyed by `INST_ID` so
+/// the order rows arrive in does not matter. `None` unless more than one instance answered.
+fn instances(
+    clk: &[&Row],
+    evt: &[&Row],
+    hist: &[&Row],
+    stat: &[&Row],
+    osr: &[&Row],
+) -> Option<Vec<InstanceSample>> {
+    let mut ids: BTreeSet<u32> = clk.iter().filter_map(|r| opt_inst(r)).collect();
+    for rows in [evt, hist, stat, osr] {
+        ids.extend(rows.iter().filter_map(|r| opt_inst(r)));
+    }
+    if ids.len() < 2 {
+        return None;
+    }
+    fn of<'a>(rows: &[&'a Row], id: u32) -> Vec<&'a Row> {
+        rows.iter()
+            .copied()
+            .filter(|r| opt_inst(r) == Some(id))
+            .collect()
+    }
+    Some(
+        ids.into_iter()
+            .map(|id| InstanceSample {
+                inst_id: id,
+                host: of(clk, id)
+                    .first()
+                    .and_then(|r| text(r, S1))
+                    .map(str::to_string),
+                events: events(&of(evt, id), &of(hist, id)),
+                stats: sum_counters(&of(stat, id)),
+                os: os(&of(osr, id)),
+            })
+            .collect(),
+    )
+}
+
+/// In a CDB every database has PDB$SEED (CON_ID 2) besides the root, so data files with a
+/// CON_ID above 1 are always there: when none is, the user sees the root's rows only (a
+/// common user without `CONTAINER_DATA`) and the I/O figures leave out the PDBs' files.
+fn root_only_warning(iof: &[&Row]) -> Option<PartError> {
+    let data: Vec<u64> = iof
+        .iter()
+        .filter(|r| text(r, K1).is_some_and(|k| k.eq_ignore_ascii_case("Data File")))
+        .filter_map(|r| text(r, S1).and_then(parse::counter))
+        .collect();
+    (!data.is_empty() && data.iter().all(|&c| c <= 1)).then(|| PartError {
+        part: "iostat".into(),
+        code: "CONTAINER_DATA".into(),
+        message: "V$IOSTAT_FILE shows only CDB$ROOT's data files: the PDBs' I/O is missing. \
+                  Give the common user CONTAINER_DATA=ALL (see dgscope grants --cdb)"
+            .into(),
+    })
+}
+
+/// `V$DATAGUARD_CONFIG` rows in the view's order (the first is this database).
+fn dg_config(rows: &[&Row]) -> Vec<DgMember> {
+    let mut out: Vec<DgMember> = Vec::new();
+    for r in rows {
+        let Some(name) = text(r, K1) else { continue };
+        if out.iter().any(|m| m.name == name) {
+            continue;
+        }
+        out.push(DgMember {
+            name: name.to_string(),
+            parent: text(r, S1)
+                .filter(|p| !p.eq_ignore_ascii_case("NONE"))
+                .map(str::to_string),
+            role: text(r, K2).map(str::to_string),
+        });
+    }
+    out
 }
 
 fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
@@ -617,6 +717,7 @@ mod tests {
             protection_mode: None,
             protection_level: None,
             instances: 1,
+            cdb: None,
             fixed_views: BTreeSet::new(),
             features: Features::default(),
         }
@@ -624,7 +725,7 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {
@@ -651,7 +752,7 @@ mod tests {
             let p = probe();
             let included: BTreeSet<&'static str> =
                 ["dg", "lag_hist", "params", "logs", "standby_logs", "switches", "gaps", "fra",
-                 "dg_messages"].into_iter().collect();
+                 "dg_messages", "dg_config", "iostat"].into_iter().collect();
             let s = to_sample(&rows, MapInput {
                 t: Timestamp::from_millis(0),
                 slot: Slot::standby(),

@@ -91,6 +91,8 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
     }
     if rel.at_least_12_2() {
         db.view("V$DATAGUARD_PROCESS");
+        // The view exists in every release; the columns dgscope reads come with 12.2.
+        db.view("V$DATAGUARD_CONFIG");
     }
     for i in 1..=instances {
         let inst = i.to_string();
@@ -130,6 +132,36 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         par("log_archive_dest_state_4", "enable", "TRUE"),
     ]);
     db
+}
+
+/// `V$DATABASE.CDB` exists from 12.1 (`NO` for a non-CDB); 11.2 has no such column.
+fn not_a_cdb(rel: Release, db: &mut FakeDb) {
+    if rel.at_least_12_1() {
+        for r in db.view("V$DATABASE") {
+            r.insert("CDB".into(), "NO".into());
+        }
+    }
+}
+
+/// `V$DATAGUARD_CONFIG` rows `(DB_UNIQUE_NAME, PARENT_DBUN, DEST_ROLE)`, this database
+/// first (the Reference: "The first row of the view lists … the current database"); the
+/// role spellings are the 19c Reference's. Only where the release has the view's columns.
+fn config(db: &mut FakeDb, members: &[(&str, &str, &str)]) {
+    let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") else {
+        return;
+    };
+    rows.clear();
+    for (name, parent, role) in members {
+        let mut r = vrow(&[
+            ("DB_UNIQUE_NAME", name),
+            ("DEST_ROLE", role),
+            ("CON_ID", "0"),
+        ]);
+        if !parent.is_empty() {
+            r.insert("PARENT_DBUN".into(), parent.to_string());
+        }
+        rows.push(r);
+    }
 }
 
 fn os(inst: &str, name: &str, v: &str) -> ViewRow {
@@ -242,6 +274,14 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         ("PROTECTION_MODE", "MAXIMUM AVAILABILITY"),
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
+    not_a_cdb(rel, &mut db);
+    config(
+        &mut db,
+        &[
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+        ],
+    );
     let sync_event = if rel.at_least_12_1() {
         "SYNC Remote Write"
     } else {
@@ -480,6 +520,14 @@ fn standby_db(rel: Release, open_mode: &str, instances: u32, mrp: u32) -> FakeDb
         ("PROTECTION_MODE", "MAXIMUM AVAILABILITY"),
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
+    not_a_cdb(rel, &mut db);
+    config(
+        &mut db,
+        &[
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+        ],
+    );
     let mrp_inst = mrp.to_string();
     for i in 1..=instances {
         let inst = i.to_string();
@@ -894,4 +942,258 @@ pub fn unreachable(e: OraError) -> FakeDb {
         connect_always: Some(e),
         ..FakeDb::default()
     }
+}
+
+/// A two-instance RAC primary where node 1 is saturated and node 2 idle: `dbhost1` has a
+/// load of 40 on 32 CPUs and most of its time busy, `dbhost2` a load of 0.3. Node 1's
+/// `log file sync` is three times node 2's per wait, and both carry the broadcast-on-commit
+/// statistics (`redo write broadcast ack time`, µs from 11.2, and its count; names and
+/// unit as MOS 1064487.1's lfsdiag.sql and an oracle-l post of 2012 give them).
+pub fn rac_primary_saturated(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 2);
+    let osstat = db.view("V$OSSTAT");
+    osstat.retain(|r| {
+        !matches!(
+            r.get("STAT_NAME").map(String::as_str),
+            Some("NUM_CPUS" | "LOAD" | "BUSY_TIME" | "IDLE_TIME")
+        )
+    });
+    for (inst, load, busy, idle) in [
+        ("1", "40", "95000000", "5000000"),
+        ("2", "0.3", "2000000", "98000000"),
+    ] {
+        osstat.extend([
+            os(inst, "NUM_CPUS", "32"),
+            os(inst, "LOAD", load),
+            os(inst, "BUSY_TIME", busy),
+            os(inst, "IDLE_TIME", idle),
+        ]);
+    }
+    for r in db.view("V$SYSTEM_EVENT") {
+        let inst = r.get("INST_ID").cloned().unwrap_or_default();
+        if r.get("EVENT").map(String::as_str) == Some("log file sync") {
+            // Both nodes commit as often; node 1 waits 9 ms a commit, node 2 3 ms.
+            let us = if inst == "1" {
+                "9000000000"
+            } else {
+                "3000000000"
+            };
+            r.insert("TOTAL_WAITS".into(), "1000000".into());
+            r.insert("TOTAL_WAITS_FG".into(), "1000000".into());
+            r.insert("TIME_WAITED_MICRO".into(), us.into());
+            r.insert("TIME_WAITED_MICRO_FG".into(), us.into());
+        }
+    }
+    for (inst, ack_us, ack_n) in [("1", "400000000", "90000"), ("2", "380000000", "88000")] {
+        for (name, v) in [
+            ("redo write broadcast ack time", ack_us),
+            ("redo write broadcast ack count", ack_n),
+        ] {
+            db.view("V$SYSSTAT")
+                .push(vrow(&[("INST_ID", inst), ("NAME", name), ("VALUE", v)]));
+        }
+    }
+    db
+}
+
+/// A far sync instance `prod_fs` (12.1+): mounted, RFS receiving SYNC from `prod_a` into
+/// its standby redo logs, forwarding ASYNC to the terminal standby `prod_c`. It has no
+/// MRP0 and no media recovery; `V$RECOVERY_PROGRESS` is left with rows on purpose (an old
+/// recovery, as a converted standby could show) so a far sync sampled with the standby
+/// parts would report them. Its transport lag is the one figure of `V$DATAGUARD_STATS`
+/// the broker shows for a far sync (`SHOW FAR_SYNC`: "Transport Lag").
+pub fn far_sync(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATABASE") {
+        r.insert("DATABASE_ROLE".into(), "FAR SYNC".into());
+        r.insert("DB_UNIQUE_NAME".into(), "prod_fs".into());
+    }
+    for r in db.view("V$INSTANCE") {
+        r.insert("HOST_NAME".into(), "fshost1".into());
+    }
+    db.view("V$DATAGUARD_STATS").retain(|r| {
+        r.get("NAME")
+            .is_some_and(|n| n.eq_ignore_ascii_case("transport lag"))
+    });
+    for v in ["V$DATAGUARD_PROCESS", "V$MANAGED_STANDBY"] {
+        if let Some(rows) = db.views.get_mut(v) {
+            rows.retain(|r| {
+                !r.get("NAME")
+                    .or(r.get("PROCESS"))
+                    .is_some_and(|n| n.starts_with("MRP"))
+            });
+        }
+    }
+    if rel.at_least_12_2() {
+        db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+            ("INST_ID", "1"),
+            ("NAME", "TT00"),
+            ("ROLE", "async ORL multi"),
+            ("ACTION", "IDLE"),
+            ("THREAD#", "1"),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
+        ]));
+    }
+    db.view("V$SYSTEM_EVENT").extend([
+        ev("1", "ASYNC Remote Write", 900_000, 270_000_000, false),
+        ev(
+            "1",
+            "log file parallel write",
+            1_100_000,
+            1_650_000_000,
+            false,
+        ),
+    ]);
+    for (view, r) in hist(
+        rel,
+        "1",
+        "RFS write",
+        &[(512, 500_000), (1024, 300_000), (8192, 300_000)],
+    ) {
+        db.view(view).push(r);
+    }
+    db.view("V$ARCHIVE_DEST").push(vrow(&[
+        ("INST_ID", "1"),
+        ("DEST_ID", "2"),
+        ("STATUS", "VALID"),
+        ("TARGET", "STANDBY"),
+        ("TRANSMIT_MODE", "ASYNCHRONOUS"),
+        ("AFFIRM", "NO"),
+        ("COMPRESSION", "DISABLE"),
+        ("NET_TIMEOUT", "30"),
+        ("DB_UNIQUE_NAME", "prod_c"),
+        ("DESTINATION", "prod_c"),
+        ("DELAY_MINS", "0"),
+    ]));
+    let mut st = vrow(&[
+        ("INST_ID", "1"),
+        ("DEST_ID", "2"),
+        ("STATUS", "VALID"),
+        ("TYPE", "PHYSICAL"),
+        ("DATABASE_MODE", "MOUNTED-STANDBY"),
+        ("RECOVERY_MODE", "MANAGED REAL TIME APPLY"),
+        ("GAP_STATUS", "NO GAP"),
+        ("STANDBY_LOGFILE_COUNT", "4"),
+        ("STANDBY_LOGFILE_ACTIVE", "1"),
+        ("ARCHIVED_SEQ#", "812"),
+        ("APPLIED_SEQ#", "811"),
+    ]);
+    st.insert("SYNCHRONIZATION_STATUS".into(), "NOT AVAILABLE".into());
+    db.view("V$ARCHIVE_DEST_STATUS").push(st);
+    config(
+        &mut db,
+        &[
+            ("prod_fs", "prod_a", "FAR SYNC STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_c", "prod_fs", "PHYSICAL STANDBY"),
+        ],
+    );
+    db
+}
+
+/// The terminal standby `prod_c` behind the far sync: its own `V$DATAGUARD_CONFIG` row
+/// names `prod_fs` as the member that supplies its redo.
+pub fn cascaded_standby(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATABASE") {
+        r.insert("DB_UNIQUE_NAME".into(), "prod_c".into());
+    }
+    config(
+        &mut db,
+        &[
+            ("prod_c", "prod_fs", "PHYSICAL STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_fs", "prod_a", "FAR SYNC STANDBY"),
+        ],
+    );
+    db
+}
+
+/// A 19c-style primary that is a CDB (`V$DATABASE.CDB = 'YES'`) with the root (CON_ID 1),
+/// PDB$SEED (2) and one PDB (3), each with data files in `V$IOSTAT_FILE`. With
+/// `container_data` false the monitoring user is a common user without CONTAINER_DATA and
+/// sees the root's rows only (Oracle Reference, "CDB_* Views": "By default, a user
+/// connected to the root will only see data pertaining to the root").
+pub fn cdb_primary(rel: Release, container_data: bool) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$DATABASE") {
+        r.insert("CDB".into(), "YES".into());
+        r.insert("CON_ID".into(), "0".into());
+    }
+    let files = db.view("V$IOSTAT_FILE");
+    for r in files.iter_mut() {
+        // Log and control files belong to the whole CDB; data files below to a container.
+        r.insert("CON_ID".into(), "0".into());
+    }
+    files.retain(|r| r.get("FILETYPE_NAME").map(String::as_str) != Some("Data File"));
+    for (con, rreq, wreq, wms) in [
+        ("1", 300_000u64, 10_000u64, 4_000u64),
+        ("2", 1_000, 0, 0),
+        ("3", 450_000, 20_000, 11_000),
+    ] {
+        let mut r = iof("1", "Data File", rreq, wreq, wms);
+        r.insert("CON_ID".into(), con.into());
+        db.view("V$IOSTAT_FILE").push(r);
+    }
+    db.root_only = !container_data;
+    db
+}
+
+/// The primary of `primary(rel, 1)` with a second standby: SYNC AFFIRM to the near
+/// `prod_b` (dest 2) and ASYNC to the far `prod_c` (dest 3, until now inactive). Only
+/// dest 2 has `V$REDO_DEST_RESP_HISTOGRAM` rows: the view holds SYNC destinations only.
+pub fn primary_two_standbys(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$ARCHIVE_DEST") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            r.insert("STATUS".into(), "VALID".into());
+            r.insert("DB_UNIQUE_NAME".into(), "prod_c".into());
+            r.insert("DESTINATION".into(), "prod_c".into());
+        }
+    }
+    for r in db.view("V$ARCHIVE_DEST_STATUS") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            for (k, v) in [
+                ("STATUS", "VALID"),
+                ("TYPE", "PHYSICAL"),
+                ("DATABASE_MODE", "MOUNTED-STANDBY"),
+                ("RECOVERY_MODE", "MANAGED REAL TIME APPLY"),
+                ("STANDBY_LOGFILE_COUNT", "4"),
+                ("STANDBY_LOGFILE_ACTIVE", "1"),
+                ("ARCHIVED_SEQ#", "809"),
+                ("APPLIED_SEQ#", "808"),
+            ] {
+                r.insert(k.into(), v.into());
+            }
+        }
+    }
+    db.view("V$PARAMETER").push(par(
+        "log_archive_dest_3",
+        "SERVICE=prod_c ASYNC NOAFFIRM DB_UNIQUE_NAME=prod_c",
+        "FALSE",
+    ));
+    config(
+        &mut db,
+        &[
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+            ("prod_c", "prod_a", "PHYSICAL STANDBY"),
+        ],
+    );
+    db
+}
+
+/// `standby(rel, open_mode)` under another `DB_UNIQUE_NAME` (a second or third standby).
+pub fn standby_named(rel: Release, open_mode: &str, name: &str) -> FakeDb {
+    let mut db = standby(rel, open_mode);
+    for r in db.view("V$DATABASE") {
+        r.insert("DB_UNIQUE_NAME".into(), name.into());
+    }
+    if let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") {
+        if let Some(first) = rows.first_mut() {
+            first.insert("DB_UNIQUE_NAME".into(), name.into());
+        }
+    }
+    db
 }

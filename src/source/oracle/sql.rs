@@ -18,6 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub enum DbKind {
     Primary,
     Standby,
+    /// `DATABASE_ROLE = 'FAR SYNC'` (12.1+): receives redo into its standby redo logs and
+    /// forwards it; it has no datafiles and never applies, so no apply parts.
+    FarSync,
 }
 
 /// Release-dependent choices, from the probe (`V$FIXED_TABLE` and `V$INSTANCE.VERSION`).
@@ -34,6 +37,13 @@ pub struct Features {
     /// 12.1+: `V$ARCHIVE_DEST_STATUS.SYNCHRONIZATION_STATUS` is read (the contract's
     /// release for it; 11.2 leaves it out rather than risk ORA-00904 on the whole part).
     pub sync_status: bool,
+    /// 12.1+: the `CON_ID` columns exist (read from `V$IOSTAT_FILE` to tell whether a CDB
+    /// common user sees the PDBs' files or only the root's).
+    pub con_id: bool,
+    /// 12.2+: `V$DATAGUARD_CONFIG.PARENT_DBUN`/`DEST_ROLE` (the contract's release; the 12.1
+    /// Reference page was not confirmed). Taken from the probe with `GV$DATAGUARD_PROCESS`,
+    /// which appears in the same release.
+    pub dg_config: bool,
 }
 
 /// A named release whose SQL the contract test checks against the documented columns.
@@ -53,6 +63,8 @@ pub fn variants() -> Vec<Variant> {
         lns_events,
         version_full,
         sync_status: !lns_events,
+        con_id: !lns_events,
+        dg_config: dg_process,
     };
     vec![
         Variant {
@@ -178,6 +190,27 @@ const STANDBY_EVENTS: &[&str] = &[
     "MRP redo arrival",
 ];
 
+/// A far sync instance: RFS receives into its SRLs, then its own transport processes
+/// forward to the terminal standbys (far sync exists from 12.1: 12c event names only).
+const FAR_SYNC_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    "RFS sequential i/o",
+    "RFS dispatch",
+    event::LOG_FILE_PARALLEL_WRITE,
+    "log file sequential read",
+    event::SYNC_REMOTE_WRITE,
+    "ASYNC Remote Write",
+    "Redo Transport MISC",
+];
+
+const FAR_SYNC_HIST_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    event::LOG_FILE_PARALLEL_WRITE,
+    event::SYNC_REMOTE_WRITE,
+];
+
 const STANDBY_HIST_EVENTS: &[&str] = &[
     event::RFS_WRITE,
     event::RFS_RANDOM_IO,
@@ -204,7 +237,12 @@ const STATS: &[&str] = &[
     stat::REDO_SYNCH_POLL_WRITES,
     stat::REDO_SYNCH_POLLS,
     "redo synch time overhead (usec)",
+    // RAC broadcast on commit: the latency LGWR waits for the SCN acknowledgement beyond
+    // its own write (µs from 11.2, centiseconds in 11.1: MOS 1064487.1's lfsdiag.sql), and
+    // how often the ack was still outstanding when the write completed. Part of `log file
+    // sync` on RAC that is neither CPU nor polling.
     "redo write broadcast ack time",
+    "redo write broadcast ack count",
 ];
 
 const OS_STATS: &[&str] = &[
@@ -449,7 +487,7 @@ fn os_part() -> Part {
     )
 }
 
-fn iostat_part() -> Part {
+fn iostat_part(f: Features) -> Part {
     part(
         "iostat",
         "IOF",
@@ -470,7 +508,9 @@ fn iostat_part() -> Part {
                     "SUM(small_read_servicetime + large_read_servicetime)",
                     "SUM(small_write_servicetime + large_write_servicetime)",
                 ],
-                NC
+                // In a CDB a common user without CONTAINER_DATA sees the root's rows only
+                // (CON_ID 0/1); the largest CON_ID of the data files tells the mapper.
+                if f.con_id { "TO_CHAR(MAX(con_id))" } else { NC }
             )
         ),
     )
@@ -652,6 +692,22 @@ fn dg_messages_part() -> Part {
     )
 }
 
+/// The members of the configuration and who sends redo to whom (`PARENT_DBUN`): on a
+/// cascaded terminal standby, its own row names the member it receives from. The same on
+/// every instance, so V$; it changes only with the configuration, so once a minute.
+fn dg_config_part() -> Part {
+    part(
+        "dg_config",
+        "DGC",
+        &["V$DATAGUARD_CONFIG"],
+        true,
+        format!(
+            "{} FROM v$dataguard_config",
+            select("DGC", NN, "db_unique_name", "dest_role", &[], "parent_dbun")
+        ),
+    )
+}
+
 fn lag_hist_part() -> Part {
     part(
         "lag_hist",
@@ -754,6 +810,14 @@ fn switches_part() -> Part {
 
 /// Every part a database of this kind is sampled with, fast and slow.
 pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
+    let mut v = base_parts(kind, f);
+    if f.dg_config {
+        v.push(dg_config_part());
+    }
+    v
+}
+
+fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
     match kind {
         DbKind::Primary => vec![
             instance_part(),
@@ -764,7 +828,7 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             resp_part(),
             dests_part(f),
             os_part(),
-            iostat_part(),
+            iostat_part(f),
             dg_messages_part(),
             fra_part(),
             params_part(),
@@ -778,7 +842,7 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             events_part(STANDBY_EVENTS),
             hist_part(f, STANDBY_HIST_EVENTS),
             os_part(),
-            iostat_part(),
+            iostat_part(f),
             dg_part(),
             recovery_part(),
             processes_part(f),
@@ -790,6 +854,38 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             logs_part(),
             standby_logs_part(),
         ],
+        // Transport only: no V$RECOVERY_PROGRESS, no apply lag histogram, no log switch
+        // history (the primary's rate is read on the primary); the dg part for its transport lag (Oracle's broker and
+        // Enterprise Manager report a far sync's transport lag), its processes for RFS and
+        // the forwarding ones, its destinations to the terminal standbys.
+        DbKind::FarSync => vec![
+            instance_part(),
+            db_part(),
+            events_part(FAR_SYNC_EVENTS),
+            hist_part(f, FAR_SYNC_HIST_EVENTS),
+            resp_part(),
+            dests_part(f),
+            os_part(),
+            iostat_part(f),
+            dg_part(),
+            processes_part(f),
+            gaps_part(),
+            dg_messages_part(),
+            fra_part(),
+            params_part(),
+            // V$LOG as on a standby: whatever online logs it has (none is a real answer).
+            logs_part(),
+            standby_logs_part(),
+        ],
+    }
+}
+
+/// The kinds of database a release can have: far sync instances exist from 12.1.
+pub fn kinds(v: &Variant) -> Vec<DbKind> {
+    if v.features.lns_events {
+        vec![DbKind::Primary, DbKind::Standby]
+    } else {
+        vec![DbKind::Primary, DbKind::Standby, DbKind::FarSync]
     }
 }
 
@@ -810,8 +906,12 @@ pub const PROBE_IDENTITY: &str = "SELECT i.version, i.instance_number, i.status,
 d.database_role, d.open_mode, d.db_unique_name, d.protection_mode, d.protection_level, \
 (SELECT COUNT(*) FROM gv$instance) FROM v$instance i, v$database d";
 
-/// Step 3 (18c+ only; the column does not exist before): the exact release update.
-pub const PROBE_VERSION_FULL: &str = "SELECT version_full FROM v$instance";
+/// Step 3 (18c+ only; VERSION_FULL does not exist before): the exact release update, and
+/// whether this is a container database (`V$DATABASE.CDB`, 12.1+), in one statement.
+pub const PROBE_VERSION_FULL: &str = "SELECT i.version_full, d.cdb FROM v$instance i, v$database d";
+
+/// Step 3 on 12.1–12.2 (and on 18c+ when the statement above failed): the CDB column alone.
+pub const PROBE_CDB: &str = "SELECT cdb FROM v$database";
 
 /// Step 2: which of the fixed views dgscope can use exist in this release.
 pub fn probe_fixed_views() -> String {
@@ -826,7 +926,7 @@ pub fn probe_fixed_views() -> String {
 pub fn all_parts() -> Vec<(String, Part)> {
     let mut out = Vec::new();
     for v in variants() {
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             for p in parts(kind, v.features) {
                 out.push((format!("{}/{:?}", v.label, kind), p));
             }
@@ -845,9 +945,10 @@ pub fn all_statements() -> Vec<(String, String)> {
             "probe/version_full".to_string(),
             PROBE_VERSION_FULL.to_string(),
         ),
+        ("probe/cdb".to_string(), PROBE_CDB.to_string()),
     ];
     for v in variants() {
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             let ps = parts(kind, v.features);
             out.push((format!("{}/{:?}/all", v.label, kind), statement(&ps)));
             out.push((
@@ -881,7 +982,7 @@ pub fn all_views() -> BTreeMap<&'static str, ViewUse> {
     let mut m: BTreeMap<&'static str, ViewUse> = BTreeMap::new();
     for v in variants() {
         let mut seen = BTreeSet::new();
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             for p in parts(kind, v.features) {
                 for view in p.views {
                     let u = m.entry(view).or_default();
@@ -947,6 +1048,26 @@ mod tests {
             }
             assert_eq!(commas, 10, "{label} {}", p.name);
             assert!(p.sql.starts_with(&format!("SELECT '{}'", p.tag)));
+        }
+    }
+
+    #[test]
+    fn a_far_sync_has_no_apply_parts_and_exists_from_12_1() {
+        let v = variants();
+        assert_eq!(kinds(&v[0]), vec![DbKind::Primary, DbKind::Standby]);
+        for var in &v[1..] {
+            assert!(kinds(var).contains(&DbKind::FarSync), "{}", var.label);
+            let names: Vec<&str> = parts(DbKind::FarSync, var.features)
+                .iter()
+                .map(|p| p.name)
+                .collect();
+            for apply in ["recovery", "lag_hist", "switches", "stats"] {
+                assert!(!names.contains(&apply), "{}: {apply}", var.label);
+            }
+            for transport in ["dg", "dests", "processes", "gaps", "standby_logs", "events"] {
+                assert!(names.contains(&transport), "{}: {transport}", var.label);
+            }
+            assert_eq!(names.contains(&"dg_config"), var.features.dg_config);
         }
     }
 
