@@ -365,7 +365,7 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     assert!(tui::copy_status(&text).contains(&format!("{} bytes", text.len())));
     assert!(tui::copy_status(&"x".repeat(90_000)).contains("warning"));
     assert!(
-        text.contains("SELECT group#, member FROM v$logfile"),
+        text.contains("JOIN v$logfile f ON f.group# = s.group#"),
         "{text}"
     );
     assert!(text.contains("FASTSYNC"), "{text}");
