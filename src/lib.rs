@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod pipeline;
 pub mod report;
 pub mod sample;
+pub mod serve;
 pub mod source;
 pub mod timestamp;
 pub mod tui;
