@@ -240,6 +240,21 @@ async fn handle(site: Arc<Site>, mut stream: TcpStream) {
         stream.shutdown().await
     };
     let _ = tokio::time::timeout(WRITE_TIMEOUT, write).await;
+    if response.status >= 400 {
+        // A refused request may still be arriving: read (a bounded amount of) it, so closing
+        // with unread data does not reset the connection before the client reads the answer.
+        let drain = async {
+            let mut sink = [0u8; 4096];
+            let mut total = 0usize;
+            while total < (1 << 20) {
+                match stream.read(&mut sink).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => total += n,
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    }
 }
 
 /// Accepts connections until the task is dropped.
