@@ -542,6 +542,32 @@ pub fn ladder(hist: &[Bucket]) -> Vec<u64> {
     v
 }
 
+/// `le` of a bound in µs, in seconds: Oracle's ladders come from a table, anything else is
+/// formatted.
+fn le_into(buf: &mut String, bound_us: u64) {
+    static POW2: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    static MS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let table = |base: u64| -> Vec<String> {
+        (0..40)
+            .map(|k| {
+                let mut s = String::new();
+                float_into(&mut s, (base << k) as f64 / 1e6);
+                s
+            })
+            .collect()
+    };
+    if bound_us.is_power_of_two() && bound_us.trailing_zeros() < 40 {
+        buf.push_str(&POW2.get_or_init(|| table(1))[bound_us.trailing_zeros() as usize]);
+    } else if bound_us % 1000 == 0
+        && (bound_us / 1000).is_power_of_two()
+        && (bound_us / 1000).trailing_zeros() < 40
+    {
+        buf.push_str(&MS.get_or_init(|| table(1000))[(bound_us / 1000).trailing_zeros() as usize]);
+    } else {
+        float_into(buf, bound_us as f64 / 1e6);
+    }
+}
+
 fn wait_events(o: &mut Out<'_>, p: &PairSnapshot) {
     let name = "dgscope_wait_event_duration_seconds";
     let mut sorted: Vec<(u64, u64)> = Vec::new();
@@ -556,6 +582,18 @@ fn wait_events(o: &mut Out<'_>, p: &PairSnapshot) {
             // The histogram and the totals are separate views read moments apart: the count
             // is the larger, so buckets never exceed +Inf.
             let count = ev.waits.max(hist_total);
+            // The labels are escaped once per histogram, not once per bucket.
+            let mut prefix = String::with_capacity(160);
+            prefix.push_str(name);
+            prefix.push_str("_bucket{");
+            for (k, v) in &labels {
+                let Some(v) = v else { continue };
+                prefix.push_str(k);
+                prefix.push_str("=\"");
+                escape_into(&mut prefix, v);
+                prefix.push_str("\",");
+            }
+            prefix.push_str("le=\"");
             let mut cum = 0u64;
             let mut i = 0;
             for bound in ladder(&ev.hist) {
@@ -563,20 +601,12 @@ fn wait_events(o: &mut Out<'_>, p: &PairSnapshot) {
                     cum += sorted[i].1;
                     i += 1;
                 }
-                o.start(
-                    name,
-                    "_bucket",
-                    &labels,
-                    Some(&|buf: &mut String| float_into(buf, bound as f64 / 1e6)),
-                );
-                let _ = writeln!(o.buf, "{cum}");
+                o.buf.push_str(&prefix);
+                le_into(o.buf, bound);
+                let _ = writeln!(o.buf, "\"}} {cum}");
             }
-            o.start(
-                name,
-                "_bucket",
-                &labels,
-                Some(&|buf: &mut String| buf.push_str("+Inf")),
-            );
+            o.buf.push_str(&prefix);
+            o.buf.push_str("+Inf\"} ");
             let _ = writeln!(o.buf, "{count}");
             o.int(name, "_count", &labels, count);
             o.float(name, "_sum", &labels, ev.us.0 as f64 / 1e6);
