@@ -59,18 +59,30 @@ fn percentiles(mut v: Vec<f64>) -> (f64, f64, f64) {
 fn http_get(addr: &str, accept: &str) -> String {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET /metrics HTTP/1.1\r\nHost: b\r\nAccept: {accept}\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET /metrics HTTP/1.1\r\nHost: b\r\nAccept: {accept}\r\n\r\n"
+    )
+    .unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out
 }
 
-const PROM_ACCEPT: &str = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5";
+const PROM_ACCEPT: &str =
+    "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5";
 
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// utime + stime of a process, in clock ticks (100 per second on Linux).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let f: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
 }
 
 fn process() {
@@ -86,7 +98,12 @@ fn process() {
     let path = dir.path().join("config.toml");
     std::fs::write(&path, config).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dgscope"))
-        .args(["--config", path.to_str().unwrap(), "serve", "--all-profiles"])
+        .args([
+            "--config",
+            path.to_str().unwrap(),
+            "serve",
+            "--all-profiles",
+        ])
         .args(["--web.listen-address", "127.0.0.1:0"])
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
@@ -105,7 +122,11 @@ fn process() {
     let mut times = Vec::new();
     let mut peak = 0;
     let start = Instant::now();
+    let mut cpu0 = None;
     while start.elapsed() < Duration::from_secs(75) {
+        if cpu0.is_none() && start.elapsed() > Duration::from_secs(15) {
+            cpu0 = cpu_ticks(child.id()).map(|t| (t, Instant::now()));
+        }
         let s = Instant::now();
         let body = http_get(&addr, PROM_ACCEPT);
         times.push(s.elapsed().as_secs_f64() * 1e3);
@@ -116,11 +137,20 @@ fn process() {
     let body = http_get(&addr, PROM_ACCEPT);
     let text = body.split_once("\r\n\r\n").unwrap().1;
     let e = parse(text, Format::OpenMetrics).unwrap();
-    let up = e.series("dgscope_up").iter().filter(|s| s.value == 1.0).count();
+    let up = e
+        .series("dgscope_up")
+        .iter()
+        .filter(|s| s.value == 1.0)
+        .count();
     let rss = rss_kib(child.id()).unwrap_or(0);
+    let peak = peak.max(rss);
+    let cpu = match (cpu0, cpu_ticks(child.id())) {
+        (Some((t0, i0)), Some(t1)) => (t1 - t0) as f64 / 100.0 / i0.elapsed().as_secs_f64() * 100.0,
+        _ => f64::NAN,
+    };
     let (p50, p99, max) = percentiles(times[10..].to_vec());
     println!(
-        "serve process, {PAIRS} twin pairs paced x1 after 75 s: RSS {:.1} MB (peak {:.1} MB, target < 150 MB); {up} slots up; HTTP scrape p50 {p50:.2} ms, p99 {p99:.2} ms, max {max:.2} ms",
+        "serve process, {PAIRS} twin pairs paced x1 after 75 s: RSS {:.1} MB (peak {:.1} MB, target < 150 MB); CPU {cpu:.0} % of one core (twins, drivers, causes and 1 scrape/s); {up} slots up; HTTP scrape p50 {p50:.2} ms, p99 {p99:.2} ms, max {max:.2} ms",
         rss as f64 / 1024.0,
         peak as f64 / 1024.0,
     );

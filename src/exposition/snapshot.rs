@@ -26,8 +26,7 @@ impl SlotSnapshot {
         self.current.is_some()
     }
 
-    /// `db_unique_name` (as Oracle's own exporter labels databases), else `V$DATABASE.NAME`,
-    /// from the newest good sample.
+    /// The `database` label ([`database_of`]) from the newest good sample.
     pub fn database(&self) -> Option<&str> {
         database_of(self.last_good.as_deref()?)
     }
@@ -58,13 +57,21 @@ pub struct PairSnapshot {
     pub latest: Option<Timestamp>,
 }
 
+/// The database's name for the `database` label: `DbInfo::name`, which the Oracle source
+/// reads from `V$DATABASE.DB_UNIQUE_NAME` (as Oracle's own exporter labels databases), else the
+/// `db_unique_name` parameter. `DbInfo` comes with every sample (parameters only every
+/// minute), so the label does not flip between samples.
 pub fn database_of(s: &Sample) -> Option<&str> {
-    s.params
-        .as_ref()
-        .and_then(|p| p.get("db_unique_name"))
-        .map(String::as_str)
+    s.db.as_ref()
+        .and_then(|d| d.name.as_deref())
         .filter(|n| !n.is_empty())
-        .or_else(|| s.db.as_ref().and_then(|d| d.name.as_deref()))
+        .or_else(|| {
+            s.params
+                .as_ref()
+                .and_then(|p| p.get("db_unique_name"))
+                .map(String::as_str)
+                .filter(|n| !n.is_empty())
+        })
 }
 
 impl PairSnapshot {
