@@ -324,9 +324,11 @@ pub fn parse(text: &str, format: Format) -> Result<Exposition, String> {
     Ok(exp)
 }
 
+/// Per label set (without `le`): the buckets as (le, count) and the `_count`.
+type Groups = BTreeMap<Vec<(String, String)>, (Vec<(f64, f64)>, Option<f64>)>;
+
 fn check_histogram(f: &ParsedFamily) -> Result<(), String> {
-    let mut groups: BTreeMap<Vec<(String, String)>, (Vec<(f64, f64)>, Option<f64>)> =
-        BTreeMap::new();
+    let mut groups: Groups = BTreeMap::new();
     for s in &f.series {
         let key: Vec<_> = s
             .labels

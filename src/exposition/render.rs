@@ -520,7 +520,7 @@ pub fn ladder(hist: &[Bucket]) -> Vec<u64> {
         (1u64, 1u64 << 22)
     } else if hist
         .iter()
-        .all(|b| b.upper().0 % 1000 == 0 && pow2(b.upper().0 / 1000))
+        .all(|b| b.upper().0.is_multiple_of(1000) && pow2(b.upper().0 / 1000))
     {
         (1000, 1000 << 12)
     } else {
@@ -558,7 +558,7 @@ fn le_into(buf: &mut String, bound_us: u64) {
     };
     if bound_us.is_power_of_two() && bound_us.trailing_zeros() < 40 {
         buf.push_str(&POW2.get_or_init(|| table(1))[bound_us.trailing_zeros() as usize]);
-    } else if bound_us % 1000 == 0
+    } else if bound_us.is_multiple_of(1000)
         && (bound_us / 1000).is_power_of_two()
         && (bound_us / 1000).trailing_zeros() < 40
     {
