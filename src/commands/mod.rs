@@ -11,6 +11,7 @@ pub mod record_live;
 mod replay;
 mod report;
 mod screen;
+pub mod serve;
 mod twin;
 pub mod watch;
 
@@ -141,6 +142,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Grants(a) => grants::run(a),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),
         Command::Replay(r) => replay::run(r, cli.config.as_deref()),
+        Command::Serve(a) => serve::run(a, cli.config.as_deref()),
         Command::Themes => {
             print(&replay::themes_list()?)?;
             Ok(ExitCode::SUCCESS)
