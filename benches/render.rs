@@ -3,6 +3,9 @@
 //! `cargo bench --bench render` prints:
 //! - full-frame draw time (all widgets + diff) on a TestBackend at 160×48 and 80×24
 //!   (target < 1 ms each in release),
+//! - the same with 1 000, 10 000 and 100 000 histogram buckets in the commit path: the pane
+//!   merges buckets to what it can draw, so the cost must not grow with the square of the
+//!   bucket count (compare the three figures),
 //! - bytes written per second to a pty by `dgscope replay` at ×1 (1 s samples),
 //! - CPU used by an idle `dgscope replay` (recording ended, nothing changing) over 30 s
 //!   (target < 2 % of one core).
@@ -49,6 +52,23 @@ fn draw_time(w: u16, h: u16, secs: usize) -> (f64, f64) {
     }
     times.sort_by(|a, b| a.total_cmp(b));
     (times[times.len() / 2], times[times.len() * 99 / 100])
+}
+
+/// Full-frame draws with a histogram of `buckets` buckets in the commit-path window.
+fn many_bucket_time(w: u16, h: u16, buckets: usize) -> f64 {
+    let a = app(Setup {
+        buckets: Some(buckets),
+        ..Setup::default()
+    });
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, &a)).unwrap();
+    let n = 20;
+    let s = Instant::now();
+    for _ in 0..n {
+        t.clear().unwrap();
+        t.draw(|f| ui::draw(f, &a)).unwrap();
+    }
+    s.elapsed().as_secs_f64() * 1e3 / n as f64
 }
 
 fn clock_ticks(pid: i32) -> Option<u64> {
@@ -107,6 +127,12 @@ fn main() {
         "redraw with nothing to send, 160x48: {:.3} ms (widgets + diff)",
         redraw_time(160, 48)
     );
+    for buckets in [1_000, 10_000, 100_000] {
+        println!(
+            "full-frame draw 160x48 with {buckets} histogram buckets: {:.3} ms",
+            many_bucket_time(160, 48, buckets)
+        );
+    }
     if std::env::var_os("DGSCOPE_BENCH_QUICK").is_none() {
         pty_figures();
     }

@@ -74,6 +74,9 @@ fn main() {
         Scenario::SlowSrl,
         Scenario::FrequentSwitches,
         Scenario::BandwidthAsync,
+        // Part 2: a 30 min DELAY keeps a long apply queue; SYNC stalls hold whole batches.
+        Scenario::DelayedApply,
+        Scenario::SyncStall,
     ] {
         report(
             &format!("{scenario}, 10 simulated min"),

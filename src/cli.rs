@@ -98,6 +98,16 @@ Example:\n  dgscope replay incident.jsonl --speed 4"
     /// List the built-in colour themes (for --theme)
     #[command(display_order = 9)]
     Themes,
+    /// Serve every pair's metrics, findings and wait histograms to Prometheus (GET /metrics)
+    #[command(
+        after_help = "Examples:\n  dgscope serve --twin slow-srl --twin healthy-sync --web.listen-address 127.0.0.1:9731\n  \
+DGSCOPE_PW=… dgscope serve prod_a prod_b --password-env DGSCOPE_PW\n  \
+dgscope serve --all-profiles\n\n\
+Default address :9731 (every interface); metrics at /metrics, a pair list at /. \
+docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana dashboard."
+    )]
+    #[command(display_order = 5)]
+    Serve(crate::serve::args::ServeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -140,6 +150,10 @@ pub struct CheckArgs {
     /// Lowest status that makes the exit code non-zero (crit: WARN exits 0)
     #[arg(long, value_enum, default_value_t = crate::report::check::FailOn::Warn)]
     pub fail_on: crate::report::check::FailOn,
+    /// Also write the run's metrics to DIR/dgscope_<pair>.prom for node_exporter's textfile
+    /// collector (atomically: a temporary file renamed into place)
+    #[arg(long, value_name = "DIR")]
+    pub textfile: Option<PathBuf>,
     /// Live databases to judge (instead of --twin or --replay)
     #[command(flatten)]
     pub conn: crate::cli_oracle::ConnArgs,
@@ -149,6 +163,9 @@ pub struct CheckArgs {
 pub enum CheckFormat {
     Text,
     Json,
+    /// The `serve` metrics for this run (OpenMetrics 1.0.0 text)
+    #[value(name = "openmetrics")]
+    OpenMetrics,
 }
 
 #[derive(Debug, Args)]

@@ -95,4 +95,13 @@ pub struct GrantsArgs {
     /// Name of the monitoring user (C##NAME for a CDB common user)
     #[arg(long, value_name = "NAME", default_value = "DGSCOPE")]
     pub user: String,
+    /// The Oracle release the script is for (11.2, 12.1, 12.2, 19c …): picks SYSDG (12c+)
+    /// or SYSDBA (11.2) and only the views that release's SQL reads; without it both
+    /// privilege variants are shown
+    #[arg(long, value_name = "VERSION")]
+    pub release: Option<String>,
+    /// The database is a CDB (12.1+): a common user, CONTAINER=ALL grants and
+    /// CONTAINER_DATA=ALL so the V$ views show every container's rows
+    #[arg(long)]
+    pub cdb: bool,
 }

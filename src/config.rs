@@ -453,7 +453,8 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # [profiles.practice]
 # scenario = "slow-srl"
 
-# Cause thresholds (defaults shown). Any key of ../shared/design/CAUSES.md's catalog.
+# Cause thresholds (defaults shown). Every key is listed in docs/CONFIG.md; docs/FINDINGS.md
+# explains the findings.
 # [thresholds]
 # remote_min_ms = 1.0           # standby-redo-write-slow: SYNC Remote Write at least this
 # lfpw_warn_ms = 1.0            # lgwr-write-slow

@@ -15,7 +15,9 @@ fn expected(s: Scenario) -> Option<&'static str> {
         | Scenario::Fastsync
         | Scenario::HealthyAsync
         | Scenario::BandwidthAsyncCompressed
-        | Scenario::OutlierSkew => None,
+        | Scenario::OutlierSkew
+        | Scenario::DelayedApply
+        | Scenario::MiraApply => None,
         Scenario::SlowSrl => Some("standby-redo-write-slow"),
         Scenario::SyncHighRtt => Some("network-latency"),
         Scenario::AdaptivePolling => Some("adaptive-lfs-polling"),
@@ -26,6 +28,11 @@ fn expected(s: Scenario) -> Option<&'static str> {
         Scenario::ApplyIoBound => Some("apply-bound"),
         Scenario::StandbyIoContention => Some("standby-io-saturated"),
         Scenario::StandbyDown => Some("standby-down"),
+        Scenario::ApplyStopped => Some("apply-stopped"),
+        Scenario::GapFraFull => Some("standby-fra-full"),
+        Scenario::DestDeferred => Some("dest-deferred"),
+        Scenario::ProtectionResync => Some("protection-degraded"),
+        Scenario::SyncStall => Some("sync-stall"),
     }
 }
 
@@ -101,8 +108,9 @@ fn every_scenario_and_five_seeds_put_the_expected_cause_first() {
     });
     assert!(
         failures.is_empty(),
-        "{} of 75 runs wrong:\n{}",
+        "{} of {} runs wrong:\n{}",
         failures.len(),
+        Scenario::ALL.len() * 5,
         failures.join("\n")
     );
 }

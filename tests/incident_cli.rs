@@ -87,7 +87,7 @@ fn incident_report_tells_the_story() {
     assert!(md.contains("| SYNC Remote Write avg | 3.45 ms |"), "{md}");
     assert!(md.contains("What to do:\n\n- Use one member per standby redo log group"));
     assert!(md.contains(
-        "```sql\n-- standby redo log groups, sizes and members (run on the standby)\nSELECT"
+        "```sql\n-- standby redo log groups, sizes, block sizes and members (run on the standby)\nSELECT"
     ));
     // Before/after: first minute healthy, last minute slow.
     let row = md

@@ -164,7 +164,10 @@ fn grants_prints_every_view_and_sysdg() {
         "GRANT CREATE SESSION TO DG_MON;",
         "SELECT_CATALOG_ROLE",
         "GRANT SELECT ON SYS.GV_$SYSTEM_EVENT TO DG_MON;",
-        "GRANT SELECT ON SYS.V_$DATAGUARD_STATS TO DG_MON;",
+        "GRANT SELECT ON SYS.GV_$DATAGUARD_STATS TO DG_MON;",
+        "GRANT SELECT ON SYS.V_$ARCHIVE_GAP TO DG_MON;",
+        "GRANT SELECT ON SYS.V_$RECOVERY_FILE_DEST TO DG_MON;",
+        "GRANT SELECT ON SYS.GV_$DATAGUARD_STATUS TO DG_MON;",
         "GRANT SELECT ON SYS.V_$FIXED_TABLE TO DG_MON;",
         "GRANT SYSDG TO DG_MON;",
         "password file",
@@ -178,6 +181,27 @@ fn grants_prints_every_view_and_sysdg() {
             out.contains(&format!("GRANT SELECT ON {obj} TO DG_MON;")),
             "{obj}"
         );
+    }
+}
+
+#[test]
+fn grants_takes_a_release_and_a_cdb_and_refuses_what_oracle_lacks() {
+    let run = |args: &[&str]| dgscope().args(args).output().unwrap();
+    let o = run(&["grants", "--user", "c##mon", "--release", "19c", "--cdb"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("ALTER USER C##MON SET CONTAINER_DATA=ALL CONTAINER=CURRENT;"));
+    assert!(out.contains("GRANT SYSDG TO C##MON CONTAINER=ALL;"));
+    let o = run(&["grants", "--release", "11.2"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("GRANT SYSDBA TO DGSCOPE;") && !out.contains("SYSDG TO"));
+    for bad in [
+        &["grants", "--release", "11.2", "--cdb"][..],
+        &["grants", "--release", "10.2"][..],
+    ] {
+        let o = run(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(o.stdout.is_empty(), "{bad:?}: no half script");
     }
 }
 

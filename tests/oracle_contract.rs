@@ -6,16 +6,15 @@ use dgscope::source::oracle::sql;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// `../shared/oracle/columns.tsv` beside the clone (CI and worktrees), else the committed
-/// copy: the test never silently skips.
+/// The project's column contract, committed with the code that relies on it.
 fn tsv_path() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/oracle/columns.tsv");
-    if shared.is_file() {
-        shared
-    } else {
-        root.join("tests/fixtures/oracle/columns.tsv")
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/oracle/columns.tsv")
+}
+
+/// The research copy the contract started from, when it sits beside the clone.
+fn research_tsv() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/columns.tsv");
+    p.is_file().then_some(p)
 }
 
 type Version = Vec<u32>;
@@ -37,7 +36,11 @@ fn at_most(a: &Version, b: &Version) -> bool {
 
 /// view (V$X) → column → since.
 fn documented() -> BTreeMap<String, BTreeMap<String, Version>> {
-    let text = std::fs::read_to_string(tsv_path()).expect("columns.tsv readable");
+    documented_in(&tsv_path())
+}
+
+fn documented_in(path: &Path) -> BTreeMap<String, BTreeMap<String, Version>> {
+    let text = std::fs::read_to_string(path).expect("columns.tsv readable");
     let mut m: BTreeMap<String, BTreeMap<String, Version>> = BTreeMap::new();
     for line in text
         .lines()
@@ -276,7 +279,7 @@ fn every_view_and_column_is_documented_for_its_release() {
     let mut columns_checked = 0;
     for v in sql::variants() {
         let at = version(v.version);
-        for kind in [sql::DbKind::Primary, sql::DbKind::Standby] {
+        for kind in sql::kinds(&v) {
             for p in sql::parts(kind, v.features) {
                 let label = format!("{}/{kind:?}/{}", v.label, p.name);
                 let views = check(&label, &p.sql, &at, &doc, &mut problems);
@@ -319,11 +322,218 @@ fn every_view_and_column_is_documented_for_its_release() {
         &doc,
         &mut problems,
     );
+    // The CDB column from 12.1 (the probe asks only there).
+    check(
+        "probe/cdb",
+        sql::PROBE_CDB,
+        &version("12.1"),
+        &doc,
+        &mut problems,
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(
         columns_checked > 150,
         "only {columns_checked} column references found"
     );
+}
+
+/// The contract may add columns to the research notes it started from, or move a column to
+/// a later (safer) release; it may not drop one or claim an earlier release.
+#[test]
+fn the_contract_only_adds_to_the_research_notes_or_is_more_cautious() {
+    let Some(research) = research_tsv() else {
+        return;
+    };
+    let contract = documented();
+    let mut problems = Vec::new();
+    for (view, cols) in documented_in(&research) {
+        for (col, since) in cols {
+            match contract.get(&view).and_then(|c| c.get(&col)) {
+                None => problems.push(format!("{view}.{col} dropped")),
+                Some(c) if !at_most(&since, c) => {
+                    problems.push(format!("{view}.{col}: {c:?} is earlier than {since:?}"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// (view, column) pairs one variant's statements reference, aliases resolved.
+fn referenced(v: &sql::Variant, kind: sql::DbKind) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for p in sql::parts(kind, v.features) {
+        let (views, cols) = references(&p.sql);
+        for (view, col) in cols {
+            let candidates: Vec<String> = match view {
+                Some(v) => vec![base(&v)],
+                None => views.iter().map(|v| base(v)).collect(),
+            };
+            for c in candidates {
+                out.insert((c, col.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The standby-state columns are not only allowed (the test above) but read, in every
+/// release that has them, and left out where the contract says the release lacks them.
+#[test]
+fn the_standby_state_columns_are_read_where_their_release_has_them() {
+    let doc = documented();
+    let wanted: &[(sql::DbKind, &str, &str)] = &[
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "DB_UNIQUE_NAME"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "DELAY_MINS"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST_STATUS", "TYPE"),
+        (
+            sql::DbKind::Primary,
+            "V$ARCHIVE_DEST_STATUS",
+            "RECOVERY_MODE",
+        ),
+        (
+            sql::DbKind::Primary,
+            "V$ARCHIVE_DEST_STATUS",
+            "DATABASE_MODE",
+        ),
+        (
+            sql::DbKind::Primary,
+            "V$ARCHIVE_DEST_STATUS",
+            "SYNCHRONIZATION_STATUS",
+        ),
+        (
+            sql::DbKind::Primary,
+            "V$ARCHIVE_DEST_STATUS",
+            "STANDBY_LOGFILE_COUNT",
+        ),
+        (
+            sql::DbKind::Primary,
+            "V$ARCHIVE_DEST_STATUS",
+            "STANDBY_LOGFILE_ACTIVE",
+        ),
+        (sql::DbKind::Primary, "V$SYSTEM_EVENT", "TOTAL_WAITS_FG"),
+        (
+            sql::DbKind::Primary,
+            "V$SYSTEM_EVENT",
+            "TIME_WAITED_MICRO_FG",
+        ),
+        (sql::DbKind::Standby, "V$SYSTEM_EVENT", "TOTAL_WAITS_FG"),
+        (
+            sql::DbKind::Standby,
+            "V$SYSTEM_EVENT",
+            "TIME_WAITED_MICRO_FG",
+        ),
+        (sql::DbKind::Standby, "V$DATAGUARD_PROCESS", "DELAY_MINS"),
+        (sql::DbKind::Standby, "V$MANAGED_STANDBY", "DELAY_MINS"),
+        (sql::DbKind::Standby, "V$ARCHIVE_GAP", "THREAD#"),
+        (sql::DbKind::Standby, "V$ARCHIVE_GAP", "LOW_SEQUENCE#"),
+        (sql::DbKind::Standby, "V$ARCHIVE_GAP", "HIGH_SEQUENCE#"),
+        (sql::DbKind::Primary, "V$RECOVERY_FILE_DEST", "SPACE_LIMIT"),
+        (sql::DbKind::Standby, "V$RECOVERY_FILE_DEST", "SPACE_LIMIT"),
+        (sql::DbKind::Standby, "V$RECOVERY_FILE_DEST", "SPACE_USED"),
+        (
+            sql::DbKind::Standby,
+            "V$RECOVERY_FILE_DEST",
+            "SPACE_RECLAIMABLE",
+        ),
+        (
+            sql::DbKind::Standby,
+            "V$RECOVERY_FILE_DEST",
+            "NUMBER_OF_FILES",
+        ),
+        (sql::DbKind::Primary, "V$DATAGUARD_STATUS", "MESSAGE_NUM"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "MESSAGE_NUM"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "SEVERITY"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "FACILITY"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "ERROR_CODE"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "DEST_ID"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "TIMESTAMP"),
+        (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "MESSAGE"),
+    ];
+    let mut problems = Vec::new();
+    let mut read = 0;
+    for v in sql::variants() {
+        let at = version(v.version);
+        for &(kind, view, col) in wanted {
+            let since = doc
+                .get(view)
+                .and_then(|c| c.get(col))
+                .unwrap_or_else(|| panic!("{view}.{col} is not in the contract"));
+            // The process view is release-dependent itself: only the one the variant uses.
+            let view_used = match view {
+                "V$DATAGUARD_PROCESS" => v.features.dg_process,
+                "V$MANAGED_STANDBY" => !v.features.dg_process,
+                _ => true,
+            };
+            let has = referenced(&v, kind).contains(&(view.to_string(), col.to_string()));
+            let should = view_used && at_most(since, &at);
+            if has != should {
+                problems.push(format!(
+                    "{}/{kind:?}: {view}.{col} read={has}, documented from {since:?}",
+                    v.label
+                ));
+            }
+            read += usize::from(has);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(read > 100, "only {read} column reads found");
+}
+
+/// The topology columns (issue 13) are read in every release and role that has them, and a
+/// far sync instance reads none of the apply views.
+#[test]
+fn the_topology_columns_are_read_where_their_release_has_them() {
+    use sql::DbKind::{FarSync, Primary, Standby};
+    let doc = documented();
+    let wanted: &[(sql::DbKind, &str, &str)] = &[
+        (Primary, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (Standby, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (FarSync, "V$DATAGUARD_CONFIG", "PARENT_DBUN"),
+        (Standby, "V$DATAGUARD_CONFIG", "DEST_ROLE"),
+        (Primary, "V$IOSTAT_FILE", "CON_ID"),
+        (Standby, "V$IOSTAT_FILE", "CON_ID"),
+        (FarSync, "V$ARCHIVE_DEST", "DB_UNIQUE_NAME"),
+        (FarSync, "V$STANDBY_LOG", "USED"),
+        (FarSync, "V$DATAGUARD_STATS", "DATUM_TIME"),
+        (FarSync, "V$ARCHIVE_GAP", "LOW_SEQUENCE#"),
+    ];
+    let mut problems = Vec::new();
+    let mut far_sync_variants = 0;
+    for v in sql::variants() {
+        let at = version(v.version);
+        let kinds = sql::kinds(&v);
+        if kinds.contains(&FarSync) {
+            far_sync_variants += 1;
+            let read = referenced(&v, FarSync);
+            for apply_view in [
+                "V$RECOVERY_PROGRESS",
+                "V$STANDBY_EVENT_HISTOGRAM",
+                "V$LOG_HISTORY",
+            ] {
+                if read.iter().any(|(view, _)| view == apply_view) {
+                    problems.push(format!("{}/FarSync reads {apply_view}", v.label));
+                }
+            }
+        }
+        for &(kind, view, col) in wanted {
+            if !kinds.contains(&kind) {
+                continue;
+            }
+            let since = &doc[view][col];
+            let has = referenced(&v, kind).contains(&(view.to_string(), col.to_string()));
+            if has != at_most(since, &at) {
+                problems.push(format!(
+                    "{}/{kind:?}: {view}.{col} read={has}, documented from {since:?}",
+                    v.label
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Far sync came with 12.1: every variant from there has the far sync parts.
+    assert_eq!(far_sync_variants, sql::variants().len() - 1);
 }
 
 #[test]
@@ -401,6 +611,8 @@ fn every_statement_is_a_select() {
         for tok in tokens(&s) {
             if let Tok::Ident(w, false) = tok {
                 assert!(!FORBIDDEN.contains(&w.as_str()), "{label}: {w} in {s}");
+                // A mounted standby answers fixed views only: DUAL is not one.
+                assert!(w != "DUAL", "{label}: DUAL in {s}");
             }
         }
     }
@@ -455,24 +667,37 @@ fn no_sql_text_outside_the_oracle_source() {
     );
 }
 
-/// The SQL shown to DBAs in drill-downs and reports ("what to check") obeys the same contract:
-/// documented views and columns (as of 19c, the release the advice targets) and SELECT only.
+/// The SQL shown to DBAs in drill-downs, reports and `check` ("what to check") obeys the same
+/// contract: every variant of every query — each release dgscope has SQL for, single instance
+/// and RAC — reads only views and columns documented for that release, and is one SELECT.
 #[test]
 fn verification_sql_in_findings_is_documented_and_select_only() {
-    use dgscope::source::oracle::verify;
+    use dgscope::causes::VerifyKey;
+    use dgscope::source::oracle::verify::{resolve, variants, Releases};
     let doc = documented();
     let mut problems = Vec::new();
-    for v in verify::ALL {
-        let body = v.sql.trim().trim_end_matches(';');
-        assert!(!body.contains(';'), "{}: more than one statement", v.name);
-        let t = body.trim_start().to_ascii_uppercase();
-        assert!(t.starts_with("SELECT "), "{}: {body}", v.name);
-        for tok in tokens(body) {
-            if let Tok::Ident(w, false) = tok {
-                assert!(!FORBIDDEN.contains(&w.as_str()), "{}: {w}", v.name);
+    let mut checked = 0;
+    for (label, at, r) in variants() {
+        let releases = Releases {
+            primary: r,
+            standby: r,
+        };
+        for &k in VerifyKey::ALL {
+            let v = resolve(k, &releases);
+            let name = format!("{label}{}/{}", if r.rac { "/RAC" } else { "" }, v.name);
+            let body = v.sql.trim().trim_end_matches(';');
+            assert!(!body.contains(';'), "{name}: more than one statement");
+            let t = body.trim_start().to_ascii_uppercase();
+            assert!(t.starts_with("SELECT "), "{name}: {body}");
+            for tok in tokens(body) {
+                if let Tok::Ident(w, false) = tok {
+                    assert!(!FORBIDDEN.contains(&w.as_str()), "{name}: {w}");
+                }
             }
+            check(&name, body, &version(at), &doc, &mut problems);
+            checked += 1;
         }
-        check(v.name, body, &version("19.3"), &doc, &mut problems);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(checked, VerifyKey::ALL.len() * variants().len());
 }

@@ -133,3 +133,77 @@ fn every_subcommand_the_readme_names_exists() {
         );
     }
 }
+
+/// What users have: README, docs/, the config template, the man page and every `--help`.
+fn user_texts() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![("README.md".to_string(), readme())];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            let name = format!("docs/{}", p.file_name().unwrap().to_string_lossy());
+            out.push((name, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    out.push((
+        "config template".into(),
+        dgscope::config::TEMPLATE.to_string(),
+    ));
+    out.push(("man page".into(), dgscope::commands::man_page()));
+    let mut cmd = dgscope::commands::cli_command();
+    out.push(("dgscope --help".into(), cmd.render_long_help().to_string()));
+    for sub in cmd.get_subcommands_mut() {
+        let name = format!("dgscope {} --help", sub.get_name());
+        out.push((name, sub.render_long_help().to_string()));
+    }
+    out
+}
+
+/// The internal design lives outside the repository: nothing users read may point at it.
+#[test]
+fn nothing_users_read_points_outside_the_repository() {
+    for (name, text) in user_texts() {
+        assert!(
+            !text.contains("../shared") && !text.contains("shared/design"),
+            "{name} points at the internal design"
+        );
+    }
+}
+
+/// Every Markdown link and every `docs/…` or `themes/…` path in README and docs/ names a
+/// file of the repository.
+#[test]
+fn every_link_and_path_in_the_docs_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, text) in user_texts().into_iter().filter(|(n, _)| n.ends_with(".md")) {
+        let base = if name.starts_with("docs/") {
+            root.join("docs")
+        } else {
+            root.to_path_buf()
+        };
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            let after = &rest[i + 2..];
+            let end = after.find(')').unwrap_or(after.len());
+            let target = after[..end].split('#').next().unwrap();
+            rest = &after[end..];
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            assert!(
+                base.join(target).exists(),
+                "{name}: link {target:?} does not resolve"
+            );
+        }
+        for word in text.split(|c: char| c.is_whitespace() || "`()[],;".contains(c)) {
+            let w = word.trim_end_matches(['.', ':']);
+            if (w.starts_with("docs/") || w.starts_with("themes/")) && !w.contains('…') {
+                assert!(root.join(w).exists(), "{name}: path {w:?} does not exist");
+            }
+        }
+    }
+    // The man page names only pages that exist: itself (one page is installed).
+    let man = dgscope::commands::man_page();
+    assert!(!man.contains("dgscope\\-watch(1)"), "{man}");
+    assert!(man.contains(".SH SEE ALSO"), "{man}");
+}

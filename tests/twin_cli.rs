@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 use dgscope::sample::recording::{read_all, Entry};
+use dgscope::source::twin::Scenario;
 
 fn dgscope() -> Command {
     Command::cargo_bin("dgscope").unwrap()
@@ -49,6 +50,47 @@ fn same_scenario_seed_and_duration_give_a_byte_identical_recording() {
     );
     assert!(a == b, "same seed, different bytes");
     assert!(a != c, "another seed should change the samples");
+}
+
+/// The standby-state scenarios (CAUSES.md part 2) through the same CLI: `record --twin` is
+/// byte-identical for a seed and carries the new keys; `check --twin` accepts each name.
+#[test]
+fn part_two_scenarios_record_reproducibly_and_check_accepts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "apply-stopped",
+        "gap-fra-full",
+        "delayed-apply",
+        "dest-deferred",
+        "protection-resync",
+        "mira-apply",
+        "sync-stall",
+    ] {
+        let a = record(dir.path(), &format!("{name}-a.jsonl"), &["--twin", name]);
+        let b = record(dir.path(), &format!("{name}-b.jsonl"), &["--twin", name]);
+        let (a_bytes, b_bytes) = (std::fs::read(&a).unwrap(), std::fs::read(b).unwrap());
+        assert!(a_bytes == b_bytes, "{name}: same seed, different bytes");
+        let text = String::from_utf8(a_bytes).unwrap();
+        for key in [
+            "\"fra\":",
+            "\"gaps\":",
+            "\"dg_messages\":",
+            "\"recovery_mode\":",
+        ] {
+            assert!(text.contains(key), "{name}: no {key} in the recording");
+        }
+        let out = dgscope()
+            .args(["check", "--twin", name, "--duration", "10s"])
+            .output()
+            .unwrap();
+        // 0/1/2 = OK/WARN/CRIT; an unknown name is 3 (UNKNOWN) with an error line.
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(0..=2)) && !err.contains("unknown twin scenario"),
+            "{name}: {:?} {err}",
+            out.status.code()
+        );
+    }
 }
 
 #[test]
@@ -98,8 +140,9 @@ fn twin_list_prints_every_scenario_with_a_description() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 15);
-    for (line, name) in lines.iter().zip(dgscope::source::twin::Scenario::names()) {
+    assert_eq!(lines.len(), Scenario::ALL.len());
+    assert_eq!(lines.len(), 22);
+    for (line, name) in lines.iter().zip(Scenario::names()) {
         assert!(line.starts_with(name), "{line}");
         assert!(line.len() > name.len() + 10, "{line}");
     }

@@ -220,7 +220,10 @@ fn paused_and_scrubbed_back_shows_the_past() {
     );
     let t = render(&a, 160, 48);
     // 120 samples back from 05:02:59 is 05:00:59, the last healthy second.
-    assert!(t.contains("PAUSED") && t.contains("05:00:59 (-2m)"), "{t}");
+    assert!(
+        t.contains("PAUSED") && t.contains("05:00:59 (-2m00s)"),
+        "{t}"
+    );
     snap("paused_160x48", t);
 }
 
@@ -247,4 +250,129 @@ fn lost_standby_dims_and_counts_down() {
     );
     snap("reconnecting_160x48", t);
     assert!(a.overlay.is_none() || matches!(a.overlay, Some(Overlay::Help)));
+}
+
+const ALL_SIZES: [(u16, u16); 3] = [(80, 24), (100, 30), (160, 48)];
+
+/// The stacked layout at 100×30 uses its whole height (charts in the taller panes).
+#[test]
+fn main_screen_100x30() {
+    let a = app(Setup::default());
+    let t = render(&a, 100, 30);
+    assert!(t.contains("━ log file sync"), "the commit chart: {t}");
+    snap("main_100x30", t);
+}
+
+/// Scrolled as far as it goes: the last row of the drill-down at the bottom, no blank rows
+/// past it, and where you are ("N/N end").
+#[test]
+fn drill_down_scrolled_to_its_end() {
+    for (w, h) in ALL_SIZES {
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Focus(5), Action::Enter]);
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        a.set_scroll_max(dgscope::ui::scroll_max(area, &a));
+        act(&mut a, &[Action::Bottom, Action::Down, Action::Down]);
+        let t = render(&a, w, h);
+        let rows: Vec<&str> = t.lines().collect();
+        // The frame's last row above its bottom border holds text (the end of the doc).
+        let last_inner = rows[rows.len() - 3];
+        if a.scroll_max > 0 {
+            assert!(
+                last_inner.trim_matches(|c| c == '│' || c == ' ').len() > 1,
+                "{w}x{h}: blank last row\n{t}"
+            );
+            assert!(t.contains(" end "), "{w}x{h}: position\n{t}");
+            // Scrolling up one line leaves the end.
+            let mut b = app(Setup::default());
+            act(&mut b, &[Action::Focus(5), Action::Enter]);
+            b.set_scroll_max(a.scroll_max);
+            act(&mut b, &[Action::Bottom, Action::Up]);
+            assert_eq!(b.scroll, a.scroll_max - 1);
+        }
+        assert!(
+            t.contains("FASTSYNC"),
+            "{w}x{h}: the what-if is the end\n{t}"
+        );
+        snap(&format!("drill_end_{w}x{h}"), t);
+    }
+}
+
+/// At 160 columns a header with a fault, a recording and a baseline drops source details
+/// first; fault, REC and baseline stay.
+#[test]
+fn header_keeps_fault_rec_and_baseline_at_160() {
+    let mut a = app(Setup {
+        mode: Mode::Demo,
+        ..Setup::default()
+    });
+    a.active_scenario = Some("sync-high-rtt".into());
+    a.recording = Some("/tmp/dgscope-20261130-050259.jsonl".into());
+    let t = render(&a, 160, 48);
+    let header = t.lines().next().unwrap().to_string();
+    for must in [
+        "fault sync-high-rtt",
+        "●REC",
+        "base@05:00:50",
+        "simulated ×1",
+        "05:02:59",
+    ] {
+        assert!(header.contains(must), "{must:?} lost: {header}");
+    }
+    snap("header_fault_rec_baseline_160x48", header);
+    let narrow = render(&a, 80, 24).lines().next().unwrap().to_string();
+    for must in ["fault sync-high-rtt", "●REC", "base@05:00:50"] {
+        assert!(narrow.contains(must), "{must:?} lost at 80: {narrow}");
+    }
+}
+
+/// A 100 000-bucket histogram: merged to what the pane can draw; the chart stays.
+#[test]
+fn commit_pane_with_a_many_bucket_histogram_keeps_its_chart() {
+    let a = app(Setup {
+        buckets: Some(100_000),
+        ..Setup::default()
+    });
+    for (w, h) in ALL_SIZES {
+        let t = render(&a, w, h);
+        if w >= 120 {
+            assert!(t.contains("100 000 merged"), "{w}x{h}: merged\n{t}");
+        }
+        if h >= 30 {
+            assert!(t.contains("━ log file sync"), "{w}x{h}: the chart\n{t}");
+        }
+        snap(&format!("commit_many_buckets_{w}x{h}"), t);
+    }
+}
+
+/// The standby stopped answering two minutes ago: every standby figure is its last good
+/// one, dimmed, with its real age; never "figure age 1 s".
+#[test]
+fn standby_down_shows_stale_figures_with_their_age() {
+    let a = app(Setup {
+        secs: 300,
+        standby_down_at: Some(180),
+        ..Setup::default()
+    });
+    for (w, h) in ALL_SIZES {
+        let t = render(&a, w, h);
+        assert!(t.contains("STALE, 2m00s ago"), "{w}x{h}\n{t}");
+        assert!(!t.contains("figure age"), "{w}x{h}\n{t}");
+        snap(&format!("standby_down_{w}x{h}"), t);
+    }
+    let buf = buffer(&a, 160, 48);
+    let muted = a.theme().muted().fg;
+    let row = (0..48u16)
+        .find(|y| {
+            (0..160u16)
+                .map(|x| buf[(x, *y)].symbol().to_string())
+                .collect::<String>()
+                .contains("transport ")
+        })
+        .unwrap();
+    // The figures are drawn dimmed.
+    let x = (0..160u16)
+        .find(|x| buf[(*x, row)].symbol() == "0" || buf[(*x, row)].symbol() == "1")
+        .unwrap();
+    assert_eq!(buf[(x, row)].fg, muted.unwrap_or(Color::Reset));
 }

@@ -339,11 +339,16 @@ fn several_standbys_are_chosen_with_brackets() {
 fn copy_text_and_incident_report_carry_the_numbers() {
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Focus(1)]);
-    let text = tui::copy_text(&a, 120);
+    let text = tui::copy_text(&a);
     assert!(
         text.contains("log file sync") && text.contains("≤32"),
         "{text}"
     );
+    // Text to paste into a ticket: no box drawing, no padding, nothing after the last line.
+    let boxy = |t: &str| t.chars().any(|c| ('\u{2500}'..='\u{257f}').contains(&c));
+    assert!(!boxy(&text), "{text}");
+    assert!(text.lines().all(|l| l == l.trim_end()), "{text:?}");
+    assert!(text.starts_with("1 Commit path"), "{text}");
     assert!(
         !text.contains("dgscope  REPLAY"),
         "no header in the copy: {text}"
@@ -351,9 +356,16 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     // A drill-down copies all of it, SQL included, even past the screen's bottom edge.
     let mut d = app(Setup::default());
     act(&mut d, &[Action::Focus(5), Action::Enter]);
-    let text = tui::copy_text(&d, 80);
+    let text = tui::copy_text(&d);
+    assert!(!boxy(&text), "{text}");
     assert!(
-        text.contains("SELECT group#, member FROM v$logfile"),
+        text.starts_with("WARN standby-redo-write-slow (since "),
+        "{text}"
+    );
+    assert!(tui::copy_status(&text).contains(&format!("{} bytes", text.len())));
+    assert!(tui::copy_status(&"x".repeat(90_000)).contains("warning"));
+    assert!(
+        text.contains("JOIN v$logfile f ON f.group# = s.group#"),
         "{text}"
     );
     assert!(text.contains("FASTSYNC"), "{text}");

@@ -12,7 +12,7 @@ pub use action::Action;
 pub use control::{Control, Pace};
 pub use keymap::{KeyChord, Keymap};
 pub use state::{App, AppConfig, Assessor, Effect, Mode, Overlay, Pane, Screen, WARMUP_SAMPLES};
-pub use update::{default_pace, update};
+pub use update::{default_pace, paste, update, NOTE_MAX_CHARS};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 

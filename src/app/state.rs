@@ -130,6 +130,9 @@ pub struct AppConfig {
     /// False while no causes engine is plugged in: the causes pane says so instead of
     /// calling an empty list "healthy".
     pub causes_available: bool,
+    /// Seconds a condition must hold to raise a finding: less data than that and no
+    /// finding could have been raised yet ("warming up", never "healthy").
+    pub raise_after_s: f64,
 }
 
 pub struct App {
@@ -146,6 +149,9 @@ pub struct App {
     pub overlay: Option<Overlay>,
     /// Scroll offset of zoomed panes and drill-downs (lines).
     pub scroll: u16,
+    /// How far the current drill-down can scroll at the terminal's size (set by the event
+    /// loop from [`crate::ui::scroll_max`]): scrolling stops at the end.
+    pub scroll_max: u16,
     pub window: Window,
     pub log_scale: bool,
     /// Paused display: the instant being shown (collection goes on).
@@ -200,6 +206,7 @@ impl App {
             screen: Screen::Main,
             overlay: None,
             scroll: 0,
+            scroll_max: u16::MAX,
             window: Window::Last(Duration::from_secs(60)),
             log_scale: false,
             paused_at: None,
@@ -259,23 +266,37 @@ impl App {
         }
     }
 
-    /// The instant the screen describes: the scrub cursor when paused, otherwise the newest
-    /// sample (replay: the recording's own clock) or, live, the wall clock.
+    /// The instant the screen describes, on the source's clock (one clock per screen): the
+    /// scrub cursor when paused, otherwise the newest sample's time (the twin's virtual time
+    /// in the demo, the recording's in replay, the databases' sample time live). Before the
+    /// first sample there is no source time yet and the wall clock stands in.
     pub fn clock(&self) -> Timestamp {
         if let Some(t) = self.paused_at {
             return t;
         }
-        match self.cfg.mode {
-            Mode::Replay => self.engine.latest().unwrap_or(self.now),
-            _ => self.now,
-        }
+        self.source_now()
     }
 
-    /// "now" for the age of data: replay has no wall clock of its own.
+    /// The source's newest instant, paused or not: what notes, marks and baselines are
+    /// stamped with.
+    pub fn source_now(&self) -> Timestamp {
+        self.engine.latest().unwrap_or(self.now)
+    }
+
+    /// "now" for the age of data, on the source's clock: the demo and replay have no wall
+    /// clock of their own; live, a database that stopped answering ages by the wall clock
+    /// (no newer sample would ever say so).
     pub fn data_now(&self) -> Timestamp {
         match self.cfg.mode {
-            Mode::Replay => self.engine.latest().unwrap_or(self.now),
-            _ => self.now,
+            Mode::Replay | Mode::Demo => self.source_now(),
+            Mode::Live => {
+                let latest = self.source_now();
+                if self.now > latest {
+                    self.now
+                } else {
+                    latest
+                }
+            }
         }
     }
 
@@ -312,7 +333,23 @@ impl App {
     }
 
     pub fn warming_up(&self) -> bool {
-        self.assessment.warming_up || self.primary_samples() < WARMUP_SAMPLES
+        self.assessment.warming_up
+            || self.primary_samples() < WARMUP_SAMPLES
+            || self.data_span_s() < self.cfg.raise_after_s
+    }
+
+    /// Seconds of primary data on hand (first to newest point), on the source's clock.
+    pub fn data_span_s(&self) -> f64 {
+        let slot = self
+            .primary()
+            .or_else(|| self.engine.slots().next().map(|(k, _)| k));
+        let Some(pts) = slot.and_then(|s| self.engine.slot(s)).map(|s| s.points()) else {
+            return 0.0;
+        };
+        match (pts.iter().next(), pts.last()) {
+            (Some(a), Some(b)) => b.t.secs_since(a.t),
+            _ => 0.0,
+        }
     }
 
     /// Deltas of the current window for the primary and the chosen standby, at the instant
@@ -348,6 +385,12 @@ impl App {
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {
         self.engine.marks().iter()
+    }
+
+    /// Sets how far the view can scroll (see [`App::scroll_max`]) and keeps the offset within.
+    pub fn set_scroll_max(&mut self, max: u16) {
+        self.scroll_max = max;
+        self.scroll = self.scroll.min(max);
     }
 
     /// Takes the effects queued by `update` (the loop carries them out).

@@ -178,8 +178,35 @@ fn move_selection(app: &mut App, by: i64) {
         }
         Screen::Main => {}
         Screen::Zoom(_) | Screen::Cause(_) => {
-            app.scroll = (app.scroll as i64 + by).clamp(0, 10_000) as u16;
+            let max = app.scroll_max.min(10_000) as i64;
+            app.scroll = (app.scroll as i64 + by).clamp(0, max) as u16;
         }
+    }
+}
+
+/// The longest note the note box takes (typed or pasted).
+pub const NOTE_MAX_CHARS: usize = 200;
+
+/// A bracketed paste: into the note box (`m`) it is note text, newlines and tabs turned into
+/// spaces, other control characters dropped, cut at [`NOTE_MAX_CHARS`]; anywhere else it is
+/// ignored (pasted text is never taken as keys).
+pub fn paste(app: &mut App, pasted: &str) {
+    match &mut app.overlay {
+        Some(Overlay::MarkInput { text }) => {
+            let room = NOTE_MAX_CHARS.saturating_sub(text.chars().count());
+            let clean = pasted
+                .chars()
+                .filter_map(|c| match c {
+                    '\n' | '\r' | '\t' => Some(' '),
+                    c if c.is_control() => None,
+                    c => Some(c),
+                })
+                .take(room);
+            text.extend(clean);
+            let cut = pasted.chars().count() > room;
+            app.status = cut.then(|| format!("note cut at {NOTE_MAX_CHARS} characters"));
+        }
+        _ => app.status = Some("paste ignored: only the note box (m) takes text".into()),
     }
 }
 
@@ -189,7 +216,7 @@ fn handle_overlay(app: &mut App, overlay: Overlay, action: Action) -> bool {
         Overlay::MarkInput { mut text } => {
             match action {
                 Action::Char(c) => {
-                    if text.chars().count() < 200 {
+                    if text.chars().count() < NOTE_MAX_CHARS {
                         text.push(c);
                     }
                     app.overlay = Some(Overlay::MarkInput { text });

@@ -2,8 +2,9 @@
 //! must hold 15 s to raise a finding and be false 30 s to clear it) and ranks what is raised.
 
 use super::context::Context;
+use super::finding::Severity;
 use super::finding::{Assessment, Finding};
-use super::rules::{RULES, STATE_RULES};
+use super::rules::{ROOT_TIER, RULES, STANDBY_JUDGED, STATE_RULES};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};
 use crate::sample::Slot;
@@ -69,6 +70,7 @@ impl CauseEngine {
         let ctx = Context::new(metrics, window, standby);
         let now = ctx.now;
         let warming_up = ctx.primary_samples() < th.min_samples || ctx.lfs_waits() == 0;
+        let standby_stale = ctx.standby.is_some() && !ctx.standby_current;
         let fresh = self.last_eval.is_none_or(|t| now > t);
         let mut transitions = Vec::new();
         if fresh {
@@ -97,7 +99,13 @@ impl CauseEngine {
                     }
                     None => {
                         st.true_since = None;
-                        if st.raised.is_some() {
+                        // Judged from the standby's figures, which are stale now: no longer
+                        // shown as if current (the stale rule), so no clear delay.
+                        if standby_stale && STANDBY_JUDGED.contains(&id) && st.raised.is_some() {
+                            st.raised = None;
+                            st.false_since = None;
+                            transitions.push(Transition::Cleared { id, at: now });
+                        } else if st.raised.is_some() {
                             let off = *st.false_since.get_or_insert(now);
                             if now.secs_since(off) >= th.clear_after_s {
                                 st.raised = None;
@@ -125,11 +133,49 @@ impl CauseEngine {
     }
 }
 
-/// Severity first, then the share of commit latency or lag explained, then id for stability.
+/// Severity first, then the share of commit latency or lag explained, then id for stability;
+/// with two refinements for chains of causes. A root cause ranks at the severity of the worst
+/// finding it causes (a recovery area 90 % full is WARN, but the archive gap it causes is
+/// CRIT: the root still comes first), and ahead of the findings that name it (`caused_by`).
+/// Among equals, the standby's own state (catalog part 2) comes before the part-1 findings it
+/// usually explains.
 pub fn rank(findings: &mut [Finding]) {
+    let present: Vec<&'static str> = findings.iter().map(|f| f.id).collect();
+    let parent = |f: &Finding| f.caused_by.filter(|c| *c != f.id && present.contains(c));
+    let parents: BTreeMap<&'static str, &'static str> = findings
+        .iter()
+        .filter_map(|f| parent(f).map(|c| (f.id, c)))
+        .collect();
+    let mut severity: BTreeMap<&'static str, Severity> =
+        findings.iter().map(|f| (f.id, f.severity)).collect();
+    // Each finding lifts every ancestor; the hop bound guards against a cycle of links.
+    for f in findings.iter() {
+        let mut at = f.id;
+        for _ in 0..findings.len() {
+            let Some(&up) = parents.get(at) else { break };
+            let s = severity[f.id].max(severity[up]);
+            severity.insert(up, s);
+            at = up;
+        }
+    }
+    let depth = |id: &'static str| {
+        let mut d = 0;
+        let mut at = id;
+        while let Some(&up) = parents.get(at) {
+            d += 1;
+            at = up;
+            if d > present.len() {
+                break;
+            }
+        }
+        d
+    };
+    let tier = |id: &str| usize::from(!ROOT_TIER.contains(&id));
     findings.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
+        severity[b.id]
+            .cmp(&severity[a.id])
+            .then(depth(a.id).cmp(&depth(b.id)))
+            .then(tier(a.id).cmp(&tier(b.id)))
             .then(b.explains.total_cmp(&a.explains))
             .then(a.id.cmp(b.id))
     });

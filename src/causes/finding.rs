@@ -1,6 +1,7 @@
 //! What the causes engine tells the rest of the program: ranked findings with evidence and
 //! advice. The catalog is ../shared/design/CAUSES.md.
 
+use super::verify::VerifyKey;
 use crate::timestamp::Timestamp;
 use serde::Serialize;
 use std::fmt;
@@ -71,8 +72,9 @@ pub struct Finding {
     pub evidence: Vec<Evidence>,
     /// What it means, grounded in the seeds / MAA.
     pub meaning: String,
-    /// SQL a DBA can paste to verify (SELECT only).
-    pub check_sql: Vec<String>,
+    /// What a DBA can query to verify it; the Oracle source spells each for the database's
+    /// release (`source::oracle::verify::resolve`).
+    pub verify: Vec<VerifyKey>,
     /// What to do, with caveats.
     pub advice: Vec<String>,
     pub what_if: Vec<WhatIf>,
@@ -80,6 +82,10 @@ pub struct Finding {
     pub explains: f64,
     /// When the condition started to hold.
     pub since: Timestamp,
+    /// The finding that explains this one when both hold (the recovery area is full → the
+    /// archive gap → the lag): its id. Ranking puts the root cause first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caused_by: Option<&'static str>,
 }
 
 /// Overall status in the Nagios convention (`check` exit codes 0..3).

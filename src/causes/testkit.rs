@@ -4,8 +4,8 @@
 use crate::metrics::Engine;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, Log, LogStatus, LogSwitch, Logs,
-    Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+    Bucket, DbInfo, Dest, DestStatus, DgMessage, DgStats, Event, Fra, Gap, IoStat, Log, LogStatus,
+    LogSwitch, Logs, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -51,6 +51,36 @@ pub struct Pair {
     /// `log file sync` histogram per second as (bound µs, waits); default: all in one bucket.
     pub lfs_hist: Option<Vec<(u64, u64)>>,
     pub standby_down_from_s: Option<i64>,
+    /// `V$DATAGUARD_STATS` reports no transport lag (NULL) / no apply lag.
+    pub transport_lag_null: bool,
+    pub apply_lag_null: bool,
+    /// MRP0's action (`APPLYING_LOG`, `WAIT_FOR_GAP`, `ERROR` …); `None`: no MRP0 row.
+    pub mrp_action: Option<String>,
+    /// RFS receiving on the standby.
+    pub rfs_receiving: bool,
+    /// Write the standby's process rows at all (an empty list = the view was not read).
+    pub processes: bool,
+    /// `DELAY_MINS` on the destination and MRP0.
+    pub delay_mins: u32,
+    /// The destination's `RECOVERY_MODE`.
+    pub recovery_mode: String,
+    pub protection_mode: Option<String>,
+    pub protection_level: Option<String>,
+    /// The standby's recovery area: (limit GB, used %, reclaimable %).
+    pub fra: Option<(u64, f64, f64)>,
+    /// `V$DATAGUARD_STATUS` rows (at second, severity, ORA code, text) on the standby.
+    pub standby_messages: Vec<(i64, String, i64, String)>,
+    /// `V$ARCHIVE_GAP` rows on the standby.
+    pub gaps: Vec<Gap>,
+    /// Multi-Instance Redo Apply on a 2-instance standby: recovery on both instances, Active
+    /// Apply Rate 0.
+    pub mira: bool,
+    /// Thread of every SRL (0 = unassigned) and of the ORLs, as (orl threads).
+    pub srl_thread: u32,
+    pub orl_threads: u32,
+    /// A SYNC response of `.1` seconds every `.0` seconds (`V$REDO_DEST_RESP_HISTOGRAM`).
+    pub stall: Option<(i64, u64)>,
+    pub version: Option<String>,
 }
 
 impl Default for Pair {
@@ -92,6 +122,23 @@ impl Default for Pair {
             datum_frozen: false,
             lfs_hist: None,
             standby_down_from_s: None,
+            transport_lag_null: false,
+            apply_lag_null: false,
+            mrp_action: Some("APPLYING_LOG".into()),
+            rfs_receiving: true,
+            processes: true,
+            delay_mins: 0,
+            recovery_mode: "MANAGED REAL TIME APPLY".into(),
+            protection_mode: None,
+            protection_level: None,
+            fra: None,
+            standby_messages: vec![],
+            gaps: vec![],
+            mira: false,
+            srl_thread: 1,
+            orl_threads: 1,
+            stall: None,
+            version: None,
         }
     }
 }
@@ -222,6 +269,9 @@ impl Pair {
             name: Some("prod_a".into()),
             role: Some(Role::Primary),
             startup: Some(t0().add_millis(-86_400_000)),
+            protection_mode: self.protection_mode.clone(),
+            protection_level: self.protection_level.clone(),
+            version: self.version.clone(),
             ..DbInfo::default()
         });
         for name in [
@@ -267,14 +317,27 @@ impl Pair {
             error: self.dest_error.clone(),
             archived_seq: None,
             applied_seq: None,
-            resp_hist: vec![],
+            // Cumulative: one 1 s bucket of every write, and the stalls so far.
+            resp_hist: {
+                let mut h = vec![(1, (acc.secs * self.writes_per_s) as u64)];
+                if let Some((every, secs)) = self.stall {
+                    let n = (i.max(0) / every.max(1)) as u64;
+                    if n > 0 {
+                        h.push((secs, n));
+                    }
+                }
+                h
+            },
+            db_unique_name: Some("prod_b".into()),
+            delay_mins: Some(self.delay_mins),
+            recovery_mode: Some(self.recovery_mode.clone()),
             ..Default::default()
         });
         s.logs = Some(Logs {
-            online: (1..=self.orl_groups)
+            online: (1..=self.orl_groups * self.orl_threads.max(1))
                 .map(|g| Log {
                     group: g,
-                    thread: 1,
+                    thread: 1 + (g - 1) / self.orl_groups.max(1),
                     sequence: 100 + u64::from(g),
                     bytes: self.orl_mb * 1048576,
                     members: 2,
@@ -324,6 +387,8 @@ impl Pair {
             name: Some("prod_b".into()),
             role: Some(Role::PhysicalStandby),
             startup: Some(t0().add_millis(-86_400_000)),
+            instances: Some(if self.mira { 2 } else { 1 }),
+            version: self.version.clone(),
             ..DbInfo::default()
         });
         for name in [event::RFS_RANDOM_IO, event::CHECKPOINT_COMPLETED] {
@@ -344,23 +409,88 @@ impl Pair {
             t.add_millis(-1000)
         };
         s.dg = Some(DgStats {
-            transport_lag_s: Some(Secs(tl.round())),
-            apply_lag_s: Some(Secs(al.round())),
+            transport_lag_s: (!self.transport_lag_null).then(|| Secs(tl.round())),
+            apply_lag_s: (!self.apply_lag_null).then(|| Secs(al.round())),
             apply_finish_s: None,
             computed: Some(t),
             datum: Some(datum),
             ..Default::default()
         });
         s.recovery = Some(Recovery {
-            active_apply_kbps: Some(self.apply_mb_s * 1024.0),
+            active_apply_kbps: Some(if self.mira {
+                0.0
+            } else {
+                self.apply_mb_s * 1024.0
+            }),
             ..Recovery::default()
         });
+        if self.processes {
+            s.processes.push(Process {
+                name: "RFS".into(),
+                role: Some("RFS async".into()),
+                action: Some(
+                    if self.rfs_receiving {
+                        "RECEIVING"
+                    } else {
+                        "IDLE"
+                    }
+                    .into(),
+                ),
+                thread: Some(1),
+                inst_id: Some(1),
+                ..Default::default()
+            });
+            if let Some(a) = &self.mrp_action {
+                s.processes.push(Process {
+                    name: "MRP0".into(),
+                    role: Some("managed recovery".into()),
+                    action: Some(a.clone()),
+                    thread: Some(1),
+                    sequence: Some(800),
+                    delay_mins: Some(self.delay_mins),
+                    inst_id: Some(1),
+                });
+            }
+            for inst in 1..=if self.mira { 2 } else { 1 } {
+                s.processes.push(Process {
+                    name: format!("PR0{inst}"),
+                    role: Some("recovery apply slave".into()),
+                    action: Some("IDLE".into()),
+                    inst_id: Some(inst),
+                    ..Default::default()
+                });
+            }
+        }
+        if let Some((gb, used, recl)) = self.fra {
+            let limit = gb * 1_073_741_824;
+            s.fra = Some(Fra {
+                limit_bytes: limit,
+                used_bytes: (limit as f64 * used / 100.0) as u64,
+                reclaimable_bytes: (limit as f64 * recl / 100.0) as u64,
+                files: Some(1200),
+            });
+        }
+        s.gaps = Some(self.gaps.clone());
+        s.dg_messages = Some(
+            self.standby_messages
+                .iter()
+                .filter(|m| m.0 == i)
+                .map(|(at, sev, code, text)| DgMessage {
+                    time: t0().add_millis(at * 1000),
+                    severity: sev.clone(),
+                    facility: Some("Log Transport Services".into()),
+                    error_code: Some(*code),
+                    dest_id: Some(0),
+                    message: text.clone(),
+                })
+                .collect(),
+        );
         s.logs = Some(Logs {
             online: vec![],
             standby: (1..=self.srl_groups)
                 .map(|g| Log {
                     group: 10 + g,
-                    thread: 1,
+                    thread: self.srl_thread,
                     sequence: 0,
                     bytes: self.srl_mb * 1048576,
                     members: self.srl_members,

@@ -105,7 +105,7 @@ fn standby_redo_write_slow_seed000_table1_ranks_first() {
         .evidence
         .iter()
         .any(|e| e.metric == "SRL members per group" && e.value == 2.0));
-    assert!(f.check_sql.iter().any(|s| s.contains("v$standby_log")));
+    assert!(f.verify.contains(&super::VerifyKey::SrlLayout));
     // srl-config notes the two members, as INFO.
     assert!(a
         .findings
@@ -378,14 +378,41 @@ fn apply_bound_thresholds() {
         ..pair.clone()
     };
     assert!(!has(&assess(&fine, 90), "apply-bound"));
-    // No gap yet, but apply slower than redo for a minute while transport keeps up.
+    // A small lag that grows while apply is slower than redo for a minute.
     let slow = Pair {
         apply_lag_s: 2.0,
-        apply_lag_growth: 0.0,
+        apply_lag_growth: 0.1,
         apply_mb_s: 40.0,
-        ..pair
+        ..pair.clone()
     };
     assert!(has(&assess(&slow, 90), "apply-bound"));
+    // The same rates with a small steady lag: apply keeps up (the Active Apply Rate is a
+    // 3-minute average), so apply is not the bottleneck (changes to part 1).
+    let steady = Pair {
+        apply_lag_growth: 0.0,
+        ..slow.clone()
+    };
+    assert!(!has(&assess(&steady, 90), "apply-bound"));
+    // Growing just below the rise threshold (0.1 s/s): no.
+    let barely = Pair {
+        apply_lag_growth: 0.08,
+        ..slow.clone()
+    };
+    assert!(!has(&assess(&barely, 60), "apply-bound"));
+    // MRP0 not applying (waiting for a log, or gone): never apply-bound.
+    for action in [Some("WAIT_FOR_LOG"), None] {
+        let idle = Pair {
+            mrp_action: action.map(str::to_string),
+            ..pair.clone()
+        };
+        assert!(!has(&assess(&idle, 90), "apply-bound"), "{action:?}");
+    }
+    // A transport lag Oracle cannot compute does not hide the apply lag.
+    let null_transport = Pair {
+        transport_lag_null: true,
+        ..pair
+    };
+    assert!(has(&assess(&null_transport, 90), "apply-bound"));
 }
 
 #[test]
@@ -542,11 +569,12 @@ fn ranking_is_severity_then_explained_share() {
         title: String::new(),
         evidence: vec![],
         meaning: String::new(),
-        check_sql: vec![],
+        verify: vec![],
         advice: vec![],
         what_if: vec![],
         explains,
         since: Timestamp::default(),
+        caused_by: None,
     };
     let mut v = vec![
         f("a", Severity::Info, 100.0),

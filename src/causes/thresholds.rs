@@ -1,5 +1,6 @@
-//! Every threshold of the catalog (../shared/design/CAUSES.md) with its default. The config
-//! file's `[thresholds]` table overrides any of them by name.
+//! Every threshold of the cause catalog with its default (docs/FINDINGS.md explains the
+//! findings, docs/CONFIG.md lists the keys). The config file's `[thresholds]` table
+//! overrides any of them by name.
 
 use serde::{Deserialize, Serialize};
 
@@ -42,18 +43,35 @@ pub struct Thresholds {
     pub transport_lag_rise_s_per_s: f64,
     pub transport_rise_window_s: f64,
     pub lag_crit_s: f64,
+    /// transport-bandwidth: a transport lag shrinking faster than this (s/s) is being
+    /// drained, i.e. the link ships more than the primary generates: not a bandwidth limit.
+    pub transport_drain_s_per_s: f64,
     // apply-bound
     pub apply_gap_s: f64,
     pub apply_rate_window_s: f64,
+    /// apply-bound: the apply lag (net of any delay) grows at least this fast (s/s).
+    pub apply_lag_rise_s_per_s: f64,
     // standby-io-saturated
     pub io_await_ratio: f64,
     pub io_await_min_ms: f64,
     // lag-stale
     pub stale_datum_s: f64,
-    // redo-sizing
+    // redo-sizing (no upper bound on log_buffer: large SGAs and MAA use 256 MB and more)
     pub log_buffer_min_mb: f64,
-    pub log_buffer_max_mb: f64,
     pub orl_min_mb: f64,
+    /// dest-error: a `LOG SWITCH GAP` is routine under ASYNC; WARN only when it outlasts this
+    /// many seconds…
+    pub log_switch_gap_max_s: f64,
+    /// …or this many log switches.
+    pub log_switch_gap_switches: u32,
+    /// apply-stopped, transport-lag-unknown, protection-degraded: how long the state must
+    /// last in all (the engine's `raise_after_s` included).
+    pub state_hold_s: f64,
+    // standby-fra-full: used net of reclaimable, percent of the limit
+    pub fra_warn_pct: f64,
+    pub fra_crit_pct: f64,
+    /// sync-stall: SYNC responses in buckets of at least this many seconds.
+    pub sync_stall_s: u64,
 }
 
 impl Default for Thresholds {
@@ -84,14 +102,21 @@ impl Default for Thresholds {
             transport_lag_rise_s_per_s: 0.5,
             transport_rise_window_s: 30.0,
             lag_crit_s: 300.0,
+            transport_drain_s_per_s: 0.1,
             apply_gap_s: 10.0,
             apply_rate_window_s: 60.0,
+            apply_lag_rise_s_per_s: 0.1,
             io_await_ratio: 2.0,
             io_await_min_ms: 2.0,
             stale_datum_s: 30.0,
             log_buffer_min_mb: 16.0,
-            log_buffer_max_mb: 128.0,
             orl_min_mb: 300.0,
+            log_switch_gap_max_s: 600.0,
+            log_switch_gap_switches: 2,
+            state_hold_s: 30.0,
+            fra_warn_pct: 85.0,
+            fra_crit_pct: 97.0,
+            sync_stall_s: 2,
         }
     }
 }

@@ -1,6 +1,7 @@
 use super::{limits, print_untrusted as print, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::report::check::{pull_entries, run_check, CheckResult};
+use crate::pipeline::check::{run_check, Checked};
+use crate::report::check::pull_entries;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
 use crate::source::twin::whatif::TwinWhatIf;
@@ -21,7 +22,7 @@ fn unknown(e: impl std::fmt::Display) -> Failure {
 }
 
 /// Samples live databases for the duration (default 60 s) and judges them.
-fn live(args: &CheckArgs, thresholds: crate::causes::Thresholds) -> Result<CheckResult, Failure> {
+fn live(args: &CheckArgs, thresholds: crate::causes::Thresholds) -> Result<Checked, Failure> {
     // Anything that stops a check from judging is UNKNOWN, whatever `start` would exit with.
     let mut src = super::live::start(&args.conn).map_err(|f| unknown(f.message))?;
     let duration = args.duration.unwrap_or(Duration::from_secs(60));
@@ -96,7 +97,7 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
         .map_err(unknown)?;
         // A recording is judged whole: the worst moment counts (issue 17.6), unless
         // --at-end asks for the state at its end.
-        r.whole = !args.at_end;
+        r.result.whole = !args.at_end;
         if r.samples == 0 {
             return Err(unknown(format!(
                 "{}: the recording holds no samples",
@@ -121,11 +122,18 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
     for w in &result.warnings {
         eprintln!("dgscope: warning: {}", crate::sanitize::field(w));
     }
+    let pair = crate::pipeline::check::pair_of(&args);
     // Nagios reads stdout: a check whose verdict cannot be written did not report, UNKNOWN.
     print(&match args.format {
         CheckFormat::Json => result.json(),
         CheckFormat::Text => result.text(),
+        CheckFormat::OpenMetrics => {
+            result.exposition(&pair, crate::exposition::Format::OpenMetrics)
+        }
     })
     .map_err(|f| unknown(f.message))?;
+    if let Some(dir) = &args.textfile {
+        result.write_textfile(dir, &pair).map_err(unknown)?;
+    }
     Ok(ExitCode::from(result.exit_code(args.fail_on)))
 }

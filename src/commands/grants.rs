@@ -1,4 +1,4 @@
-//! `dgscope grants [--user NAME]`: prints the monitoring user's SQL (generated in
+//! `dgscope grants [--user NAME] [--release VERSION] [--cdb]`: prints the monitoring user's SQL (generated in
 //! `source::oracle::grants` from the views the sampling SQL reads).
 
 use super::{print, Failure};
@@ -13,6 +13,18 @@ pub fn run(args: GrantsArgs) -> Result<ExitCode, Failure> {
             args.user
         )));
     }
-    print(&grants::script(&args.user))?;
+    let release = args
+        .release
+        .as_deref()
+        .map(grants::parse_release)
+        .transpose()
+        .map_err(Failure::bad_input)?;
+    let script = grants::script_for(&grants::GrantOptions {
+        user: args.user.clone(),
+        release,
+        cdb: args.cdb,
+    })
+    .map_err(Failure::bad_input)?;
+    print(&script)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ pub mod record_live;
 mod replay;
 mod report;
 mod screen;
+pub mod serve;
 mod twin;
 pub mod watch;
 
@@ -150,6 +151,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Grants(a) => grants::run(a),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),
         Command::Replay(r) => replay::run(r, cli.config.as_deref()),
+        Command::Serve(a) => serve::run(a, cli.config.as_deref()),
         Command::Themes => {
             print(&replay::themes_list()?)?;
             Ok(ExitCode::SUCCESS)
@@ -181,7 +183,22 @@ pub fn man_page() -> String {
     let mut out = Vec::new();
     // Rendering into a Vec cannot fail.
     let _ = clap_mangen::Man::new(cli_command()).render(&mut out);
-    String::from_utf8_lossy(&out).into_owned()
+    // One page is installed: subcommands are named as commands, not as `dgscope-watch(1)`
+    // pages that do not exist.
+    let page = String::from_utf8_lossy(&out).into_owned();
+    let mut fixed = String::with_capacity(page.len());
+    for line in page.lines() {
+        match line
+            .strip_prefix("dgscope\\-")
+            .and_then(|rest| rest.strip_suffix("(1)"))
+        {
+            Some(cmd) => fixed.push_str(&format!("\\fBdgscope {cmd}\\fR")),
+            None => fixed.push_str(line),
+        }
+        fixed.push('\n');
+    }
+    fixed.push_str(".SH SEE ALSO\n\\fBdgscope help\\fR \\fICOMMAND\\fR, and README.md and docs/ in the source distribution.\n");
+    fixed
 }
 
 /// Writes text built from recordings or databases to stdout, every control character but

@@ -44,6 +44,7 @@ pub fn options(
             }
         }
     }
+    opts.raise_after_s = config.thresholds.raise_after_s;
     if let Some(h) = config.history {
         opts.history = h;
     }

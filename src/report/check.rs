@@ -2,13 +2,13 @@
 //! convention (0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN). The pipeline is the app's, minus the screen.
 
 use super::format::round;
-use crate::causes::context::Context;
-use crate::causes::whatif::{annotate, Observed, WhatIfModel};
-use crate::causes::{Assessment, CauseEngine, Status, Thresholds};
-use crate::metrics::{Delta, Engine, EngineConfig, Window};
+use crate::causes::whatif::WhatIfModel;
+use crate::causes::{Assessment, Status, Thresholds};
+use crate::metrics::{Delta, Engine, Window};
 use crate::sample::names::event;
 use crate::sample::recording::Entry;
 use crate::sample::Slot;
+use crate::source::oracle::verify::{self, Releases};
 use crate::timestamp::Timestamp;
 use serde_json::json;
 use std::time::Duration;
@@ -33,41 +33,22 @@ pub struct CheckResult {
     pub worst: Option<crate::causes::Severity>,
     /// Judge the whole run (worst severity at any time) instead of the state at its end.
     pub whole: bool,
+    /// The releases of the newest primary and standby samples: the verification SQL is
+    /// spelled for them.
+    pub releases: Releases,
 }
 
-/// Samples a slot delivered out of time order or twice; the engine skips them, the user is told.
-#[derive(Debug, Default)]
-struct OrderCheck {
-    last: std::collections::BTreeMap<Slot, Timestamp>,
-    earlier: usize,
-    repeated: usize,
-    first_bad: Option<(Slot, Timestamp)>,
-}
-
-impl OrderCheck {
-    fn see(&mut self, slot: &Slot, t: Timestamp) {
-        match self.last.get(slot) {
-            Some(&prev) if t <= prev => {
-                if t == prev {
-                    self.repeated += 1;
-                } else {
-                    self.earlier += 1;
-                }
-                self.first_bad.get_or_insert((slot.clone(), t));
-            }
-            _ => {
-                self.last.insert(slot.clone(), t);
-            }
-        }
-    }
-
-    fn warning(&self) -> Option<String> {
-        let (slot, t) = self.first_bad.as_ref()?;
-        Some(format!(
-            "{} sample(s) earlier than the one before and {} repeated sample(s) were skipped (first: slot {slot} at {t}); the judgement uses the rest",
-            self.earlier, self.repeated
-        ))
-    }
+/// The releases of the engine's newest primary and standby samples (the chosen standby, or
+/// the first), for spelling verification SQL. A failed sample has no release: its last good
+/// one is used, a release does not go stale.
+pub fn releases(engine: &Engine, standby: Option<&Slot>) -> Releases {
+    let newest = |slot: Option<&Slot>| {
+        slot.and_then(|s| engine.slot(s))
+            .and_then(|s| s.last_good())
+            .map(|s| s.as_ref())
+    };
+    let standby = standby.or_else(|| engine.standby_slots().first().copied());
+    Releases::from_samples(newest(engine.primary_slot()), newest(standby))
 }
 
 /// The headline figures over the checked window.
@@ -88,12 +69,18 @@ impl CheckMetrics {
         let deltas = engine.window_deltas(window, None);
         let p = deltas.primary.as_ref();
         let s = deltas.standby.as_ref();
-        let standby_last = engine
-            .standby_slots()
-            .first()
+        // The stale rule: a standby whose newest sample failed has no current lag or I/O
+        // figures; they are null (unknown), never its last good ones shown as now.
+        let standby_slot = engine.standby_slots().first().map(|s| (*s).clone());
+        let standby_current = standby_slot
+            .as_ref()
+            .is_none_or(|slot| !engine.freshness(slot).is_stale());
+        let standby_last = standby_slot
+            .as_ref()
             .and_then(|slot| engine.slot(slot))
-            .and_then(|st| st.last_good().cloned());
+            .and_then(|st| st.current().cloned());
         let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
+        let s = s.filter(|_| standby_current);
         CheckMetrics {
             tps: p.and_then(Delta::tps),
             redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
@@ -111,8 +98,9 @@ impl CheckMetrics {
     }
 }
 
-/// Feeds entries (in time order) until `duration` past the first one, evaluating the causes at
-/// every completed sampling instant, and returns the final assessment.
+/// Feeds entries (in time order) until `duration` past the first one, judging at every
+/// completed sampling instant. The loop itself is the pipeline's one driver
+/// ([`crate::pipeline::check::run_check`]); this keeps the result only.
 pub fn run_check<I, E>(
     entries: I,
     duration: Option<Duration>,
@@ -122,84 +110,7 @@ pub fn run_check<I, E>(
 where
     I: IntoIterator<Item = Result<Entry, E>>,
 {
-    // Windows are as long as the check (at least the default minute), and the engine keeps
-    // enough raw samples for it.
-    let span = duration
-        .unwrap_or(Duration::from_secs(3600))
-        .max(Duration::from_secs(60));
-    let window = Window::Last(span);
-    let mut engine = Engine::new(EngineConfig {
-        raw_span: span,
-        history_len: 3600,
-    });
-    let mut causes = CauseEngine::new(thresholds);
-    let mut assessment = Assessment {
-        warming_up: true,
-        ..Assessment::default()
-    };
-    let mut first: Option<Timestamp> = None;
-    let mut tick: Option<Timestamp> = None;
-    let mut samples = 0;
-    let mut transitions = Vec::new();
-    let mut order = OrderCheck::default();
-    let mut worst: Option<crate::causes::Severity> = None;
-    let mut step_ms: Option<i64> = None;
-    for entry in entries {
-        let entry = entry?;
-        let t = entry.t();
-        if let Entry::Sample(s) = &entry {
-            order.see(&s.slot, t);
-        }
-        if let Some(k) = tick.filter(|k| t > *k) {
-            let d = t.ms - k.ms;
-            step_ms = Some(step_ms.map_or(d, |m| m.min(d)));
-        }
-        let start = *first.get_or_insert(t);
-        if let Some(d) = duration {
-            if t.secs_since(start) > d.as_secs_f64() + 1e-9 {
-                break;
-            }
-        }
-        // An instant is complete when the next one begins: judge it with every slot in.
-        if tick.is_some_and(|k| t > k) {
-            let (a, tr) = causes.assess_for(&engine, window, None);
-            worst = worst.max(a.findings.iter().map(|f| f.severity).max());
-            assessment = a;
-            transitions.extend(tr);
-        }
-        tick = Some(t);
-        if matches!(entry, Entry::Sample(_)) {
-            samples += 1;
-        }
-        engine.push(entry);
-    }
-    if tick.is_some() {
-        let (a, tr) = causes.assess_for(&engine, window, None);
-        worst = worst.max(a.findings.iter().map(|f| f.severity).max());
-        assessment = a;
-        transitions.extend(tr);
-    }
-    if let Some(model) = what_if {
-        let observed = Observed::from_context(&Context::new(&engine, window, None));
-        annotate(&mut assessment.findings, &observed, model);
-    }
-    let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);
-    let window_from = engine
-        .slot(&primary)
-        .and_then(|s| s.window(window))
-        .map(|d| d.from);
-    Ok(CheckResult {
-        metrics: CheckMetrics::from_engine(&engine, window),
-        assessment,
-        from: window_from.or(first),
-        to: engine.latest(),
-        samples,
-        transitions,
-        interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
-        warnings: order.warning().into_iter().collect(),
-        worst,
-        whole: false,
-    })
+    crate::pipeline::check::run_check(entries, duration, thresholds, what_if).map(|c| c.result)
 }
 
 /// A pull source as a stream of entries for `duration` of its own (virtual) time.
@@ -300,7 +211,7 @@ impl CheckResult {
                         "source": e.source,
                     })).collect::<Vec<_>>(),
                     "advice": f.advice,
-                    "check_sql": f.check_sql,
+                    "check_sql": verify::texts(&f.verify, &self.releases),
                     "what_if": f.what_if,
                 })
             })
@@ -446,5 +357,41 @@ fn fmt_value(v: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod stale_figures {
+    use super::*;
+    use crate::source::twin::{Scenario, Twin};
+
+    fn check(scenario: Scenario, secs: u64) -> CheckResult {
+        let mut twin = Twin::new(scenario, 7);
+        let d = Duration::from_secs(secs);
+        run_check(
+            pull_entries(&mut twin, d),
+            Some(d),
+            Thresholds::default(),
+            None,
+        )
+        .unwrap()
+    }
+
+    /// The standby is unreachable from its first minute on: its lag and I/O figures are
+    /// unknown (null), never its last good ones printed as now.
+    #[test]
+    fn a_standby_that_stopped_answering_has_null_lag_and_io() {
+        let r = check(Scenario::StandbyDown, 120);
+        assert_eq!(r.metrics.transport_lag_s, None);
+        assert_eq!(r.metrics.apply_lag_s, None);
+        assert_eq!(r.metrics.rfs_random_io_ms, None);
+        let v: serde_json::Value = serde_json::from_str(&r.json()).unwrap();
+        assert!(v["metrics"]["transport_lag_s"].is_null(), "{v}");
+        assert!(
+            v["metrics"]["tps"].is_number(),
+            "the primary still answers: {v}"
+        );
+        let healthy = check(Scenario::HealthySync, 60);
+        assert!(healthy.metrics.transport_lag_s.is_some());
     }
 }

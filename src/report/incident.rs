@@ -104,6 +104,8 @@ pub struct Incident {
     /// The baseline's label and the rows, when a baseline was marked.
     pub impact: Option<(String, Vec<ImpactRow>)>,
     pub findings: Vec<Finding>,
+    /// The releases of the newest primary and standby samples, for the verification SQL.
+    pub releases: crate::source::oracle::verify::Releases,
 }
 
 impl Incident {
@@ -252,6 +254,7 @@ pub fn from_recording(
         after: CheckMetrics::from_engine(&engine, minute),
         impact,
         findings,
+        releases: super::check::releases(&engine, None),
     })
 }
 
@@ -494,7 +497,7 @@ pub fn render_markdown(i: &Incident) -> String {
             out.push_str(&format!("- {}\n", md_text(a)));
         }
         out.push_str("\nTo verify:\n\n");
-        for s in &f.check_sql {
+        for s in crate::source::oracle::verify::texts(&f.verify, &i.releases) {
             out.push_str(&format!("```sql\n{s}\n```\n"));
         }
         out.push('\n');

@@ -98,6 +98,17 @@ pub struct Sample {
     /// `V$DATAGUARD_STATUS` rows newer than the previous sample's, each message once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dg_messages: Option<Vec<DgMessage>>,
+    /// RAC only: each instance's rows before summing (the top level stays the cluster sum).
+    /// Sorted by `inst_id`; `None` on a single-instance database or when nothing was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<Vec<InstanceSample>>,
+    /// `V$DATAGUARD_CONFIG` (12.2+): every member of the configuration and the member that
+    /// sends it redo (`parent`), as seen from this database. The first row is this database.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dg_config: Option<Vec<DgMember>>,
+    /// `V$DATABASE.CDB` (12.1+): the database is a multitenant container database.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cdb: Option<bool>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<PartError>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,6 +138,9 @@ impl Sample {
             gaps: None,
             fra: None,
             dg_messages: None,
+            instances: None,
+            dg_config: None,
+            cdb: None,
             errors: Vec::new(),
             error: None,
         }
@@ -177,6 +191,39 @@ pub struct DbInfo {
     pub host: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<u32>,
+}
+
+/// One RAC instance's share of a sample: the same shapes as the sample's top level
+/// (`events`, `stats`, `os`), read from the GV$ rows of that `INST_ID` only. Its `os` is
+/// that host's own (`NUM_CPUS`, `LOAD` …), never a sum or a maximum over hosts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstanceSample {
+    pub inst_id: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub events: BTreeMap<String, Event>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        serialize_with = "integral_as_int"
+    )]
+    pub os: BTreeMap<String, f64>,
+}
+
+/// A `V$DATAGUARD_CONFIG` row: a member of the Data Guard configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DgMember {
+    /// `DB_UNIQUE_NAME`.
+    pub name: String,
+    /// `PARENT_DBUN`: the member that supplies live redo to this one (none for the primary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// `DEST_ROLE` as spelled (`PRIMARY DATABASE`, `PHYSICAL STANDBY`, `FAR SYNC STANDBY` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
 }
 
 /// A wait event: cumulative `TOTAL_WAITS`, `TIME_WAITED_MICRO` and histogram buckets.

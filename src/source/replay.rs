@@ -69,27 +69,35 @@ impl<R: BufRead + Send> PullSource for ReplaySource<R> {
         self.interval
     }
 
-    /// Every entry stamped with the same instant as the first one: one sample per slot plus
-    /// the marks in between.
+    /// One sampling instant: every sample stamped with the same time as the first one, plus
+    /// the marks around them. Marks never make an instant of their own: a mark is placed by
+    /// its time on the screen, but its position in the file decides only which instant
+    /// carries it, so a mark stamped minutes away from its neighbours (an old recording
+    /// whose notes took the wall clock) can never make playback wait.
     fn next_tick(&mut self) -> Option<Tick> {
-        let first = self.next_entry()?;
-        let mut tick = Tick {
-            t: first.t(),
-            ..Tick::default()
-        };
-        let push = |tick: &mut Tick, e: Entry| match e {
-            Entry::Sample(s) => tick.samples.push(*s),
-            Entry::Mark(m) => tick.marks.push(m),
-        };
-        push(&mut tick, first);
+        let mut tick = Tick::default();
+        let mut have_sample = false;
         while let Some(e) = self.next_entry() {
-            if e.t() != tick.t {
-                self.pending = Some(e);
-                break;
+            match e {
+                Entry::Mark(m) => {
+                    if !have_sample {
+                        tick.t = m.t;
+                    }
+                    tick.marks.push(m);
+                }
+                Entry::Sample(s) => {
+                    if !have_sample {
+                        have_sample = true;
+                        tick.t = s.t;
+                    } else if s.t != tick.t {
+                        self.pending = Some(Entry::Sample(s));
+                        break;
+                    }
+                    tick.samples.push(*s);
+                }
             }
-            push(&mut tick, e);
         }
-        Some(tick)
+        (have_sample || !tick.marks.is_empty()).then_some(tick)
     }
 }
 
@@ -163,10 +171,14 @@ pub async fn play(
             let _ = tx.send(SourceEvent::End).await;
             return;
         };
-        if let Some(prev) = last_t {
-            pacer.sleep(tick.t.secs_since(prev)).await;
+        // Only samples set the pace: an instant of marks alone (the file's tail) goes out at
+        // once.
+        if !tick.samples.is_empty() {
+            if let Some(prev) = last_t {
+                pacer.sleep(tick.t.secs_since(prev)).await;
+            }
+            last_t = Some(tick.t);
         }
-        last_t = Some(tick.t);
         for s in tick.samples {
             if tx.send(SourceEvent::Sample(Box::new(s))).await.is_err() {
                 return;
@@ -255,6 +267,52 @@ mod tests {
             took >= Duration::from_millis(999) && took <= Duration::from_millis(1100),
             "{took:?}"
         );
+    }
+
+    /// Notes stamped 14 minutes before and after the samples around them (the wall clock of
+    /// an old demo at ×8) travel with their neighbours: playback keeps the samples' pace.
+    #[tokio::test(start_paused = true)]
+    async fn a_mark_far_off_the_samples_time_never_stalls_playback() {
+        let mut w = RecordingWriter::new(
+            Vec::new(),
+            &Header::new(Timestamp::from_millis(0), 1000, "t"),
+        )
+        .unwrap();
+        for i in 0..4i64 {
+            let t = Timestamp::from_millis(i * 1000);
+            w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
+            if i == 1 {
+                w.write_mark(&Mark {
+                    t: t.add_millis(-840_000),
+                    text: "early".into(),
+                })
+                .unwrap();
+            }
+            if i == 2 {
+                w.write_mark(&Mark {
+                    t: t.add_millis(840_000),
+                    text: "late".into(),
+                })
+                .unwrap();
+            }
+        }
+        let src = ReplaySource::new(
+            RecordingReader::new("mem".into(), Cursor::new(w.into_inner())).unwrap(),
+        );
+        let (tx, mut rx) = mpsc::channel(64);
+        let (_ctl, crx) = mpsc::channel(4);
+        let start = tokio::time::Instant::now();
+        tokio::spawn(play(src, tx, crx, 1.0));
+        let mut marks = vec![];
+        while let Some(ev) = rx.recv().await {
+            if let SourceEvent::Mark(m) = ev {
+                marks.push(m.text);
+            }
+        }
+        assert_eq!(marks, ["early", "late"]);
+        // Three recorded seconds between the first and the last sample, at ×1.
+        let took = start.elapsed();
+        assert!(took <= Duration::from_millis(3100), "{took:?}");
     }
 
     #[tokio::test(start_paused = true)]

@@ -75,6 +75,7 @@ pub fn incident(app: &App) -> Incident {
         after: CheckMetrics::from_engine(e, app.window),
         impact,
         findings: app.assessment.findings.clone(),
+        releases: crate::report::check::releases(e, app.standby()),
     }
 }
 

@@ -15,7 +15,7 @@ use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
 use crate::ui::{self, theme::Theme};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
@@ -48,6 +48,10 @@ pub struct TuiOptions {
     pub causes_available: bool,
     /// Points of history kept per database (the config file's `history`).
     pub history: usize,
+    /// How long a condition must hold before a finding is raised (the thresholds'
+    /// `raise_after_s`): until the session has that much data the causes pane says
+    /// "warming up".
+    pub raise_after_s: f64,
 }
 
 impl TuiOptions {
@@ -73,6 +77,7 @@ impl TuiOptions {
             out_dir: PathBuf::from("."),
             causes_available: true,
             history: crate::metrics::EngineConfig::default().history_len,
+            raise_after_s: crate::causes::Thresholds::default().raise_after_s,
         }
     }
 }
@@ -166,6 +171,7 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         keymap: opts.keymap.clone(),
         themes,
         causes_available: opts.causes_available,
+        raise_after_s: opts.raise_after_s,
     };
     let engine = Engine::new(crate::metrics::EngineConfig {
         history_len: opts.history.max(1),
@@ -239,37 +245,32 @@ pub async fn run(
             dirty = false;
         }
         tokio::select! {
-            ev = input.next() => match ev {
-                Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => {
-                    if let Some(a) = app::action_for_key(&app, &k) {
-                        app::update(&mut app, a);
-                        dirty = true;
-                    }
-                }
-                Some(Ok(Event::Mouse(m))) => {
-                    let size = guard.terminal.size().map_err(io_fail)?;
-                    let area = Rect::new(0, 0, size.width, size.height);
-                    let action = match m.kind {
-                        MouseEventKind::Down(MouseButton::Left) => {
-                            ui::pane_at(area, &app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
+            ev = input.next() => {
+                // Handle what else is ready too (a burst of keys, a paste typed as keys by a
+                // terminal without bracketed paste) before one redraw: input never queues
+                // behind frames. An action with an effect is carried out before the next.
+                let mut next = ev;
+                let mut handled = 0;
+                loop {
+                    match next {
+                        Some(Ok(e)) => {
+                            if on_input(&mut app, &mut guard, e).map_err(io_fail)? {
+                                dirty = true;
+                            }
                         }
-                        MouseEventKind::ScrollDown => Some(app::Action::Down),
-                        MouseEventKind::ScrollUp => Some(app::Action::Up),
-                        _ => None,
-                    };
-                    if let Some(a) = action {
-                        app::update(&mut app, a);
-                        dirty = true;
+                        // stdin closed or unreadable: nobody is at the keyboard any more.
+                        Some(Err(_)) | None => break 'main,
+                    }
+                    handled += 1;
+                    if handled >= 4096 || !app.effects.is_empty() {
+                        break;
+                    }
+                    match input.next().now_or_never() {
+                        Some(e) => next = e,
+                        None => break,
                     }
                 }
-                Some(Ok(Event::Resize(_, _))) => {
-                    guard.terminal.autoresize().map_err(io_fail)?;
-                    dirty = true;
-                }
-                Some(Ok(_)) => {}
-                // stdin closed or unreadable: nobody is at the keyboard any more.
-                Some(Err(_)) | None => break 'main,
-            },
+            }
             ev = events.recv(), if source_open => match ev {
                 Some(ev) => {
                     seen += 1;
@@ -321,8 +322,10 @@ pub async fn run(
                 }
                 Effect::ToggleRecording => toggle_recording(&mut app, &mut recorder, &opts),
                 Effect::AddMark(text) => {
+                    // Stamped on the source's clock (the latest sample), never the wall
+                    // clock: a note must sit among the samples it describes.
                     let m = Mark {
-                        t: app.clock(),
+                        t: app.source_now(),
                         text,
                     };
                     if let Some(w) = recorder.as_mut() {
@@ -339,12 +342,11 @@ pub async fn run(
                     });
                 }
                 Effect::Copy => {
-                    let size = guard.terminal.size().map_err(io_fail)?;
-                    let text = copy_text(&app, size.width);
+                    let text = copy_text(&app);
                     let mut out = std::io::stdout();
                     let _ = out.write_all(osc52::sequence(&text).as_bytes());
                     let _ = out.flush();
-                    app.status = Some(format!("copied {} lines (OSC 52)", text.lines().count()));
+                    app.status = Some(copy_status(&text));
                 }
             }
             dirty = true;
@@ -358,6 +360,51 @@ pub async fn run(
         }
     }
     Ok(exit)
+}
+
+/// One terminal event: keys, mouse, resize and paste. Returns whether the screen changed.
+fn on_input(
+    app: &mut App,
+    guard: &mut terminal::TerminalGuard,
+    ev: Event,
+) -> std::io::Result<bool> {
+    let size = guard.terminal.size()?;
+    let area = Rect::new(0, 0, size.width, size.height);
+    let action = match ev {
+        Event::Key(k) if k.kind != KeyEventKind::Release => {
+            app.set_scroll_max(ui::scroll_max(area, app));
+            app::action_for_key(app, &k)
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                ui::pane_at(area, app, m.column, m.row).map(|p| app::Action::Focus(p.number()))
+            }
+            MouseEventKind::ScrollDown => {
+                app.set_scroll_max(ui::scroll_max(area, app));
+                Some(app::Action::Down)
+            }
+            MouseEventKind::ScrollUp => Some(app::Action::Up),
+            _ => None,
+        },
+        Event::Resize(w, h) => {
+            guard.terminal.autoresize()?;
+            app.set_scroll_max(ui::scroll_max(Rect::new(0, 0, w, h), app));
+            return Ok(true);
+        }
+        // Bracketed paste: text for the note box, nothing else (a pasted "q" must not quit).
+        Event::Paste(text) => {
+            app::paste(app, &text);
+            return Ok(true);
+        }
+        _ => None,
+    };
+    match action {
+        Some(a) => {
+            app::update(app, a);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }
 
 fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev: SourceEvent) {
@@ -386,7 +433,8 @@ fn toggle_recording(
         app.status = Some(format!("recording saved: {path}"));
         return;
     }
-    let now = Timestamp::now();
+    // The recording's start is the source's time, like every sample in it.
+    let now = app.source_now();
     let header = Header::new(now, opts.interval.as_millis() as u64, &opts.source);
     // A unique name created new (never truncating, never through a symlink): see `output`.
     let stamp = crate::output::file_stamp(now);
@@ -413,21 +461,36 @@ pub fn copy_screen(app: &App) -> Screen {
     }
 }
 
-/// The text `y` puts on the clipboard: the whole zoomed pane or drill-down at the terminal's
-/// width, however long (the SQL to check must not be cut at the screen's bottom edge).
-pub fn copy_text(app: &App, width: u16) -> String {
-    let text = screen_text(app, width, 300, copy_screen(app));
-    // Drop the header, the footer and the blank rows a tall off-screen frame leaves.
-    let lines: Vec<&str> = text.lines().collect();
-    let body = &lines[1.min(lines.len())..lines.len().saturating_sub(1)];
-    let blank = |l: &&str| {
-        l.trim_matches(|c: char| c == ' ' || c == '│' || c == '|')
-            .is_empty()
-    };
-    let end = body.iter().rposition(|l| !blank(l)).map_or(0, |i| i + 1);
-    let mut out = body[..end].join("\n");
-    out.push('\n');
-    out
+/// The text `y` puts on the clipboard: the drill-down whole (not the visible part) or the
+/// focused pane with everything its zoomed view has, as plain text: no borders, no padding,
+/// no chart, lines as long as they are, trailing blanks trimmed.
+pub fn copy_text(app: &App) -> String {
+    match copy_screen(app) {
+        Screen::Cause(i) => ui::drill::text(&ui::Ctx::new(app), i)
+            .unwrap_or_else(|| "this cause has cleared\n".to_string()),
+        Screen::Zoom(p) => ui::pane_text(app, p),
+        Screen::Main => ui::pane_text(app, app.focus),
+    }
+}
+
+/// The size above which many terminals cut or refuse an OSC 52 sequence (xterm, tmux and
+/// others commonly stop near 100 kB).
+pub const OSC52_LIMIT: usize = 100_000;
+
+/// The footer line after `y`: how much went out, and a warning when the sequence is larger
+/// than many terminals accept.
+pub fn copy_status(text: &str) -> String {
+    let lines = text.lines().count();
+    let bytes = text.len();
+    let seq = osc52::sequence(text).len();
+    let mut s = format!("copied {lines} lines, {bytes} bytes (OSC 52)");
+    if seq > OSC52_LIMIT {
+        s.push_str(&format!(
+            "; warning: {} kB is over the ~100 kB many terminals accept: it may be cut (e writes the full report)",
+            seq.div_ceil(1000)
+        ));
+    }
+    s
 }
 
 /// Renders a screen off-screen and returns its text (copy, `Q`).

@@ -42,13 +42,19 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             "suggested causes are not available in this build; read the panes above".to_string()
         } else if app.warming_up() {
             format!(
-                "warming up: {} of {WARMUP_SAMPLES} primary samples; causes need a few samples to judge",
-                app.primary_samples().min(WARMUP_SAMPLES)
+                "warming up ({} of data): a finding needs {} of data and {WARMUP_SAMPLES} samples; not yet judged, not healthy",
+                fmt::age(app.data_span_s()),
+                fmt::age(app.cfg.raise_after_s),
             )
         } else {
             "No cause above INFO — primary and standby look healthy".to_string()
         };
-        frame.render_widget(Paragraph::new(msg).style(t.muted()), inner);
+        frame.render_widget(
+            Paragraph::new(msg)
+                .style(t.muted())
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            inner,
+        );
         return;
     }
     let rows_needed: usize = if detail == Detail::Full {
@@ -56,7 +62,8 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     } else {
         findings.len() * 2
     };
-    let two_lines = detail != Detail::Compact && inner.height as usize >= rows_needed;
+    // Room for a line of evidence under each finding (any layout): use it.
+    let two_lines = inner.height as usize >= rows_needed;
     let per = if two_lines { 2 } else { 1 };
     let visible = (inner.height as usize / per).max(1);
     let first = app.selected.saturating_sub(visible - 1);

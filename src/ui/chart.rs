@@ -3,11 +3,11 @@
 
 use super::theme::Role;
 use super::{fmt, Ctx};
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
-use ratatui::Frame;
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
 
 pub struct Series {
     pub name: &'static str,
@@ -29,8 +29,8 @@ fn ylabel(v: f64, unit: &str) -> String {
 }
 
 /// Draws a legend line and the chart below it. `span` is the history shown, in seconds.
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: &str, span: f64) {
-    if area.height < 2 || area.width < 12 {
+pub fn render(buf: &mut Buffer, area: Rect, cx: &Ctx, series: &[Series], unit: &str, span: f64) {
+    if area.height < 2 || area.width < 12 || cx.plain {
         return;
     }
     let t = cx.theme;
@@ -51,10 +51,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
         format!("max {}  over {}", ylabel(max, unit).trim(), fmt::age(span)),
         t.muted(),
     ));
-    frame.render_widget(
-        Paragraph::new(Line::from(legend)),
-        Rect::new(area.x, area.y, area.width, 1),
-    );
+    Paragraph::new(Line::from(legend)).render(Rect::new(area.x, area.y, area.width, 1), buf);
     let plot = Rect::new(area.x, area.y + 1, area.width, area.height - 1);
     // Two braille dots per cell: more points than that cost time and show nothing more.
     let thinned: Vec<Vec<(f64, f64)>> = series
@@ -96,7 +93,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, series: &[Series], unit: 
         .y_axis(y_axis)
         .legend_position(None)
         .style(t.base());
-    frame.render_widget(chart, plot);
+    chart.render(plot, buf);
 }
 
 /// At most `n` points: the largest of each run, so a one-sample spike is never smoothed

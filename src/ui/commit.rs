@@ -82,7 +82,7 @@ fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
             Span::styled(
                 format!(
                     "{:>8}{:>7}{:>7}{:>7}{:>10}",
-                    fmt::opt(x.avg, 2),
+                    fmt::opt_ms(x.avg),
                     fmt::bound(pct(&x.hist, 0.5), cx.ascii),
                     fmt::bound(pct(&x.hist, 0.9), cx.ascii),
                     fmt::bound(pct(&x.hist, 0.99), cx.ascii),
@@ -114,17 +114,23 @@ fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<L
         )];
     };
     let remote_txt = if w[2].avg.is_some() {
-        format!("+{remote:.2}")
+        format!("+{}", fmt::ms(remote))
     } else {
         fmt::NONE.to_string()
     };
     let text = Line::from(vec![
         Span::styled("commit waterfall  ", t.muted()),
-        Span::styled(format!("local {local:.2}"), t.style(Role::SeriesLfpw)),
+        Span::styled(
+            format!("local {}", fmt::ms(local)),
+            t.style(Role::SeriesLfpw),
+        ),
         Span::styled(" | ", t.muted()),
         Span::styled(format!("remote {remote_txt}"), t.style(Role::SeriesRemote)),
         Span::styled(" | ", t.muted()),
-        Span::styled(format!("other {other:.2}"), t.style(Role::SeriesLfs)),
+        Span::styled(
+            format!("other {}", fmt::ms(other)),
+            t.style(Role::SeriesLfs),
+        ),
         Span::styled(" ms", style),
     ]);
     let total = local + remote + other;
@@ -148,29 +154,63 @@ fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<L
     vec![text, bar]
 }
 
-/// Buckets of both histograms by their bound in ms (micro and milli views agree).
-fn bucket_union(hs: &[&Histogram]) -> Vec<f64> {
-    let mut b: Vec<f64> = hs
+/// One row of merged histograms: the bucket's upper bound in ms and each histogram's count.
+type Row = (f64, Vec<u64>);
+
+/// The buckets of several histograms side by side, by their bound in ms (micro and milli
+/// views agree), in one sort: O(n log n) in the number of buckets, never quadratic.
+fn merged(hs: &[&Histogram]) -> Vec<Row> {
+    let mut all: Vec<(f64, usize, u64)> = hs
         .iter()
-        .flat_map(|h| h.buckets().iter().map(|(u, _)| bound_ms(*u)))
+        .enumerate()
+        .flat_map(|(i, h)| h.buckets().iter().map(move |(u, c)| (bound_ms(*u), i, *c)))
         .collect();
-    b.sort_by(|x, y| x.total_cmp(y));
-    b.dedup_by(|x, y| (*x - *y).abs() < 1e-9);
-    b
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<Row> = Vec::new();
+    for (ms, i, c) in all {
+        match out.last_mut() {
+            Some(last) if (last.0 - ms).abs() < 1e-9 => last.1[i] += c,
+            _ => {
+                let mut counts = vec![0; hs.len()];
+                counts[i] = c;
+                out.push((ms, counts));
+            }
+        }
+    }
+    out
 }
 
-fn count_at(h: &Histogram, ms: f64) -> u64 {
-    h.buckets()
-        .iter()
-        .filter(|(u, _)| (bound_ms(*u) - ms).abs() < 1e-9)
-        .map(|b| b.1)
-        .sum()
+/// At most `n` rows: neighbouring buckets merged into one row labelled with the upper bound
+/// of its last bucket (every wait counted in it is below that bound), so what a pane draws
+/// costs its height, not the histogram's size.
+fn fit_rows(rows: Vec<Row>, n: usize) -> Vec<Row> {
+    let n = n.max(1);
+    if rows.len() <= n {
+        return rows;
+    }
+    let per = rows.len().div_ceil(n);
+    rows.chunks(per)
+        .map(|c| {
+            let mut counts = vec![0; c[0].1.len()];
+            for (_, cs) in c {
+                for (a, b) in counts.iter_mut().zip(cs) {
+                    *a += b;
+                }
+            }
+            (c[c.len() - 1].0, counts)
+        })
+        .collect()
 }
 
 /// "<2" (ms), "<512µ" below a millisecond, "<2s" from a second.
 fn bucket_label(ms: f64, ascii: bool) -> String {
     if ms >= 1000.0 {
-        format!("<{}s", ms / 1000.0)
+        let s = ms / 1000.0;
+        if s >= 10.0 {
+            format!("<{:.0}s", s.ceil())
+        } else {
+            format!("<{:.1}s", (s * 10.0).ceil() / 10.0)
+        }
     } else if ms >= 1.0 {
         format!("<{ms:.0}")
     } else {
@@ -187,12 +227,15 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
             t.muted(),
         )];
     };
-    let buckets = bucket_union(&[lfs, lfpw]);
+    let all = merged(&[lfs, lfpw]);
+    let n_all = all.len();
+    let rows_fit = fit_rows(all, rows.saturating_sub(1));
+    let buckets: Vec<f64> = rows_fit.iter().map(|r| r.0).collect();
     let (tl, tr) = (lfs.total().max(1) as f64, lfpw.total().max(1) as f64);
-    let shares: Vec<(f64, f64, u64, u64)> = buckets
+    let shares: Vec<(f64, f64, u64, u64)> = rows_fit
         .iter()
-        .map(|b| {
-            let (cl, cr) = (count_at(lfs, *b), count_at(lfpw, *b));
+        .map(|(_, c)| {
+            let (cl, cr) = (c[0], c[1]);
             (cl as f64 / tl, cr as f64 / tr, cl, cr)
         })
         .collect();
@@ -255,20 +298,31 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
             Span::styled(format!(" {:>5.1}", s.1 * 100.0), t.text()),
         ]));
     }
-    if shown < buckets.len() {
-        out.push(Line::styled(
-            format!("… {} more buckets (Enter: zoom)", buckets.len() - shown),
+    if buckets.len() < n_all {
+        // The header says so instead of a row: the merged rows used the room.
+        out[0].spans.push(Span::styled(
+            format!("  {} merged", fmt::num(n_all as f64, 0)),
             t.muted(),
         ));
     }
     out
 }
 
+/// The most rows the zoomed bucket table draws; more buckets are merged (Oracle has about
+/// 30, so only a pathological source reaches this).
+const TABLE_ROWS: usize = 64;
+
 /// Every bucket of the three waits with counts, shares and cumulative shares.
 fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
     let t = cx.theme;
-    let hs: Vec<&Histogram> = w.iter().filter_map(|x| x.hist.as_ref()).collect();
-    let buckets = bucket_union(&hs);
+    let empty = Histogram::default();
+    let hs: Vec<&Histogram> = w
+        .iter()
+        .map(|x| x.hist.as_ref().unwrap_or(&empty))
+        .collect();
+    let all = merged(&hs);
+    let n_all = all.len();
+    let rows = fit_rows(all, TABLE_ROWS);
     let mut head = vec![Span::styled(format!("{:<8}", "< ms"), t.muted())];
     for x in w.iter() {
         head.push(Span::styled(
@@ -282,30 +336,31 @@ fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
         ));
     }
     let mut out = vec![Line::from(head)];
-    for b in buckets {
+    if rows.len() < n_all {
+        out.push(Line::styled(
+            format!("({n_all} buckets merged into {} rows)", rows.len()),
+            t.muted(),
+        ));
+    }
+    let totals: Vec<u64> = hs.iter().map(|h| h.total()).collect();
+    let mut cum = vec![0u64; hs.len()];
+    for (b, counts) in rows {
         let mut spans = vec![Span::styled(
             format!("{:<8}", bucket_label(b, cx.ascii)),
             t.muted(),
         )];
-        for x in w.iter() {
-            let cell = match &x.hist {
-                Some(h) if h.total() > 0 => {
-                    let total = h.total() as f64;
-                    let c = count_at(h, b);
-                    let cum: u64 = h
-                        .buckets()
-                        .iter()
-                        .filter(|(u, _)| bound_ms(*u) <= b + 1e-9)
-                        .map(|x| x.1)
-                        .sum();
-                    format!(
-                        "  {:>11} {:>6.1} % {:>6.1} %",
-                        fmt::num(c as f64, 0),
-                        c as f64 * 100.0 / total,
-                        cum as f64 * 100.0 / total
-                    )
-                }
-                _ => format!("{:>31}", fmt::NONE),
+        for (i, x) in w.iter().enumerate() {
+            cum[i] += counts[i];
+            let cell = if x.hist.is_some() && totals[i] > 0 {
+                let total = totals[i] as f64;
+                format!(
+                    "  {:>11} {:>6.1} % {:>6.1} %",
+                    fmt::num(counts[i] as f64, 0),
+                    counts[i] as f64 * 100.0 / total,
+                    cum[i] as f64 * 100.0 / total
+                )
+            } else {
+                format!("{:>31}", fmt::NONE)
             };
             spans.push(Span::styled(cell, t.text()));
         }
@@ -319,6 +374,17 @@ fn short(label: &str) -> &str {
         "log file sync" => "lfs",
         "lfpw (local)" => "lfpw",
         _ => "remote",
+    }
+}
+
+/// The least height a chart is drawn with (legend, three plot rows, axis and labels).
+pub const CHART_MIN: u16 = 6;
+
+/// Rows the mirrored histogram would use unmerged: its header and one per bucket.
+fn hist_rows_needed(w: &[Wait; 3]) -> usize {
+    match (w[0].hist.as_ref(), w[1].hist.as_ref()) {
+        (Some(a), Some(b)) => 1 + merged(&[a, b]).len(),
+        _ => 1,
     }
 }
 
@@ -339,20 +405,37 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     match detail {
         Detail::Compact => {
             lines.extend(waterfall_lines(cx, &w, width, style).into_iter().take(1));
+            // Room left (a taller stacked layout): the latencies over time.
+            let used = lines.len() as u16;
+            if inner.height >= used + CHART_MIN {
+                let r = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
+                frame.render_widget(Paragraph::new(lines), inner);
+                latency_chart(frame.buffer_mut(), r, cx);
+                return;
+            }
         }
         Detail::Normal => {
             let wf = waterfall_lines(cx, &w, width, style);
-            let rows = (inner.height as usize).saturating_sub(lines.len() + wf.len() + 2);
+            let fixed = lines.len() + wf.len() + 2;
+            let avail = (inner.height as usize).saturating_sub(fixed);
+            // The chart keeps its minimum height; the histogram takes what it needs of the
+            // rest (its buckets merged to fit), the chart whatever is left over.
+            let need = hist_rows_needed(&w);
+            let chart_min = CHART_MIN as usize;
+            let hist_rows = if avail > 3 + chart_min {
+                need.min(avail - chart_min - 1)
+            } else {
+                avail
+            };
             lines.push(Line::raw(""));
-            lines.extend(mirrored(cx, &w, width, rows));
+            lines.extend(mirrored(cx, &w, width, hist_rows));
             lines.push(Line::raw(""));
             lines.extend(wf);
-            // Room left: the latencies over time.
             let used = lines.len() as u16 + 1;
-            if inner.height >= used + 6 {
+            if inner.height >= used + CHART_MIN {
                 let r = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
                 frame.render_widget(Paragraph::new(lines), inner);
-                latency_chart(frame, r, cx);
+                latency_chart(frame.buffer_mut(), r, cx);
                 return;
             }
         }
@@ -370,7 +453,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
                 let text_area = Rect::new(inner.x, inner.y, inner.width, used);
                 frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), text_area);
                 let r = Rect::new(inner.x, inner.y + used, inner.width, chart_h);
-                latency_chart(frame, r, cx);
+                latency_chart(frame.buffer_mut(), r, cx);
                 return;
             }
         }
@@ -379,7 +462,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
 }
 
 /// Averages of the three waits per sample over the history, up to the instant shown.
-pub fn latency_chart(frame: &mut Frame, area: Rect, cx: &Ctx) {
+pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
     let app = cx.app;
     let Some(series) = app.primary().and_then(|s| app.engine.slot(s)) else {
         return;
@@ -401,5 +484,5 @@ pub fn latency_chart(frame: &mut Frame, area: Rect, cx: &Ctx) {
         mk("lfpw", Role::SeriesLfpw, |p| p.lfpw_ms),
         mk("SYNC remote", Role::SeriesRemote, |p| p.remote_ms),
     ];
-    chart::render(frame, area, cx, &s, "ms", span);
+    chart::render(buf, area, cx, &s, "ms", span);
 }

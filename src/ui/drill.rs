@@ -4,9 +4,11 @@
 use super::theme::Role;
 use super::{badge, fmt, Ctx};
 use crate::causes::Finding;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use ratatui::Frame;
 
 /// Causes about lag and transport show the lag chart; the others the commit latencies.
@@ -45,20 +47,25 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
         }
         return out;
     }
-    let mw = f
-        .evidence
-        .iter()
-        .map(|e| e.metric.chars().count())
-        .max()
-        .unwrap_or(6)
-        .clamp(6, 40);
-    let tw = f
-        .evidence
-        .iter()
-        .filter_map(|e| e.threshold.as_ref().map(|t| t.chars().count()))
-        .max()
-        .unwrap_or(9)
-        .clamp(9, 40);
+    // Cells use the free width before cutting: metric and threshold columns are as wide as
+    // their longest entry unless the whole row would not fit, then the threshold gives way
+    // first, then the metric (the source column is last and wraps).
+    let longest =
+        |it: &mut dyn Iterator<Item = usize>, min: usize| it.max().unwrap_or(min).max(min);
+    let mut mw = longest(&mut f.evidence.iter().map(|e| e.metric.chars().count()), 6);
+    let mut tw = longest(
+        &mut f
+            .evidence
+            .iter()
+            .filter_map(|e| e.threshold.as_ref().map(|t| t.chars().count())),
+        9,
+    );
+    let sw = longest(&mut f.evidence.iter().map(|e| e.source.chars().count()), 6);
+    let fixed = 14 + 2 + 2 + 2;
+    let over = (mw + tw + sw + fixed).saturating_sub(width);
+    let cut_t = over.min(tw.saturating_sub(20));
+    tw -= cut_t;
+    mw -= (over - cut_t).min(mw.saturating_sub(24));
     let mut out = vec![Line::styled(
         format!(
             "{}  {:>14}  {}  source",
@@ -102,11 +109,24 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     let mut out = vec![h("What it means")];
     out.push(Line::styled(f.meaning.clone(), t.text()));
     out.push(Line::raw(""));
-    out.push(h("What to check (SQL, SELECT only; y copies this view)"));
-    if f.check_sql.is_empty() {
+    out.push(h(
+        "What to check (SQL, SELECT only; y copies this drill-down as text)",
+    ));
+    if f.verify.is_empty() {
         out.push(Line::styled(fmt::NONE, t.muted()));
     }
-    for sql in &f.check_sql {
+    // Spelled for the releases of the newest samples, so the DBA sees the numbers shown here.
+    let e = &cx.app.engine;
+    let newest = |slot: Option<&crate::sample::Slot>| {
+        slot.and_then(|s| e.slot(s))
+            .and_then(|s| s.last_good())
+            .map(|s| s.as_ref())
+    };
+    let releases = crate::source::oracle::verify::Releases::from_samples(
+        newest(e.primary_slot()),
+        newest(cx.app.standby()),
+    );
+    for sql in crate::source::oracle::verify::texts(&f.verify, &releases) {
         for l in sql.lines() {
             out.push(Line::styled(format!("  {l}"), t.style(Role::SeriesLfpw)));
         }
@@ -131,6 +151,148 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     out
 }
 
+/// Wraps styled lines to `width` columns at spaces (a word longer than the width is cut),
+/// keeping every character's style, so the drill-down knows its own height exactly.
+pub fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        if line.width() <= width {
+            out.push(line);
+            continue;
+        }
+        let base = line.style;
+        let cells: Vec<(char, Style)> = line
+            .spans
+            .iter()
+            .flat_map(|sp| {
+                let st = base.patch(sp.style);
+                sp.content.chars().map(move |c| (c, st))
+            })
+            .collect();
+        let mut rest: &[(char, Style)] = &cells;
+        while !rest.is_empty() {
+            if rest.len() <= width {
+                out.push(runs(rest));
+                break;
+            }
+            let cut = rest[..=width]
+                .iter()
+                .rposition(|(c, _)| *c == ' ')
+                .filter(|&i| i > 0)
+                .unwrap_or(width);
+            out.push(runs(&rest[..cut]));
+            rest = &rest[cut..];
+            // The space the line broke at is not carried to the next row.
+            if rest.first().is_some_and(|(c, _)| *c == ' ') {
+                rest = &rest[1..];
+            }
+        }
+    }
+    out
+}
+
+fn runs(cells: &[(char, Style)]) -> Line<'static> {
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut cur = String::new();
+    let mut style = cells.first().map(|c| c.1).unwrap_or_default();
+    for (c, st) in cells {
+        if *st != style && !cur.is_empty() {
+            spans.push(Span::styled(std::mem::take(&mut cur), style));
+        }
+        style = *st;
+        cur.push(*c);
+    }
+    if !cur.is_empty() {
+        spans.push(Span::styled(cur, style));
+    }
+    Line::from(spans)
+}
+
+/// The drill-down as one document that scrolls as a whole: title and evidence, the chart,
+/// then what it means, the SQL, the advice and the what-if figures, wrapped to `width`.
+pub struct Doc {
+    pub head: Vec<Line<'static>>,
+    pub chart_h: u16,
+    pub body: Vec<Line<'static>>,
+}
+
+impl Doc {
+    pub fn new(cx: &Ctx, f: &Finding, width: u16, view_h: u16) -> Doc {
+        let w = width.max(1) as usize;
+        let mut head = vec![
+            Line::styled(f.title.clone(), cx.theme.style(Role::Title)),
+            Line::raw(""),
+        ];
+        head.extend(evidence_lines(cx, f, w));
+        head.push(Line::raw(""));
+        // A chart as tall as the view allows, never so tall that it hides the text.
+        let chart_h = if view_h >= 30 {
+            10
+        } else if view_h >= 16 {
+            6
+        } else {
+            0
+        };
+        Doc {
+            head: wrap(head, w),
+            chart_h,
+            body: wrap(body_lines(cx, f), w),
+        }
+    }
+
+    fn chart_gap(&self) -> usize {
+        usize::from(self.chart_h > 0)
+    }
+
+    /// Rows in all.
+    pub fn len(&self) -> usize {
+        self.head.len() + self.chart_h as usize + self.chart_gap() + self.body.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The inner area a drill-down draws in (inside its border).
+pub fn inner(area: Rect) -> Rect {
+    Block::default().borders(Borders::ALL).inner(area)
+}
+
+/// How far the drill-down in `area` can scroll: its last row at the bottom, no further.
+pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
+    let Some(f) = cx.app.assessment.findings.get(idx) else {
+        return 0;
+    };
+    let inner = inner(area);
+    let doc = Doc::new(cx, f, inner.width, inner.height);
+    doc.len()
+        .saturating_sub(inner.height as usize)
+        .min(u16::MAX as usize) as u16
+}
+
+/// The drill-down as plain text for `y`: the whole of it (not the visible part), no border,
+/// no chart, lines unwrapped and trailing blanks trimmed; the figures as the screen shows
+/// them.
+pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
+    let f = cx.app.assessment.findings.get(idx)?;
+    let mut lines = vec![
+        Line::raw(format!(
+            "{} {} (since {})",
+            f.severity,
+            f.id,
+            f.since.clock()
+        )),
+        Line::raw(f.title.clone()),
+        Line::raw(""),
+    ];
+    lines.extend(evidence_lines(cx, f, 200));
+    lines.push(Line::raw(""));
+    lines.extend(body_lines(cx, f));
+    Some(super::lines_text(&lines))
+}
+
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
     let t = cx.theme;
     let Some(f) = cx.app.assessment.findings.get(idx) else {
@@ -140,8 +302,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
         );
         return;
     };
+    let inner = inner(area);
+    let doc = Doc::new(cx, f, inner.width, inner.height);
+    let total = doc.len().min(u16::MAX as usize);
+    let view = inner.height as usize;
+    let top = (cx.app.scroll as usize).min(total.saturating_sub(view));
+    let shown_to = (top + view).min(total);
     let (b, bs) = badge(cx, f.severity);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_set(cx.border_set())
         .border_style(t.border(true))
@@ -150,43 +318,51 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
             Span::styled(format!(" {} ", f.id), t.style(Role::Title)),
             Span::styled(format!("since {} ", f.since.clock()), t.muted()),
         ]));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let w = inner.width.max(1) as usize;
-    let title_h = f.title.chars().count().div_ceil(w).max(1);
-    let mut top = vec![
-        Line::styled(f.title.clone(), t.style(Role::Title)),
-        Line::raw(""),
-    ];
-    top.extend(evidence_lines(cx, f, w));
-    let top_h = ((top.len() + title_h - 1) as u16).min(inner.height);
-    frame.render_widget(
-        Paragraph::new(top).wrap(Wrap { trim: false }),
-        Rect::new(inner.x, inner.y, inner.width, top_h),
-    );
-    let rest = inner.height.saturating_sub(top_h + 1);
-    let chart_h = if rest >= 20 {
-        10
-    } else if rest >= 12 {
-        6
-    } else {
-        0
-    };
-    let cy = inner.y + top_h + 1;
-    if chart_h > 0 {
-        let r = Rect::new(inner.x, cy, inner.width, chart_h);
-        if is_lag_cause(f.id) {
-            super::lag::lag_chart(frame, r, cx, true);
+    // Where you are: the last row shown of all rows ("12/48"), and whether more follows.
+    if total > view {
+        let more = if shown_to < total {
+            if cx.ascii {
+                " v"
+            } else {
+                " ↓"
+            }
         } else {
-            super::commit::latency_chart(frame, r, cx);
+            " end"
+        };
+        block = block.title_bottom(
+            Line::from(Span::styled(
+                format!(" {shown_to}/{total}{more} "),
+                t.muted(),
+            ))
+            .right_aligned(),
+        );
+    }
+    frame.render_widget(block, area);
+    if total == 0 || inner.width == 0 {
+        return;
+    }
+    // Draw the whole document off-screen, then copy the rows in view.
+    let w = inner.width;
+    let mut buf = Buffer::empty(Rect::new(0, 0, w, total as u16));
+    buf.set_style(buf.area, t.base());
+    let head_h = doc.head.len() as u16;
+    let chart_h = doc.chart_h;
+    Paragraph::new(doc.head).render(Rect::new(0, 0, w, head_h), &mut buf);
+    if chart_h > 0 {
+        let r = Rect::new(0, head_h, w, chart_h);
+        if is_lag_cause(f.id) {
+            super::lag::lag_chart(&mut buf, r, cx, true);
+        } else {
+            super::commit::latency_chart(&mut buf, r, cx);
         }
     }
-    let by = cy + chart_h + u16::from(chart_h > 0);
-    let body = Rect::new(inner.x, by, inner.width, inner.bottom().saturating_sub(by));
-    frame.render_widget(
-        Paragraph::new(body_lines(cx, f))
-            .wrap(Wrap { trim: false })
-            .scroll((cx.app.scroll, 0)),
-        body,
-    );
+    let by = head_h + chart_h + chart_h.min(1);
+    let body_h = (total as u16).saturating_sub(by);
+    Paragraph::new(doc.body).render(Rect::new(0, by, w, body_h), &mut buf);
+    let out = frame.buffer_mut();
+    for (row, y) in (top..shown_to).enumerate() {
+        for x in 0..w {
+            out[(inner.x + x, inner.y + row as u16)] = buf[(x, y as u16)].clone();
+        }
+    }
 }

@@ -67,7 +67,15 @@ pub fn bound(ms: Option<f64>, ascii: bool) -> String {
         return NONE.into();
     };
     // Below a millisecond Oracle's micro buckets are powers of two µs: "≤512µ".
-    let v = if ms >= 1.0 || ms == 0.0 {
+    let v = if ms >= 1000.0 {
+        // Oracle's millisecond buckets double up to 32768 ms: "≤33s", never "≤32768".
+        let s = ms / 1000.0;
+        if s >= 10.0 {
+            format!("{:.0}s", s.ceil())
+        } else {
+            format!("{:.1}s", (s * 10.0).ceil() / 10.0)
+        }
+    } else if ms >= 1.0 || ms == 0.0 {
         format!("{ms:.0}")
     } else {
         format!("{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
@@ -92,39 +100,69 @@ pub fn pct_change(p: f64) -> String {
     format!("{p:+.1} %")
 }
 
-/// A lag in seconds as a DBA reads it: "0.4 s", "12 s", "4m05s", "2h10m".
-pub fn lag(s: f64) -> String {
-    if s < 10.0 {
-        format!("{s:.1} s")
-    } else if s < 120.0 {
-        format!("{s:.0} s")
-    } else if s < 7200.0 {
-        let m = (s / 60.0).floor();
-        format!("{}m{:02}s", m as u64, (s - m * 60.0).round() as u64)
-    } else {
-        let h = (s / 3600.0).floor();
-        format!(
-            "{}h{:02}m",
-            h as u64,
-            ((s - h * 3600.0) / 60.0).round() as u64
-        )
+/// A duration, one format everywhere on the screen: seconds below a minute ("0.4 s",
+/// "12 s"), then "2m59s", "2h10m", "3d04h".
+pub fn dur(s: f64) -> String {
+    if !s.is_finite() {
+        return NONE.into();
     }
+    let s = s.max(0.0);
+    if s < 9.95 {
+        return format!("{s:.1} s");
+    }
+    let whole = s.round() as u64;
+    if whole < 60 {
+        format!("{whole} s")
+    } else if whole < 3600 {
+        format!("{}m{:02}s", whole / 60, whole % 60)
+    } else if whole < 86_400 {
+        let m = (whole + 30) / 60;
+        format!("{}h{:02}m", m / 60, m % 60)
+    } else {
+        let h = (whole + 1800) / 3600;
+        format!("{}d{:02}h", h / 24, h % 24)
+    }
+}
+
+/// A lag in seconds ([`dur`]).
+pub fn lag(s: f64) -> String {
+    dur(s)
 }
 
 pub fn opt_lag(v: Option<f64>) -> String {
     v.map_or_else(|| NONE.to_string(), lag)
 }
 
-/// An age in whole seconds/minutes: "42 s", "7m".
+/// An age in whole seconds, otherwise as [`dur`]: "1 s", "42 s", "2m05s".
 pub fn age(secs: f64) -> String {
-    let s = secs.max(0.0);
-    if s < 120.0 {
+    let s = secs.max(0.0).round();
+    if s < 60.0 {
         format!("{s:.0} s")
-    } else if s < 7200.0 {
-        format!("{:.0}m", s / 60.0)
     } else {
-        format!("{:.0}h", s / 3600.0)
+        dur(s)
     }
+}
+
+/// A latency in ms in at most 6 columns, so tables keep their columns whatever the wait:
+/// "0.62", "45.6", "812", "29 999" (a 30 s wait), "1 234k" beyond.
+pub fn ms(v: f64) -> String {
+    if !v.is_finite() {
+        return NONE.into();
+    }
+    let a = v.abs();
+    if a < 10.0 {
+        format!("{v:.2}")
+    } else if a < 100.0 {
+        format!("{v:.1}")
+    } else if a < 100_000.0 {
+        num(v, 0)
+    } else {
+        format!("{}k", num(v / 1000.0, 0))
+    }
+}
+
+pub fn opt_ms(v: Option<f64>) -> String {
+    v.map_or_else(|| NONE.to_string(), ms)
 }
 
 const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -213,6 +251,20 @@ mod tests {
         assert_eq!(lag(0.4), "0.4 s");
         assert_eq!(lag(245.0), "4m05s");
         assert_eq!(lag(7800.0), "2h10m");
+        assert_eq!(lag(179.0), "2m59s");
+        assert_eq!(lag(59.7), "1m00s");
+        assert_eq!(lag(9.96), "10 s");
+        assert_eq!(lag(0.0), "0.0 s");
+        assert_eq!(age(1.0), "1 s");
+        assert_eq!(age(12.4), "12 s");
+        assert_eq!(age(125.4), "2m05s");
+        assert_eq!(dur(90_000.0), "1d01h");
+        assert_eq!(ms(29_999.76), "30 000");
+        assert_eq!(ms(812.4), "812");
+        assert_eq!(ms(250_000.0), "250k");
+        assert_eq!(ms(0.617), "0.62");
+        assert_eq!(bound(Some(32_768.0), false), "≤33s");
+        assert_eq!(bound(Some(1024.0), true), "<=1.1s");
     }
 
     #[test]

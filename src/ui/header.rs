@@ -40,7 +40,44 @@ pub fn dest_for<'a>(primary: Option<&'a Sample>, standby_name: Option<&str>) -> 
         .or_else(|| dests.first())
 }
 
+/// One field of the header: dropped (or shortened to `short`) when the line is too long,
+/// lowest priority first. Rank 0 is never dropped: mode, clock, speed, databases, REC,
+/// baseline and the injected fault.
+struct Field<'a> {
+    rank: u8,
+    spans: Vec<Span<'a>>,
+    short: Option<Vec<Span<'a>>>,
+}
+
+fn width(spans: &[Span]) -> usize {
+    spans.iter().map(|s| s.width()).sum()
+}
+
+/// The fields that fit in `room` columns: the lowest-priority ones go first (shortened when
+/// they have a short form), whole fields only.
+fn fit_fields<'a>(mut fields: Vec<Field<'a>>, room: usize) -> Vec<Span<'a>> {
+    let total = |f: &[Field]| f.iter().map(|x| width(&x.spans)).sum::<usize>();
+    for rank in (1..=u8::MAX).rev() {
+        if total(&fields) <= room {
+            break;
+        }
+        for f in fields.iter_mut().filter(|f| f.rank == rank) {
+            f.spans = f.short.take().unwrap_or_default();
+        }
+        if rank == 1 {
+            break;
+        }
+    }
+    fields.into_iter().flat_map(|f| f.spans).collect()
+}
+
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
+    let line = line(cx, wide, area.width as usize);
+    frame.render_widget(Paragraph::new(line).style(cx.theme.header()), area);
+}
+
+/// The header line for `room` columns.
+pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     let app = cx.app;
     let t = cx.theme;
     let h = t.header();
@@ -56,9 +93,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
         .and_then(|s| e.slot(s))
         .and_then(|s| s.last_good())
         .map(|a| &**a);
-    let mut spans: Vec<Span> = vec![Span::styled(" dgscope ", bold)];
+    let mut fields: Vec<Field<'static>> = Vec::new();
+    let mut push = |rank: u8, spans: Vec<Span<'static>>, short: Option<Vec<Span<'static>>>| {
+        fields.push(Field { rank, spans, short })
+    };
+    push(7, vec![Span::styled(" dgscope ", bold)], None);
 
-    // Mode, pace and clock; paused shows the cursor and how far back it is.
+    // Mode, clock and pace: the clock is the source's (virtual in the demo, the recording's
+    // in replay), and the header says so with the speed.
     let mode = match (app.paused_at, app.cfg.mode) {
         (Some(_), _) => "PAUSED".to_string(),
         (None, m) => m.label().to_string(),
@@ -68,18 +110,35 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
     } else {
         bold
     };
-    spans.push(Span::styled(format!(" {mode} "), mode_style));
+    let mut mode_spans = vec![Span::styled(format!(" {mode} "), mode_style)];
     if app.cfg.mode == Mode::Replay && app.ended && app.paused_at.is_none() {
-        spans.push(Span::styled("END ", h));
+        mode_spans.push(Span::styled("END ", h));
     }
+    push(0, mode_spans, None);
     let mut clock = app.clock().clock();
     if let (Some(p), Some(latest)) = (app.paused_at, e.latest()) {
         let back = latest.secs_since(p);
         if back > 0.0 {
-            clock.push_str(&format!(" (-{})", fmt::age(back)));
+            clock.push_str(&format!(" (-{})", fmt::dur(back)));
         }
     }
-    spans.push(Span::styled(format!("{clock}  "), h));
+    push(0, vec![Span::styled(clock, h)], None);
+    let x = if cx.ascii { "x" } else { "×" };
+    let speed = match app.pace {
+        Pace::Speed(s) => format!("{x}{}", trim(s)),
+        Pace::Interval(i) => format!("every {} s", i.as_secs().max(1)),
+        Pace::Fixed => format!("every {} s", app.cfg.interval.as_secs().max(1)),
+    };
+    let (pace, short) = match app.cfg.mode {
+        Mode::Demo => (format!(" simulated {speed}"), Some(format!(" sim {speed}"))),
+        Mode::Replay => (format!(" recorded {speed}"), Some(format!(" rec {speed}"))),
+        Mode::Live => (format!(" {speed}"), None),
+    };
+    push(
+        if app.cfg.mode == Mode::Live { 2 } else { 4 },
+        vec![Span::styled(pace, h)],
+        short.map(|s| vec![Span::styled(s, h)]),
+    );
 
     // Topology: primary ══ SYNC AFFIRM ══▶ standby (open mode).
     let pname = db_name(primary, "primary");
@@ -88,13 +147,17 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
         standby_slot.map(|s| s.as_str()).unwrap_or("no standby"),
     );
     let pdb = primary.and_then(|s| s.db.as_ref());
-    spans.push(Span::styled(pname, bold));
+    push(0, vec![Span::styled(format!("  {pname}"), bold)], None);
     if wide {
         let role = pdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
         let version = pdb.and_then(|d| d.version.clone());
         let extra: Vec<String> = [role, version].into_iter().flatten().collect();
         if !extra.is_empty() {
-            spans.push(Span::styled(format!(" {}", extra.join(" ")), h));
+            push(
+                6,
+                vec![Span::styled(format!(" {}", extra.join(" ")), h)],
+                None,
+            );
         }
     }
     let dest = dest_for(primary, Some(&sname));
@@ -119,13 +182,19 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
         }
         _ => h,
     };
-    spans.push(Span::styled(arrow, arrow_style));
+    let bare = if cx.ascii { " => " } else { " ▶ " };
+    push(
+        3,
+        vec![Span::styled(arrow, arrow_style)],
+        Some(vec![Span::styled(bare, arrow_style)]),
+    );
 
     // Standbys: all of them, the one panes 3–4 show in bold.
     let standbys = e.standby_slots();
     if standbys.len() <= 1 {
-        spans.push(Span::styled(sname.clone(), bold));
+        push(0, vec![Span::styled(sname.clone(), bold)], None);
     } else {
+        let mut spans = vec![];
         for (i, s) in standbys.iter().enumerate() {
             let n = db_name(
                 e.slot(s).and_then(|x| x.last_good()).map(|a| &**a),
@@ -138,6 +207,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
                 spans.push(Span::styled(" ", h));
             }
         }
+        push(0, spans, None);
     }
     if wide {
         let sdb = standby.and_then(|s| s.db.as_ref());
@@ -147,51 +217,48 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
             .map(|o| format!("({o})"));
         let extra: Vec<String> = [role, open].into_iter().flatten().collect();
         if !extra.is_empty() {
-            spans.push(Span::styled(format!(" {}", extra.join(" ")), h));
-        }
-        if let Some(p) = pdb.and_then(|d| d.protection_mode.as_deref()) {
-            spans.push(Span::styled(format!("  {}", protection(p)), h));
+            push(
+                6,
+                vec![Span::styled(format!(" {}", extra.join(" ")), h)],
+                None,
+            );
         }
     }
+    if let Some(p) = pdb.and_then(|d| d.protection_mode.as_deref()) {
+        push(
+            5,
+            vec![Span::styled(format!("  {}", protection(p)), h)],
+            None,
+        );
+    }
 
-    // Window, pace, recording, baseline.
-    spans.push(Span::styled(format!("  win {}", app.window), h));
-    let pace = match app.pace {
-        Pace::Speed(s) if app.cfg.mode == Mode::Replay || s != 1.0 => {
-            if cx.ascii {
-                format!("  x{}", trim(s))
-            } else {
-                format!("  ×{}", trim(s))
-            }
-        }
-        Pace::Interval(i) => format!("  {}s", i.as_secs()),
-        _ => format!("  {}s", app.cfg.interval.as_secs().max(1)),
-    };
-    spans.push(Span::styled(pace, h));
+    // Window, recording, baseline, fault.
+    push(
+        2,
+        vec![Span::styled(format!("  win {}", app.window), h)],
+        None,
+    );
+    let alarm = t.style(Role::Crit).bg(t.color(Role::HeaderBg));
     if let Some(rec) = &app.recording {
         let dot = if cx.ascii { "*" } else { "●" };
         let name = std::path::Path::new(rec)
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_else(|| rec.clone());
-        let txt = if wide {
-            format!("  {dot}REC {name}")
-        } else {
-            format!("  {dot}REC")
-        };
-        spans.push(Span::styled(
-            txt,
-            t.style(Role::Crit).bg(t.color(Role::HeaderBg)),
-        ));
+        push(0, vec![Span::styled(format!("  {dot}REC"), alarm)], None);
+        push(5, vec![Span::styled(format!(" {name}"), alarm)], None);
     }
     if let Some(b) = e.baseline() {
-        let c = b.clock();
-        spans.push(Span::styled(format!("  base@{}", &c[..5]), h));
+        push(
+            0,
+            vec![Span::styled(format!("  base@{}", b.clock()), h)],
+            None,
+        );
     }
     if let Some(s) = &app.active_scenario {
-        spans.push(Span::styled(format!("  fault {s}"), h));
+        push(0, vec![Span::styled(format!("  fault {s}"), h)], None);
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(h), area);
+    Line::from(fit_fields(fields, room))
 }
 
 fn trim(v: f64) -> String {

@@ -29,17 +29,26 @@ fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
 fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {
     let app = cx.app;
     let s = app.engine.slot(app.standby()?)?;
-    match app.paused_at {
-        Some(t) => s.points().iter().rev().find(|p| p.t <= t),
-        None => s.points().iter().rev().find(|p| !p.failed),
-    }
+    // The last good point at or before the instant shown: stale figures are shown dimmed
+    // with their age, never replaced by a failed sample's blanks or zeros.
+    let at = app.paused_at;
+    s.points()
+        .iter()
+        .rev()
+        .find(|p| !p.failed && at.is_none_or(|t| p.t <= t))
 }
 
 fn last_good<'a>(cx: &'a Ctx, slot: Option<&crate::sample::Slot>) -> Option<&'a Arc<Sample>> {
     cx.app.engine.slot(slot?)?.last_good()
 }
 
-fn now_line(cx: &Ctx, p: Option<&Point>, sb: Option<&Sample>, style: Style) -> Line<'static> {
+fn now_line(
+    cx: &Ctx,
+    p: Option<&Point>,
+    sb: Option<&Sample>,
+    style: Style,
+    stale: Option<Option<f64>>,
+) -> Line<'static> {
     let t = cx.theme;
     let (tl, al) = (
         p.and_then(|p| p.transport_lag_s),
@@ -50,14 +59,36 @@ fn now_line(cx: &Ctx, p: Option<&Point>, sb: Option<&Sample>, style: Style) -> L
         let computed = s.dg.as_ref()?.computed?;
         Some(s.t.secs_since(computed))
     });
-    Line::from(vec![
+    // Stale (the standby's newest sample failed): the last good figures, dimmed, with
+    // their real age on the source's clock; never a colour that says "now".
+    let fig = |v: Option<f64>| {
+        if stale.is_some() {
+            style
+        } else {
+            lag_style(cx, v, style)
+        }
+    };
+    let mut spans = vec![
         Span::styled("transport ", t.style(Role::SeriesTransport)),
-        Span::styled(fmt::rfit(&fmt::opt_lag(tl), 7), lag_style(cx, tl, style)),
+        Span::styled(fmt::rfit(&fmt::opt_lag(tl), 7), fig(tl)),
         Span::styled("   apply ", t.style(Role::SeriesApply)),
-        Span::styled(fmt::rfit(&fmt::opt_lag(al), 7), lag_style(cx, al, style)),
-        Span::styled("   figure age ", t.muted()),
-        Span::styled(age.map_or_else(|| fmt::NONE.into(), fmt::age), style),
-    ])
+        Span::styled(fmt::rfit(&fmt::opt_lag(al), 7), fig(al)),
+    ];
+    match stale {
+        Some(Some(a)) => spans.push(Span::styled(
+            format!("   STALE, {} ago", fmt::age(a)),
+            t.style(Role::Warn),
+        )),
+        Some(None) => spans.push(Span::styled("   STALE, never read", t.style(Role::Warn))),
+        None => {
+            spans.push(Span::styled("   figure age ", t.muted()));
+            spans.push(Span::styled(
+                age.map_or_else(|| fmt::NONE.into(), fmt::age),
+                style,
+            ));
+        }
+    }
+    Line::from(spans)
 }
 
 fn rate_line(cx: &Ctx, p: Option<&Point>, style: Style) -> Line<'static> {
@@ -166,7 +197,7 @@ fn lag_hist_lines(cx: &Ctx, sb: Option<&Sample>, full: bool) -> Vec<Line<'static
     out
 }
 
-pub fn lag_chart(frame: &mut Frame, area: Rect, cx: &Ctx, full: bool) {
+pub fn lag_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx, full: bool) {
     let app = cx.app;
     let Some(s) = app.standby().and_then(|s| app.engine.slot(s)) else {
         return;
@@ -195,7 +226,7 @@ pub fn lag_chart(frame: &mut Frame, area: Rect, cx: &Ctx, full: bool) {
         }),
         series("apply lag", Role::SeriesApply, |p| p.apply_lag_s),
     ];
-    chart::render(frame, area, cx, &s, "s", span);
+    chart::render(buf, area, cx, &s, "s", span);
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
@@ -219,12 +250,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let style = cx.value_style(stale);
     let p = point_at(cx);
     let sb = last_good(cx, slot).map(|a| &**a);
-    let top = vec![now_line(cx, p, sb, style)];
+    let top = vec![now_line(cx, p, sb, style, cx.staleness(slot))];
     let mut bottom = vec![rate_line(cx, p, style), state_line(cx, sb, style)];
     bottom.extend(lag_hist_lines(cx, sb, detail == Detail::Full));
     if detail == Detail::Full {
         bottom.push(Line::raw(""));
-        let marks: Vec<_> = app.marks().collect();
+        // Placed by their time, whatever order they arrived in.
+        let mut marks: Vec<_> = app.marks().collect();
+        marks.sort_by_key(|m| m.t);
         if !marks.is_empty() {
             bottom.push(Line::styled("notes on the timeline", cx.theme.muted()));
             for m in marks.iter().rev().take(8) {
@@ -238,7 +271,13 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     if detail == Detail::Compact {
         let mut lines = top;
         lines.extend(bottom);
+        let used = lines.len() as u16;
         frame.render_widget(Paragraph::new(lines), inner);
+        // A taller stacked layout: the lag chart below the figures.
+        if inner.height >= used + 5 {
+            let r = Rect::new(inner.x, inner.y + used, inner.width, inner.height - used);
+            lag_chart(frame.buffer_mut(), r, cx, false);
+        }
         return;
     }
     let chart_h = inner
@@ -248,7 +287,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     frame.render_widget(Paragraph::new(top), Rect::new(x, inner.y, w, 1));
     if chart_h >= 3 {
         lag_chart(
-            frame,
+            frame.buffer_mut(),
             Rect::new(x, inner.y + 1, w, chart_h),
             cx,
             detail == Detail::Full,

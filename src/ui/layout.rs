@@ -79,7 +79,16 @@ fn two_columns(body: Rect) -> Vec<(Pane, Rect)> {
 /// lines per pane, the causes keep what is left.
 fn stacked(body: Rect) -> Vec<(Pane, Rect)> {
     let heights: [u16; 4] = if body.height >= 22 {
-        [6, 3, 4, 3]
+        // A taller terminal uses its height: the commit path gets room for its latency
+        // chart first, then the lag pane for its chart, the causes what is left.
+        let extra = body.height - 22;
+        let commit = if extra >= 6 { extra.min(10) } else { 0 };
+        let lag = if extra - commit >= 6 {
+            (extra - commit).min(8)
+        } else {
+            0
+        };
+        [6 + commit, 3, 4 + lag, 3]
     } else if body.height >= 18 {
         [5, 3, 3, 3]
     } else {
@@ -135,12 +144,19 @@ mod tests {
 
     #[test]
     fn stacked_layout_fits_down_to_the_minimum() {
-        for (w, h) in [(80, 24), (60, 16), (119, 40)] {
+        for (w, h) in [(80, 24), (60, 16), (100, 30), (119, 40), (119, 31)] {
             let a = main(Rect::new(0, 0, w, h), Screen::Main);
             assert!(!a.wide);
             let last = a.panes.last().unwrap().1;
             assert!(last.bottom() < h, "{w}x{h}: {last:?}");
             assert!(last.height >= 2, "{w}x{h}: causes keep room");
+            assert!(last.height >= 6 || h < 30, "{w}x{h}: causes keep room");
+            let cells: u32 = a.panes.iter().map(|(_, r)| r.area()).sum();
+            assert_eq!(
+                cells,
+                w as u32 * (h as u32 - 2),
+                "{w}x{h}: the whole height"
+            );
         }
     }
 }

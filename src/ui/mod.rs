@@ -46,6 +46,8 @@ pub struct Ctx<'a> {
     pub theme: &'a Theme,
     pub ascii: bool,
     pub d: WindowDeltas,
+    /// Drawing for `y` (text to paste): charts are left out.
+    pub plain: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -55,6 +57,7 @@ impl<'a> Ctx<'a> {
             theme: app.theme(),
             ascii: app.cfg.ascii,
             d: app.deltas(),
+            plain: false,
         }
     }
 
@@ -103,8 +106,42 @@ impl<'a> Ctx<'a> {
             .unwrap_or_else(|| slot.to_string())
     }
 
-    /// "stale 42 s", "reconnecting in 7 s (attempt 3)", "connecting ⠹": what the panes of a
-    /// slot say about its data, and whether the values should be dimmed.
+    /// The stale rule for a slot at the instant shown: `None` when its figures describe that
+    /// instant, otherwise the age of the last good ones (`Some(None)`: none ever read). Live
+    /// it is [`crate::metrics::Engine::freshness`] aged on the source's clock; paused, the
+    /// point under the cursor decides.
+    pub fn staleness(&self, slot: Option<&Slot>) -> Option<Option<f64>> {
+        let app = self.app;
+        let series = app.engine.slot(slot?)?;
+        if let Some(at) = app.paused_at {
+            let p = series.points().iter().rev().find(|p| p.t <= at)?;
+            if !p.failed {
+                return None;
+            }
+            let good = series
+                .points()
+                .iter()
+                .rev()
+                .find(|q| q.t <= at && !q.failed);
+            return Some(good.map(|g| at.secs_since(g.t)));
+        }
+        match app.engine.freshness(slot?) {
+            crate::metrics::Freshness::Stale { last_good, .. } => {
+                Some(last_good.map(|t| app.data_now().secs_since(t)))
+            }
+            _ => {
+                // Live, a database that stops answering sends nothing at all: the wall
+                // clock ages its last sample.
+                let last = series.last_good()?;
+                let age = app.data_now().secs_since(last.t);
+                let limit = (app.cfg.interval.as_secs_f64() * 3.0).max(5.0);
+                (age > limit).then_some(Some(age))
+            }
+        }
+    }
+
+    /// "STALE: last good data 2m00s old", "reconnecting in 7 s (attempt 3)", "connecting ⠹":
+    /// what the panes of a slot say about its data, and whether the values should be dimmed.
     pub fn slot_state(&self, slot: Option<&Slot>) -> (String, bool) {
         let app = self.app;
         let Some(slot) = slot else {
@@ -112,36 +149,42 @@ impl<'a> Ctx<'a> {
         };
         let series = app.engine.slot(slot);
         let has_data = series.and_then(|s| s.last_good()).is_some();
+        let stale = self.staleness(Some(slot));
+        let age_txt = |age: Option<f64>| match age {
+            Some(a) => format!("STALE, data {} old", fmt::age(a)),
+            None => "STALE, no good sample yet".to_string(),
+        };
         match app.conn.get(slot) {
             Some(ConnState::Connecting) if !has_data => {
                 return (format!("connecting {}", self.spinner()), true)
             }
             Some(ConnState::Reconnecting {
                 next_try, attempt, ..
-            }) => {
+            }) if app.paused_at.is_none() => {
                 let wait = (next_try.secs_since(app.now)).max(0.0);
                 let age = series
                     .and_then(|s| s.last_good())
-                    .map(|s| format!("data {} old, ", fmt::age(app.data_now().secs_since(s.t))))
+                    .map(|s| {
+                        format!(
+                            "STALE, data {} old, ",
+                            fmt::age(app.data_now().secs_since(s.t))
+                        )
+                    })
                     .unwrap_or_default();
                 return (
-                    format!("{age}reconnecting in {wait:.0} s (attempt {attempt})"),
+                    format!(
+                        "{age}reconnecting in {} (attempt {attempt})",
+                        fmt::age(wait)
+                    ),
                     true,
                 );
             }
             _ => {}
         }
-        if let Some(last) = series.and_then(|s| s.last_good()) {
-            let age = app.data_now().secs_since(last.t);
-            let limit = (app.cfg.interval.as_secs_f64() * 3.0).max(5.0);
-            if app.paused_at.is_none() && age > limit {
-                return (format!("stale {}", fmt::age(age)), true);
-            }
+        match stale {
+            Some(age) => (age_txt(age), true),
+            None => (String::new(), false),
         }
-        if series.and_then(|s| s.last()).is_some_and(|s| s.is_error()) {
-            return ("sample failed".into(), true);
-        }
-        (String::new(), false)
     }
 
     fn spinner(&self) -> char {
@@ -387,6 +430,82 @@ pub fn buffer_text(buf: &Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Styled lines as plain text: the characters only, trailing blanks trimmed on every line
+/// and blank lines at the end dropped; one `\n` after each line.
+pub fn lines_text(lines: &[Line]) -> String {
+    let mut rows: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let s: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            s.trim_end().to_string()
+        })
+        .collect();
+    while rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    let mut out = rows.join("\n");
+    out.push('\n');
+    out
+}
+
+/// A pane as plain text for `y`: everything its zoomed view has, drawn wide enough that no
+/// line is cut, without borders, padding or charts; its title first.
+pub fn pane_text(app: &App, pane: Pane) -> String {
+    use ratatui::backend::TestBackend;
+    let (w, h) = (220u16, 600u16);
+    let Ok(mut term) = ratatui::Terminal::new(TestBackend::new(w, h));
+    let _ = term.draw(|f| {
+        let mut cx = Ctx::new(app);
+        cx.plain = true;
+        render_pane(f, Rect::new(0, 0, w, h), &cx, pane, Detail::Full);
+    });
+    let buf = term.backend().buffer();
+    let row = |y: u16, x0: u16, x1: u16| -> String {
+        let mut s = String::new();
+        for x in x0..x1 {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.trim_end().to_string()
+    };
+    let edge = |c: char| matches!(c, '┌' | '─' | '┐' | '+' | '-' | ' ');
+    let title = row(0, 0, w);
+    let mut lines = vec![title.trim_matches(edge).to_string()];
+    let mut blank = false;
+    for y in 1..h - 1 {
+        let l = row(y, 1, w - 1);
+        if l.is_empty() {
+            // One blank line between parts, however many rows a left-out chart took.
+            if !blank {
+                lines.push(l);
+            }
+            blank = true;
+        } else {
+            lines.push(l);
+            blank = false;
+        }
+    }
+    let lines: Vec<Line> = lines.into_iter().map(Line::raw).collect();
+    lines_text(&lines)
+}
+
+/// How far the screen's scrollable view (drill-down, zoomed pane) can scroll at `area`:
+/// the event loop clamps the scroll offset with it, so scrolling stops at the end.
+pub fn scroll_max(area: Rect, app: &App) -> u16 {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return 0;
+    }
+    let cx = Ctx::new(app);
+    let l = layout::main(area, app.screen);
+    let Some((_, r)) = l.panes.first() else {
+        return 0;
+    };
+    match app.screen {
+        Screen::Cause(i) => drill::scroll_max(&cx, *r, i),
+        Screen::Zoom(_) => u16::MAX,
+        Screen::Main => 0,
+    }
 }
 
 /// Severity badge text and style.

@@ -50,8 +50,10 @@ pub fn metrics(app: &App, d: Option<&Delta>) -> Vec<Metric> {
             1,
         ),
         Metric {
+            // All threads together (V$LOG_HISTORY of every thread): the screen says so, as
+            // evidence "per hour on thread N" is per thread.
             label: "switches",
-            unit: "/h",
+            unit: "/h total",
             now: app.switches_per_hour(app.paused_at),
             base: app.baseline_switches_h,
             spark: None,
@@ -110,7 +112,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             ]),
             Line::from(vec![
                 Span::styled("switches ", t.muted()),
-                Span::styled(format!("{}/h", v(4)), style),
+                Span::styled(format!("{}/h (all threads)", v(4)), style),
                 Span::styled("  CPU ", t.muted()),
                 Span::styled(format!("{} %", v(5)), style),
             ]),
@@ -188,5 +190,5 @@ fn history_chart(
         role,
         points: pts,
     }];
-    super::chart::render(frame, area, cx, &series, unit, span);
+    super::chart::render(frame.buffer_mut(), area, cx, &series, unit, span);
 }

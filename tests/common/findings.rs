@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use dgscope::causes::{Evidence, Finding, Severity, WhatIf};
+use dgscope::causes::{Evidence, Finding, Severity, VerifyKey, WhatIf};
 use dgscope::timestamp::Timestamp;
 
 fn ev(metric: &str, value: f64, unit: &str, threshold: Option<&str>, source: &str) -> Evidence {
@@ -29,10 +29,7 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
                 ev("SRL members per group", 2.0, "", Some("1 recommended"), "V$LOGFILE (standby)"),
             ],
             meaning: "With SYNC AFFIRM every commit waits until the standby has written the redo to its standby redo log. The standby's write takes 2.89 ms against 0.57 ms on the primary, so most of the 4.60 ms log file sync is spent on the standby's disk, not on the network.".into(),
-            check_sql: vec![
-                "SELECT group#, thread#, bytes/1024/1024 AS mb, status FROM v$standby_log;".into(),
-                "SELECT group#, member FROM v$logfile WHERE type = 'STANDBY' ORDER BY group#;".into(),
-            ],
+            verify: vec![VerifyKey::SrlLayout, VerifyKey::RfsLatency],
             advice: vec![
                 "Keep one member per standby redo log group, on the fastest storage the standby has.".into(),
                 "Size standby redo logs like the online redo logs, with one more group per thread.".into(),
@@ -43,6 +40,7 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
             }],
             explains: 2.83,
             since,
+            caused_by: None,
         },
         Finding {
             id: "lfs-outlier-skew",
@@ -50,11 +48,12 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
             title: "log file sync average is skewed by outliers: 91.4 % of waits < 8 ms".into(),
             evidence: vec![ev("log file sync waits < 8 ms", 91.4, "%", Some("≥ 85 %"), "V$EVENT_HISTOGRAM (primary)")],
             meaning: "Most commits are fast; a few slow ones pull the average up. Judge SYNC's cost by TPS and redo rate rather than by the average alone.".into(),
-            check_sql: vec!["SELECT wait_time_milli, wait_count FROM v$event_histogram WHERE event = 'log file sync' ORDER BY 1;".into()],
+            verify: vec![VerifyKey::LfsHistogram],
             advice: vec!["Find what causes the outliers: I/O hiccups, log switches.".into()],
             what_if: vec![],
             explains: 0.4,
             since,
+            caused_by: None,
         },
     ]
 }

@@ -23,6 +23,11 @@ pub struct Setup {
     pub ascii: bool,
     pub adg: bool,
     pub seed: u64,
+    /// The last primary sample's `log file sync` and `log file parallel write` histograms
+    /// get this many buckets (a pathological source; Oracle has about 30).
+    pub buckets: Option<usize>,
+    /// From this sample on, the standby's samples fail (unreachable).
+    pub standby_down_at: Option<usize>,
 }
 
 impl Default for Setup {
@@ -37,6 +42,8 @@ impl Default for Setup {
             ascii: false,
             adg: false,
             seed: 7,
+            buckets: None,
+            standby_down_at: None,
         }
     }
 }
@@ -66,7 +73,18 @@ pub fn app(s: Setup) -> App {
     let mut g = synthetic::Synth::new(s.seed);
     g.adg = s.adg;
     for i in 0..s.secs {
-        let (p, sb) = g.next_pair();
+        let (mut p, mut sb) = g.next_pair();
+        if s.standby_down_at.is_some_and(|at| i >= at) {
+            sb = dgscope::sample::Sample::failed(
+                sb.t,
+                sb.slot.clone(),
+                dgscope::sample::SampleErrorKind::ConnectionLost,
+                "ORA-03113: end-of-file on communication channel".into(),
+            );
+        }
+        if let (Some(n), true) = (s.buckets, i + 1 == s.secs) {
+            many_buckets(&mut p, n);
+        }
         app.ingest(SourceEvent::Sample(Box::new(p)));
         app.ingest(SourceEvent::Sample(Box::new(sb)));
         if s.baseline_at == Some(i) {
@@ -77,6 +95,23 @@ pub fn app(s: Setup) -> App {
     app.status = None;
     app.now = app.engine.latest().unwrap_or_default();
     app
+}
+
+/// Replaces the commit-path histograms with `n` fine buckets (10 µs apart) holding more
+/// waits than any earlier sample, so the window's delta has `n` buckets.
+pub fn many_buckets(p: &mut dgscope::sample::Sample, n: usize) {
+    use dgscope::sample::names::event;
+    use dgscope::sample::Bucket;
+    use dgscope::units::Micros;
+    for name in [event::LOG_FILE_SYNC, event::LOG_FILE_PARALLEL_WRITE] {
+        if let Some(e) = p.events.get_mut(name) {
+            let per = e.waits / n as u64 + 1;
+            e.hist = (0..n)
+                .map(|i| Bucket(Micros((i as u64 + 1) * 10), per + (i as u64 % 7)))
+                .collect();
+            e.waits = e.hist.iter().map(|b| b.1).sum::<u64>().max(e.waits);
+        }
+    }
 }
 
 pub fn buffer(app: &App, w: u16, h: u16) -> Buffer {

@@ -4,8 +4,8 @@ use super::{ev, ms, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
+use crate::causes::verify::VerifyKey as V;
 use crate::sample::names::{event, filetype, os, stat};
-use crate::source::oracle::verify as sql;
 
 pub const STANDBY_REDO_WRITE_SLOW: &str = "standby-redo-write-slow";
 pub const NETWORK_LATENCY: &str = "network-latency";
@@ -15,6 +15,39 @@ pub const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
 pub const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
 
 const V_SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
+
+/// A change of transport mode a finding may advise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ModeChange {
+    FastSync,
+    Async,
+}
+
+trait ModeAdvice {
+    fn with_mode_advice(self, ctx: &Context, changes: &[ModeChange]) -> Self;
+}
+
+impl ModeAdvice for Finding {
+    /// Advice that changes the transport mode says what it does to the protection mode; under
+    /// MAXIMUM PROTECTION it is not offered without that warning.
+    fn with_mode_advice(mut self, ctx: &Context, changes: &[ModeChange]) -> Self {
+        let mode = ctx
+            .p_last()
+            .and_then(|s| s.db.as_ref())
+            .and_then(|d| d.protection_mode.as_deref())
+            .map(|m| m.trim().to_ascii_uppercase());
+        let max_protection = mode.as_deref() == Some("MAXIMUM PROTECTION");
+        for c in changes {
+            self.advice.push(match (c, max_protection) {
+                (ModeChange::FastSync, false) => "If the RPO allows, FASTSYNC (SYNC NOAFFIRM) takes the standby's SRL write out of the commit path (not the round trip). Maximum Availability stays in force, but redo the standby acknowledged before writing it is lost if both sites fail at once.".into(),
+                (ModeChange::FastSync, true) => "Under MAXIMUM PROTECTION FASTSYNC (NOAFFIRM) is not an option: that mode requires SYNC AFFIRM, so you would first have to lower the protection mode to Maximum Availability, accepting that the primary then no longer stops when no standby is synchronised.".into(),
+                (ModeChange::Async, false) => "If the RPO allows, ASYNC takes the network out of the commit path entirely, but it means Maximum Performance: zero data loss is given up (Maximum Availability needs a SYNC destination).".into(),
+                (ModeChange::Async, true) => "Under MAXIMUM PROTECTION ASYNC is not an option: the mode needs a SYNC standby. Switching would first mean lowering the protection mode to Maximum Performance and giving up zero data loss; decide that on purpose, not as tuning.".into(),
+            });
+        }
+        self
+    }
+}
 
 pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let dest = ctx.sync_dest().filter(|d| d.affirm)?;
@@ -103,17 +136,17 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             ),
             evidence,
             meaning: "With SYNC AFFIRM every commit waits until the standby's RFS has written the redo into a standby redo log. When that write is slower than the primary's own log write, the standby's disk sets the commit time. Seed 000 shows 2-member SRLs on a slow disk: RFS 2.89 ms, log file sync 4.60 ms and TPS −20 %; after moving to one member on fast storage RFS fell to 0.89 ms.",
-            check: &[sql::COMMIT_PATH_AVERAGES, sql::RFS_LATENCY, sql::SRL_LAYOUT, sql::IO_BY_FILETYPE],
+            check: &[V::CommitPathAverages, V::RfsLatency, V::SrlLayout, V::IoByFiletype],
             advice: &[
                 "Use one member per standby redo log group (LGWR and RFS wait for the slowest member), on the standby's fastest storage.",
                 "Give SRLs the same size as the online logs, and one more group per thread than the ORLs.",
                 "Check what else writes to the SRL disks on the standby host (backups, other databases).",
-                "If the RPO allows, FASTSYNC (SYNC NOAFFIRM) takes the SRL write out of the commit path; it accepts a small data-loss window.",
             ],
             // The SRL write's part of the time a commit waits beyond its local write.
             explains: rfs.min(remote - lfpw),
         }
-        .finish(ctx),
+        .finish(ctx)
+        .with_mode_advice(ctx, &[ModeChange::FastSync]),
     )
 }
 
@@ -168,16 +201,15 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "SYNC Remote Write is the round trip to the standby plus, with AFFIRM, the standby's redo log write. What is left after the RFS write is network: distance, congestion or small socket buffers. MAA expects a SYNC round trip under 5 ms; every millisecond adds to every commit.",
-            check: &[sql::COMMIT_PATH_AVERAGES, sql::RFS_LATENCY, sql::DEST_CONFIG],
+            check: &[V::CommitPathAverages, V::RfsLatency, V::DestConfig],
             advice: &[
                 "Measure the path with oratcptest; compare with the round trip the application can afford.",
-                "FASTSYNC (SYNC NOAFFIRM) removes the standby disk write from the commit path but not the round trip.",
-                "If the RPO allows, ASYNC takes the network out of the commit path entirely.",
                 "Size socket buffers (SDU, RECV_BUF_SIZE/SEND_BUF_SIZE) to at least 3 × bandwidth-delay product.",
             ],
             explains: network.min(remote - ctx.lfpw().unwrap_or(0.0)),
         }
-        .finish(ctx),
+        .finish(ctx)
+        .with_mode_advice(ctx, &[ModeChange::FastSync, ModeChange::Async]),
     )
 }
 
@@ -247,7 +279,7 @@ pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Adaptive log file sync (11.2.0.3+) switches foreground sessions from being posted by LGWR to sleeping and polling. A session then sees its commit only at its next poll, so log file sync grows towards the poll interval while the writes stay fast. Seed 001 saw 7–8 ms log file sync with 1–3 ms writes; disabling the feature brought it to about 3 ms.",
-            check: &[sql::POLLING_STATS, sql::COMMIT_PATH_AVERAGES, sql::LFS_HISTOGRAM],
+            check: &[V::PollingStats, V::CommitPathAverages, V::LfsHistogram],
             advice: &[
                 "Confirm in the LGWR trace file: lines like 'Log file sync switching to polling'.",
                 "_use_adaptive_log_file_sync=FALSE keeps post/wait. It is a hidden parameter: change it only with Oracle Support's agreement.",
@@ -319,7 +351,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "When the host is saturated, LGWR waits for a CPU to start each write and committing sessions wait for a CPU to notice they were posted. log file sync then exceeds the write time by scheduler quanta (peaks near 10/20/30 ms), while log file parallel write stays fast.",
-            check: &[sql::CPU_LOAD, sql::COMMIT_PATH_AVERAGES, sql::LFS_HISTOGRAM],
+            check: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
             advice: &[
                 "Find what saturates the host (connection storms, runaway batch, other databases) and reduce it.",
                 "Keep the run queue below the CPU count; a resource manager plan can protect foreground work.",
@@ -384,7 +416,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "log file parallel write is LGWR's own write to the online redo logs; every commit waits for it. Seed 001's storage SLA was 0.5 ms and it saw 1–3 ms, with a locking filesystem (VxFS without ODM) serialising the writes.",
-            check: &[sql::LFPW_HISTOGRAM, sql::COMMIT_PATH_AVERAGES, sql::IO_BY_FILETYPE, sql::ORL_LAYOUT],
+            check: &[V::LfpwHistogram, V::CommitPathAverages, V::IoByFiletype, V::OrlLayout],
             advice: &[
                 "Put the online redo logs on the fastest storage, apart from datafiles and archive logs.",
                 "Use direct/asynchronous I/O (ODM or filesystemio_options=SETALL) rather than a filesystem that locks per write.",
@@ -452,7 +484,7 @@ pub fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 ev("log file sync p90 ≤", p(0.9), "ms", None, "V$EVENT_HISTOGRAM_MICRO"),
             ],
             meaning: "A few long waits carry most of the wait time, so the log file sync average describes almost no commit. Seed 000's SYNC histogram had 91.4 % of waits under 8 ms while the average looked alarming. Judge SYNC's impact by TPS and redo rate, and chase the outliers separately.",
-            check: &[sql::LFS_HISTOGRAM, sql::LOG_SWITCHES],
+            check: &[V::LfsHistogram, V::LogSwitches],
             advice: &[
                 "Judge the impact of SYNC by TPS and redo rate, not by the log file sync average.",
                 "Find what causes the outliers: I/O hiccups, log switches (each forces a standby checkpoint), network blips.",

@@ -5,8 +5,8 @@ use super::{ev, ms, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
+use crate::causes::verify::VerifyKey as V;
 use crate::sample::names::{event, filetype};
-use crate::source::oracle::verify as sql;
 use std::collections::BTreeMap;
 
 pub const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
@@ -114,7 +114,7 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Each log switch makes the standby finish its standby redo log and run a full checkpoint, a burst of write I/O that slows RFS writes (and so SYNC commits) for seconds. MAA and seed 000 name frequent switches as a main source of log file sync outliers; logs should last 15–20 minutes at peak redo.",
-            check: &[sql::LOG_SWITCHES, sql::ORL_LAYOUT, sql::SRL_LAYOUT],
+            check: &[V::LogSwitches, V::OrlLayout, V::SrlLayout],
             advice: &[
                 "Size online and standby redo logs so one lasts at least 15–20 minutes at peak redo rate (size ≈ peak MB/s × 1200).",
                 "Resize the SRLs to the same size as the new ORLs, with one more group per thread.",
@@ -192,7 +192,7 @@ pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "The standby's disks take much longer per write than the primary's for the same kind of file. Redo receipt (and with SYNC AFFIRM every commit) and redo apply run at the speed of the standby's storage; seed 000 found the standby's redo logs on a slower disk.",
-            check: &[sql::IO_BY_FILETYPE, sql::RFS_LATENCY, sql::SRL_LAYOUT],
+            check: &[V::IoByFiletype, V::RfsLatency, V::SrlLayout],
             advice: &[
                 "Look for other work on the standby host's storage: backups, other databases, reporting.",
                 "Match the standby's storage to the primary's, especially for standby redo logs.",
@@ -211,18 +211,34 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     }
     let mut problems = Vec::new();
     let mut evidence = Vec::new();
+    let mut severity = Severity::Info;
+    // An SRL of thread 0 is not yet assigned: RFS takes it for whichever thread needs one, so
+    // it counts for every thread.
+    let unassigned = standby_logs
+        .standby
+        .iter()
+        .filter(|l| l.thread == 0)
+        .count();
     let threads: std::collections::BTreeSet<u32> = online.online.iter().map(|l| l.thread).collect();
     for t in threads {
         let orl = online.online.iter().filter(|l| l.thread == t).count();
-        let srl = standby_logs
+        let own = standby_logs
             .standby
             .iter()
             .filter(|l| l.thread == t)
             .count();
+        let srl = own + unassigned;
         if srl < orl + 1 {
-            problems.push(format!("thread {t}: {srl} SRL groups for {orl} ORL groups"));
+            problems.push(format!(
+                "thread {t}: {srl} SRL groups{} for {orl} ORL groups",
+                if unassigned > 0 {
+                    format!(" ({unassigned} unassigned)")
+                } else {
+                    String::new()
+                }
+            ));
             evidence.push(ev(
-                &format!("SRL groups, thread {t}"),
+                &format!("SRL groups usable by thread {t}"),
                 srl as f64,
                 "",
                 Some(format!("≥ ORL groups + 1 = {}", orl + 1)),
@@ -231,7 +247,28 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
         }
     }
     let orl_bytes = online.online.iter().map(|l| l.bytes).max().unwrap_or(0);
-    if let Some(l) = standby_logs.standby.iter().find(|l| l.bytes != orl_bytes) {
+    // Smaller than the largest online log: a log that does not fit is archived directly and
+    // real-time apply stops for it (WARN). Larger works but wastes space (INFO).
+    if let Some(l) = standby_logs
+        .standby
+        .iter()
+        .filter(|l| l.bytes < orl_bytes)
+        .min_by_key(|l| l.bytes)
+    {
+        severity = Severity::Warn;
+        problems.push(format!(
+            "SRL of {:.0} MB smaller than the largest ORL ({:.0} MB)",
+            l.bytes as f64 / MB,
+            orl_bytes as f64 / MB
+        ));
+        evidence.push(ev(
+            "smallest SRL",
+            l.bytes as f64 / MB,
+            "MB",
+            Some(format!("≥ largest ORL ({:.0} MB)", orl_bytes as f64 / MB)),
+            "V$STANDBY_LOG",
+        ));
+    } else if let Some(l) = standby_logs.standby.iter().find(|l| l.bytes != orl_bytes) {
         problems.push(format!(
             "SRL size {:.0} MB ≠ ORL size {:.0} MB",
             l.bytes as f64 / MB,
@@ -267,14 +304,14 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     Some(
         Draft {
             id: SRL_CONFIG,
-            severity: Severity::Info,
+            severity,
             title: format!("Standby redo log layout differs from the recommendation: {}", problems.join("; ")),
             evidence,
-            meaning: "Data Guard wants one more standby redo log group per thread than online log groups, each the same size as the online logs; with too few, RFS writes archive logs directly. Every extra member is another write the SRL write waits for (seed 000).",
-            check: &[sql::SRL_LAYOUT, sql::ORL_LAYOUT],
+            meaning: "Data Guard wants one more standby redo log group per thread than online log groups (unassigned SRLs, thread 0, serve any thread), each at least as large as the largest online log and preferably the same size; a log that finds no fitting SRL is written as an archive log instead and real-time apply waits for it. Every extra member is another write the SRL write waits for (seed 000). Block sizes of SRLs and ORLs must match too (V$STANDBY_LOG.BLOCKSIZE, V$LOG.BLOCKSIZE).",
+            check: &[V::SrlLayout, V::OrlLayout],
             advice: &[
                 "Add standby redo log groups until each thread has one more than its online groups.",
-                "Recreate SRLs at the ORL size, with a single member on fast storage.",
+                "Recreate SRLs at the ORL size (never smaller than the largest ORL) and with the same block size, with a single member on fast storage.",
             ],
             explains: 0.0,
         }
@@ -293,16 +330,14 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .and_then(|v| v.trim().parse::<f64>().ok())
     {
         let mb = lb / MB;
-        if mb < th.log_buffer_min_mb || mb > th.log_buffer_max_mb {
+        // No upper bound: large SGAs and MAA configurations use 256 MB and more.
+        if mb < th.log_buffer_min_mb {
             problems.push(format!("log_buffer {mb:.0} MB"));
             evidence.push(ev(
                 "log_buffer",
                 mb,
                 "MB",
-                Some(format!(
-                    "{:.0} … {:.0} MB",
-                    th.log_buffer_min_mb, th.log_buffer_max_mb
-                )),
+                Some(format!("≥ {:.0} MB", th.log_buffer_min_mb)),
                 "V$PARAMETER",
             ));
         }
@@ -333,10 +368,10 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             severity: Severity::Info,
             title: format!("Redo sizing outside the usual ranges: {}", problems.join(", ")),
             evidence,
-            meaning: "Seed 001 recommends a log_buffer between 16 and 128 MB for busy OLTP; Oracle's guidance puts online redo logs at 300 MB or more, sized by peak redo rate.",
-            check: &[sql::REDO_SIZING, sql::ORL_LAYOUT],
+            meaning: "Seed 001 recommends a log_buffer of at least 16 MB for busy OLTP (large SGAs and MAA configurations use 256 MB and more, which is fine); Oracle's guidance puts online redo logs at 300 MB or more, sized by peak redo rate.",
+            check: &[V::RedoSizing, V::OrlLayout],
             advice: &[
-                "Set log_buffer within 16–128 MB (a restart is needed).",
+                "Set log_buffer to at least 16 MB (a restart is needed).",
                 "Size online redo logs by peak redo rate so a log lasts 15–20 minutes.",
             ],
             explains: 0.0,

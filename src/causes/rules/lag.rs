@@ -1,12 +1,14 @@
 //! Causes of standby lag: transport, apply, freshness, destination errors, an unreachable
 //! standby (seed 002, MAA).
 
-use super::{ev, Draft};
+use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
+use super::{ev, Draft, STANDBY_FRA_FULL};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
+use crate::causes::verify::VerifyKey as V;
 use crate::sample::names::event;
-use crate::source::oracle::verify as sql;
+use crate::sample::{Dest, DestStatus};
 
 pub const TRANSPORT_BANDWIDTH: &str = "transport-bandwidth";
 pub const APPLY_BOUND: &str = "apply-bound";
@@ -14,9 +16,27 @@ pub const LAG_STALE: &str = "lag-stale";
 pub const DEST_ERROR: &str = "dest-error";
 pub const STANDBY_DOWN: &str = "standby-down";
 
-fn lags(ctx: &Context) -> Option<(f64, f64)> {
-    let dg = ctx.s_last()?.dg.as_ref()?;
-    Some((dg.transport_lag_s?.0, dg.apply_lag_s?.0))
+/// The destination ships: `VALID` without an error. The standby's own destination when it
+/// can be matched, else every remote destination (and at least one).
+fn dest_valid(ctx: &Context) -> bool {
+    let ok = |d: &Dest| {
+        d.status == DestStatus::Valid && d.error.as_deref().is_none_or(|e| e.trim().is_empty())
+    };
+    match ctx.standby_dest() {
+        Some(d) => ok(d),
+        None => !ctx.dests().is_empty() && ctx.dests().iter().all(ok),
+    }
+}
+
+/// A known apply rate: `Active Apply Rate` is 0 under Multi-Instance Redo Apply (and on a
+/// RAC standby's other instances), which means unknown, not zero.
+fn apply_rate_unknown_if_zero(ctx: &Context) -> bool {
+    ctx.mira()
+        || ctx
+            .s_last()
+            .and_then(|s| s.db.as_ref())
+            .and_then(|d| d.instances)
+            .is_some_and(|n| n > 1)
 }
 
 /// Change per second of a standby point series over the last `secs` seconds.
@@ -48,18 +68,27 @@ pub(crate) fn transport_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
 }
 
 pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let (transport, apply) = lags(ctx)?;
+    let transport = ctx.transport_lag()?;
+    // Judged on its own: an unknown apply lag does not hide a transport lag.
+    let apply = ctx.apply_lag();
     let rising = slope(ctx, th.transport_rise_window_s, |p| p.transport_lag_s);
     let lagging = transport >= th.transport_lag_s
         || rising.is_some_and(|r| r >= th.transport_lag_rise_s_per_s);
-    let keeps_up = apply - transport < th.apply_gap_s;
-    let dest_ok = ctx
-        .dests()
-        .iter()
-        .all(|d| d.error.as_deref().is_none_or(|e| e.trim().is_empty()));
-    if !(lagging && keeps_up && dest_ok) {
+    let net_apply = apply.map(|a| (a - ctx.delay_s()).max(0.0));
+    let keeps_up = net_apply.is_none_or(|a| a - transport < th.apply_gap_s);
+    // A lag that drains faster than redo arrives means the link has headroom: the shipped
+    // rate is not flat below the redo rate (catching up after an outage, say).
+    let not_draining = rising.is_none_or(|r| r >= -th.transport_drain_s_per_s);
+    // Lag built up by a stopped apply or a destination that does not ship is not bandwidth.
+    if !(lagging
+        && keeps_up
+        && not_draining
+        && dest_valid(ctx)
+        && apply_stopped_now(ctx, th).is_none())
+    {
         return None;
     }
+    let apply = apply.unwrap_or(f64::NAN);
     let mut evidence = vec![ev(
         "transport lag",
         transport,
@@ -79,18 +108,30 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$DATAGUARD_STATS",
         ));
     }
-    evidence.push(ev(
-        "apply lag − transport lag",
-        apply - transport,
-        "s",
-        Some(format!(
-            "< {:.0} s (the standby applies what it receives)",
-            th.apply_gap_s
-        )),
-        "V$DATAGUARD_STATS",
-    ));
+    if let Some(a) = net_apply {
+        evidence.push(ev(
+            "apply lag − transport lag",
+            a - transport,
+            "s",
+            Some(format!(
+                "< {:.0} s (the standby applies what it receives)",
+                th.apply_gap_s
+            )),
+            "V$DATAGUARD_STATS",
+        ));
+    }
     if let Some(redo) = ctx.p.as_ref().and_then(|d| d.redo_mb_s()) {
         evidence.push(ev("primary redo rate", redo, "MB/s", None, "V$SYSSTAT"));
+        if let Some(r) = rising {
+            // What reaches the standby: the redo of (1 − lag growth) seconds per second.
+            evidence.push(ev(
+                "shipped rate (from the lag trend)",
+                redo * (1.0 - r).max(0.0),
+                "MB/s",
+                Some("below the redo rate, not draining".into()),
+                "V$DATAGUARD_STATS",
+            ));
+        }
         let mbit = redo * 1048576.0 / 0.7 * 8.0 / 1e6;
         evidence.push(ev(
             "bandwidth needed (redo ÷ 0.7)",
@@ -120,17 +161,25 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         Draft {
             id: TRANSPORT_BANDWIDTH,
             severity,
-            title: format!(
-                "Redo transport cannot keep up: transport lag {} and apply follows it (apply lag {})",
-                fmt_lag(transport),
-                fmt_lag(apply)
-            ),
+            title: if apply.is_nan() {
+                format!(
+                    "Redo transport cannot keep up: transport lag {}",
+                    fmt_lag(transport)
+                )
+            } else {
+                format!(
+                    "Redo transport cannot keep up: transport lag {} and apply follows it (apply lag {})",
+                    fmt_lag(transport),
+                    fmt_lag(apply)
+                )
+            },
             evidence,
             meaning: "The standby applies what it receives, but redo arrives late: the primary generates redo faster than the network ships it. Seed 002 shipped a ~140 MB/s burst over a ~109 MB/s link and built 338 s of transport lag; with compression it stayed near 20 s. MAA expects transport lag under 10 s.",
-            check: &[sql::DG_LAGS, sql::DEST_CONFIG, sql::ARCHIVE_GAP],
+            check: &[V::DgLags, V::DestConfig, V::ArchiveGap],
             advice: &[
                 "Compare the redo rate with the link: needed Mbit/s ≈ redo bytes/s ÷ 0.7 × 8 / 10^6.",
-                "Redo transport compression (ZLIB; LZO is not allowed with SYNC) trades CPU for bandwidth: about one core per 100 Mbit/s (MOS 729551.1), and it needs the Advanced Compression licence.",
+                "First make sure the link's capacity is usable: TCP socket buffers (RECV_BUF_SIZE/SEND_BUF_SIZE in sqlnet.ora or the TNS descriptor) of at least 3 × the bandwidth-delay product; measure the path with oratcptest before and after.",
+                "Then consider redo transport compression (ZLIB; LZO is not allowed with SYNC; needs the Advanced Compression licence). MOS 729551.1: in its gap-resolution tests a 100 Mbit/s network consumed an entire CPU per transport (ARCH) process, half a CPU at about 50 Mbit/s; and if reducing RPO is the priority, compression is not recommended for network bandwidths above 100 Mbit/s, since compressing can increase the overall transfer time.",
                 "Spread batch redo peaks, or add bandwidth; check for competing traffic on the link.",
             ],
             explains: transport,
@@ -140,19 +189,34 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let (transport, apply) = lags(ctx)?;
+    let raw_apply = ctx.apply_lag()?;
+    // A deliberate delay is not apply falling behind: judge the lag net of it.
+    let delay = ctx.delay_s();
+    let apply = (raw_apply - delay).max(0.0);
+    // Judged on its own: an unknown transport lag does not hide an apply lag.
+    let transport_known = ctx.transport_lag();
+    let transport = transport_known.unwrap_or(0.0);
     let gap = apply - transport;
+    let applying = ctx
+        .mrp()
+        .and_then(|p| p.action.as_deref())
+        .is_some_and(|a| a.eq_ignore_ascii_case("APPLYING_LOG"));
     let gap_trend = slope(ctx, th.transport_rise_window_s, |p| {
-        Some(p.apply_lag_s? - p.transport_lag_s?)
+        Some(p.apply_lag_s? - p.transport_lag_s.unwrap_or(0.0))
     });
-    let not_shrinking = gap_trend.is_none_or(|t| t >= -0.1);
-    let by_gap = gap >= th.apply_gap_s && not_shrinking;
-    // Apply slower than redo generation while transport keeps up, held for the rate window.
-    let slow_apply = {
+    let growing = gap_trend.is_some_and(|t| t >= th.apply_lag_rise_s_per_s);
+    let at_threshold = gap >= th.apply_gap_s && gap_trend.is_none_or(|t| t >= -0.1);
+    // A known apply rate slower than redo generation, held for the rate window.
+    let zero_is_unknown = apply_rate_unknown_if_zero(ctx);
+    let rates = {
         let pp = ctx.primary_points();
         let sp = ctx.standby_points();
         let redo = Context::recent(&pp, ctx.now, th.apply_rate_window_s);
-        let applied = Context::recent(&sp, ctx.now, th.apply_rate_window_s);
+        let applied: Vec<&crate::metrics::Point> =
+            Context::recent(&sp, ctx.now, th.apply_rate_window_s)
+                .into_iter()
+                .filter(|p| p.apply_mb_s.is_some_and(|a| !(zero_is_unknown && a == 0.0)))
+                .collect();
         let span = applied
             .first()
             .zip(applied.last())
@@ -165,15 +229,12 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             mean(&redo, |p| p.redo_mb_s),
             mean(&applied, |p| p.apply_mb_s),
         ) {
-            (Some(r), Some(a)) => {
-                span >= th.apply_rate_window_s * 0.9
-                    && a < 0.95 * r
-                    && transport < th.transport_lag_s
-            }
-            _ => false,
+            (Some(r), Some(a)) if span >= th.apply_rate_window_s * 0.9 => Some((a, r)),
+            _ => None,
         }
     };
-    if !(by_gap || slow_apply) {
+    let slow_apply = rates.is_some_and(|(a, r)| a < 0.95 * r);
+    if !(applying && (growing || at_threshold) && slow_apply) {
         return None;
     }
     let mut evidence = vec![
@@ -181,29 +242,48 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "apply lag − transport lag",
             gap,
             "s",
-            Some(format!("≥ {:.0} s and not shrinking", th.apply_gap_s)),
+            Some(format!(
+                "≥ {:.0} s and not shrinking, or growing",
+                th.apply_gap_s
+            )),
             "V$DATAGUARD_STATS",
         ),
-        ev("apply lag", apply, "s", None, "V$DATAGUARD_STATS"),
-        ev("transport lag", transport, "s", None, "V$DATAGUARD_STATS"),
+        ev("apply lag", raw_apply, "s", None, "V$DATAGUARD_STATS"),
     ];
-    let apply_rate = ctx
-        .s_last()
-        .and_then(|s| s.recovery.as_ref())
-        .and_then(|r| r.active_apply_kbps)
-        .map(|k| k / 1024.0);
-    let redo_rate = ctx.p.as_ref().and_then(|d| d.redo_mb_s());
+    if delay > 0.0 {
+        evidence.push(ev(
+            "apply lag net of DELAY_MINS",
+            apply,
+            "s",
+            None,
+            "V$ARCHIVE_DEST",
+        ));
+    }
+    if let Some(t) = transport_known {
+        evidence.push(ev("transport lag", t, "s", None, "V$DATAGUARD_STATS"));
+    }
+    if let Some(t) = gap_trend {
+        evidence.push(ev("apply lag trend", t, "s/s", None, "V$DATAGUARD_STATS"));
+    }
+    let apply_rate = rates.map(|r| r.0);
+    let redo_rate = rates.map(|r| r.1);
     if let Some(a) = apply_rate {
         evidence.push(ev(
-            "active apply rate",
+            "active apply rate (window mean)",
             a,
             "MB/s",
-            None,
+            Some("< 95 % of the redo rate".into()),
             "V$RECOVERY_PROGRESS",
         ));
     }
     if let Some(r) = redo_rate {
-        evidence.push(ev("primary redo rate", r, "MB/s", None, "V$SYSSTAT"));
+        evidence.push(ev(
+            "primary redo rate (window mean)",
+            r,
+            "MB/s",
+            None,
+            "V$SYSSTAT",
+        ));
     }
     // What apply waits on, worst first: the advice depends on it.
     if let Some(s) = ctx.s.as_ref() {
@@ -244,15 +324,15 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             title: format!(
                 "Redo apply is the bottleneck: apply lag {} vs transport lag {}{}",
                 fmt_lag(apply),
-                fmt_lag(transport),
+                transport_known.map_or("unknown".into(), fmt_lag),
                 match (apply_rate, redo_rate) {
-                    (Some(a), Some(r)) => format!("; apply {a:.1} MB/s vs redo {r:.1} MB/s"),
+                    (Some(a), Some(r)) => format!("; apply {a:.1} MB/s vs redo {r:.1} MB/s (last {:.0} s)", th.apply_rate_window_s),
                     _ => String::new(),
                 }
             ),
             evidence,
             meaning: "Redo reaches the standby in time, but recovery applies it slower than the primary generates it. MAA names checkpoints as the heaviest I/O of recovery; reads of data blocks are next. Seed 004 shows the redo read rate is bound by I/O, not by read-buffer parameters.",
-            check: &[sql::APPLY_RATE, sql::APPLY_WAITS, sql::DG_LAGS, sql::APPLY_PROCESSES],
+            check: &[V::ApplyRate, V::ApplyWaits, V::DgLags, V::ApplyProcesses],
             advice: &[
                 "By the top standby wait: 'checkpoint completed' → more DB writers and larger logs (fewer checkpoints); 'recovery read' or 'db file sequential read' → faster datafile storage.",
                 "Make sure the standby's storage and CPU match the primary's.",
@@ -285,12 +365,13 @@ pub fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         return None;
     }
     let age_s = age.unwrap_or(th.stale_datum_s);
-    Some(
-        Draft {
+    let cause = not_receiving_cause(ctx, th);
+    let mut f = Draft {
             id: LAG_STALE,
             severity: Severity::Crit,
             title: format!(
-                "The standby's lag figures are stale: last data from the primary {age_s:.0} s before they were computed"
+                "The standby's lag figures are stale: last data from the primary {age_s:.0} s before they were computed{}",
+                cause.as_ref().map(|c| format!(", {}", c.1)).unwrap_or_default()
             ),
             evidence: vec![ev(
                 "time computed − datum time",
@@ -300,15 +381,16 @@ pub fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "V$DATAGUARD_STATS",
             )],
             meaning: "V$DATAGUARD_STATS computes lag from data the primary sends periodically. When DATUM_TIME stops advancing the standby is not receiving, and the lag values no longer describe reality (Oracle: the difference should stay under 30 s).",
-            check: &[sql::DG_LAGS, sql::DEST_CONFIG, sql::APPLY_PROCESSES],
+            check: &[V::DgLags, V::DestConfig, V::ApplyProcesses],
             advice: &[
                 "Check the primary's destination status and error, the network path, and the RFS processes on the standby.",
                 "Treat the displayed lag as unknown until DATUM_TIME moves again.",
             ],
             explains: age_s,
         }
-        .finish(ctx),
-    )
+        .finish(ctx);
+    f.caused_by = cause.map(|c| c.0);
+    Some(f)
 }
 
 /// True when every standby sample of the last `secs` seconds carries the same datum time.
@@ -316,7 +398,8 @@ fn datum_unchanged_for(ctx: &Context, datum: crate::timestamp::Timestamp, secs: 
     let Some(st) = ctx.standby else {
         return false;
     };
-    let Some(last) = st.last_good() else {
+    // Current samples only: a stale standby says nothing about now.
+    let Some(last) = st.current() else {
         return false;
     };
     let from = last.t.add_millis(-(secs * 1000.0) as i64);
@@ -333,19 +416,61 @@ fn datum_unchanged_for(ctx: &Context, datum: crate::timestamp::Timestamp, secs: 
     oldest.is_some_and(|o| last.t.secs_since(o) >= secs * 0.9)
 }
 
-pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
-    let bad: Vec<_> = ctx
+/// How serious one destination's trouble is, and why: an error is CRIT; `RESOLVABLE GAP`
+/// WARN; `LOG SWITCH GAP` is routine under ASYNC (the standby is a log behind at each switch)
+/// so INFO, WARN only when it outlasts two log switches or 10 min. The unresolvable gaps are
+/// `apply-waiting-for-gap`'s (CRIT), not repeated here.
+fn dest_trouble(ctx: &Context, th: &Thresholds, d: &Dest) -> Option<Severity> {
+    if d.status == DestStatus::Error || d.error.as_deref().is_some_and(|e| !e.trim().is_empty()) {
+        return Some(Severity::Crit);
+    }
+    if !d.has_gap() {
+        return None;
+    }
+    let gap = d.gap.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    if gap.contains("UNRESOLVABLE") {
+        return None;
+    }
+    if gap != "LOG SWITCH GAP" {
+        return Some(Severity::Warn);
+    }
+    let (lasted_s, switches) = log_switch_gap_age(ctx, d);
+    if lasted_s >= th.log_switch_gap_max_s || switches >= th.log_switch_gap_switches {
+        Some(Severity::Warn)
+    } else {
+        Some(Severity::Info)
+    }
+}
+
+/// How long (s) the primary's samples have shown `d`'s current gap status without a break,
+/// and how many log switches happened meanwhile.
+fn log_switch_gap_age(ctx: &Context, d: &Dest) -> (f64, u32) {
+    let recent = ctx.primary_recent(f64::MAX / 4.0);
+    let since = recent
+        .iter()
+        .take_while(|s| s.dests.iter().any(|x| x.id == d.id && x.gap == d.gap))
+        .last()
+        .map(|s| s.t);
+    let Some((newest, since)) = recent.first().zip(since) else {
+        return (0.0, 0);
+    };
+    let switches = newest
+        .switches
+        .as_ref()
+        .map_or(0, |v| v.iter().filter(|s| s.time > since).count() as u32);
+    (newest.t.secs_since(since), switches)
+}
+
+pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    let bad: Vec<(&Dest, Severity)> = ctx
         .dests()
         .iter()
-        .filter(|d| {
-            d.status == crate::sample::DestStatus::Error
-                || d.error.as_deref().is_some_and(|e| !e.trim().is_empty())
-                || d.has_gap()
-        })
+        .filter_map(|d| dest_trouble(ctx, th, d).map(|s| (d, s)))
         .collect();
-    let first = bad.first()?;
+    let severity = bad.iter().map(|b| b.1).max()?;
+    let first = bad.iter().find(|b| b.1 == severity).map(|b| b.0)?;
     let mut evidence = Vec::new();
-    for d in &bad {
+    for (d, _) in &bad {
         evidence.push(ev(
             &format!("LOG_ARCHIVE_DEST_{} status {}", d.id, d.status),
             f64::NAN,
@@ -363,11 +488,17 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             ));
         }
         if let Some(g) = d.gap.as_deref().filter(|_| d.has_gap()) {
+            let (lasted, switches) = log_switch_gap_age(ctx, d);
             evidence.push(ev(
                 &format!("dest {} gap status: {g}", d.id),
-                f64::NAN,
-                "",
-                None,
+                lasted,
+                "s",
+                g.eq_ignore_ascii_case("LOG SWITCH GAP").then(|| {
+                    format!(
+                        "WARN after {:.0} s or {} log switches ({switches} so far)",
+                        th.log_switch_gap_max_s, th.log_switch_gap_switches
+                    )
+                }),
                 "V$ARCHIVE_DEST_STATUS",
             ));
         }
@@ -376,14 +507,19 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let explains = if ctx.standby_failed_since().is_some() {
         0.0
     } else {
-        lags(ctx).map_or(1.0, |(t, _)| t.max(1.0))
+        ctx.transport_lag().map_or(1.0, |t| t.max(1.0))
     };
-    Some(
-        Draft {
+    let meaning = if severity == Severity::Crit {
+        "The primary reports an error on a remote destination: redo is not reaching the standby (or not all of it). Under Maximum Availability the primary keeps running but the standby falls behind; under Maximum Protection commits stop."
+    } else {
+        "The primary reports a gap on a remote destination: the standby misses some redo. Under ASYNC a LOG SWITCH GAP at each log switch is routine and closes by itself; a gap that lasts, or a RESOLVABLE GAP, means the standby is fetching logs it missed."
+    };
+    let mut f = Draft {
             id: DEST_ERROR,
-            severity: Severity::Crit,
+            severity,
             title: format!(
-                "Redo transport to {} is failing: status {}{}",
+                "{} {}: status {}{}",
+                if severity == Severity::Crit { "Redo transport is failing to" } else { "Redo transport has a gap to" },
                 first.name.as_deref().unwrap_or("the standby"),
                 first.status,
                 first
@@ -395,16 +531,17 @@ pub fn dest_error(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
                     .unwrap_or_default()
             ),
             evidence,
-            meaning: "The primary reports an error or a gap on a remote destination: redo is not reaching the standby (or not all of it). Under Maximum Availability the primary keeps running but the standby falls behind; under Maximum Protection commits stop.",
-            check: &[sql::DEST_CONFIG, sql::ARCHIVE_GAP, sql::DG_LAGS],
+            meaning,
+            check: &[V::DestConfig, V::ArchiveGap, V::DgLags],
             advice: &[
                 "Read the destination's ERROR text; fix the network or standby problem it names.",
                 "Once the destination is VALID again, watch the gap resolve (V$ARCHIVE_GAP on the standby).",
             ],
             explains,
         }
-        .finish(ctx),
-    )
+        .finish(ctx);
+    f.caused_by = fra_full(ctx, th).map(|_| STANDBY_FRA_FULL);
+    Some(f)
 }
 
 pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
@@ -428,7 +565,7 @@ pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
                 "dgscope connection",
             )],
             meaning: "dgscope cannot sample the standby. If the standby instance or its host is down, redo accumulates on the primary and the gap must be shipped when it returns; under Maximum Protection the primary stops committing.",
-            check: &[sql::DEST_CONFIG, sql::ARCHIVE_GAP],
+            check: &[V::DestConfig, V::ArchiveGap],
             advice: &[
                 "Bring the standby back (instance, listener, host, network).",
                 "The primary's destination status shows what the primary sees; after the return watch the gap resolve and transport lag fall.",

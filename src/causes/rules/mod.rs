@@ -4,6 +4,7 @@
 mod commit_path;
 mod config;
 mod lag;
+mod standby_state;
 
 pub(crate) use config::switches_per_hour;
 pub(crate) use lag::transport_lag_slope;
@@ -11,11 +12,12 @@ pub(crate) use lag::transport_lag_slope;
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};
 use super::thresholds::Thresholds;
-use crate::source::oracle::verify::VerifySql;
+use super::verify::VerifyKey;
 
 pub type Rule = fn(&Context, &Thresholds) -> Option<Finding>;
 
-/// Every rule with its catalog id, in catalog order.
+/// Every rule with its catalog id, in catalog order (part 2, the standby's own state, after
+/// part 1).
 pub const RULES: &[(&str, Rule)] = &[
     (
         commit_path::STANDBY_REDO_WRITE_SLOW,
@@ -38,10 +40,72 @@ pub const RULES: &[(&str, Rule)] = &[
     (lag::STANDBY_DOWN, lag::standby_down),
     (config::SRL_CONFIG, config::srl_config),
     (config::REDO_SIZING, config::redo_sizing),
+    (standby_state::APPLY_STOPPED, standby_state::apply_stopped),
+    (
+        standby_state::APPLY_WAITING_FOR_GAP,
+        standby_state::apply_waiting_for_gap,
+    ),
+    (
+        standby_state::STANDBY_FRA_FULL,
+        standby_state::standby_fra_full,
+    ),
+    (
+        standby_state::TRANSPORT_LAG_UNKNOWN,
+        standby_state::transport_lag_unknown,
+    ),
+    (standby_state::DEST_DEFERRED, standby_state::dest_deferred),
+    (
+        standby_state::PROTECTION_DEGRADED,
+        standby_state::protection_degraded,
+    ),
+    (standby_state::SYNC_STALL, standby_state::sync_stall),
+    (standby_state::DG_ERROR, standby_state::dg_error),
+    (standby_state::APPLY_DELAYED, standby_state::apply_delayed),
 ];
 
 /// Rules that judge a state rather than rates: they speak even while metrics warm up.
-pub const STATE_RULES: &[&str] = &[lag::STANDBY_DOWN, lag::DEST_ERROR, lag::LAG_STALE];
+pub const STATE_RULES: &[&str] = &[
+    lag::STANDBY_DOWN,
+    lag::DEST_ERROR,
+    lag::LAG_STALE,
+    standby_state::APPLY_STOPPED,
+    standby_state::APPLY_WAITING_FOR_GAP,
+    standby_state::STANDBY_FRA_FULL,
+    standby_state::TRANSPORT_LAG_UNKNOWN,
+    standby_state::DEST_DEFERRED,
+    standby_state::PROTECTION_DEGRADED,
+    standby_state::SYNC_STALL,
+    standby_state::DG_ERROR,
+    standby_state::APPLY_DELAYED,
+];
+
+/// Rules judged from the standby's own figures alone. When the standby's samples start to
+/// fail those figures are stale, so a finding of these clears at once instead of lingering
+/// through the 30 s clear delay as if it still described now.
+pub const STANDBY_JUDGED: &[&str] = &[
+    commit_path::STANDBY_REDO_WRITE_SLOW,
+    lag::TRANSPORT_BANDWIDTH,
+    lag::APPLY_BOUND,
+    config::STANDBY_IO_SATURATED,
+    lag::LAG_STALE,
+    config::SRL_CONFIG,
+    standby_state::APPLY_STOPPED,
+    standby_state::STANDBY_FRA_FULL,
+    standby_state::TRANSPORT_LAG_UNKNOWN,
+];
+
+/// The standby's own state (catalog part 2): when one of these holds it is usually the root
+/// cause of the lag part 1 measures, so it ranks ahead of part-1 findings of equal severity.
+pub const ROOT_TIER: &[&str] = &[
+    standby_state::APPLY_STOPPED,
+    standby_state::APPLY_WAITING_FOR_GAP,
+    standby_state::STANDBY_FRA_FULL,
+    standby_state::TRANSPORT_LAG_UNKNOWN,
+    standby_state::DEST_DEFERRED,
+    standby_state::PROTECTION_DEGRADED,
+];
+
+pub(crate) use standby_state::STANDBY_FRA_FULL;
 
 pub(crate) fn ev(
     metric: &str,
@@ -59,20 +123,6 @@ pub(crate) fn ev(
     }
 }
 
-pub(crate) fn sql(items: &[VerifySql]) -> Vec<String> {
-    items
-        .iter()
-        .map(|v| {
-            format!(
-                "-- {} (run on the {})\n{}",
-                v.name,
-                v.run_on.as_str(),
-                v.sql
-            )
-        })
-        .collect()
-}
-
 /// The parts every finding has; rules fill in the rest.
 pub(crate) struct Draft {
     pub id: &'static str,
@@ -80,7 +130,7 @@ pub(crate) struct Draft {
     pub title: String,
     pub evidence: Vec<Evidence>,
     pub meaning: &'static str,
-    pub check: &'static [VerifySql],
+    pub check: &'static [VerifyKey],
     pub advice: &'static [&'static str],
     pub explains: f64,
 }
@@ -93,11 +143,12 @@ impl Draft {
             title: self.title,
             evidence: self.evidence,
             meaning: self.meaning.to_string(),
-            check_sql: sql(self.check),
+            verify: self.check.to_vec(),
             advice: self.advice.iter().map(|s| s.to_string()).collect(),
             what_if: Vec::new(),
             explains: self.explains.max(0.0),
             since: ctx.now,
+            caused_by: None,
         }
     }
 }

@@ -7,6 +7,7 @@ use super::clock::{backoff, next_aligned, Clock, StopSignal, SystemClock};
 use super::driver::{Conn, Driver, LoginSpec, Row};
 use super::errors::{explain, ErrCode, ErrContext, Explanation, OraError};
 use super::map::{self, MapInput};
+use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
 use crate::sample::{PartError, Sample, SampleErrorKind, Slot};
@@ -116,6 +117,7 @@ pub fn spawn_collector_with_clock(
                 stop: stop.clone(),
                 tx: tx.clone(),
                 pending_connect: None,
+                messages: MessageCursor::default(),
             };
             std::thread::Builder::new()
                 .name(format!("dgscope-{}", config.targets[i].slot))
@@ -137,6 +139,9 @@ struct Worker {
     tx: Sender<SourceEvent>,
     /// A connect that outlived the connect timeout and may still be running.
     pending_connect: Option<std_mpsc::Receiver<ConnectResult>>,
+    /// Which Data Guard messages earlier samples carried; outlives a session, so a
+    /// reconnect does not repeat them.
+    messages: MessageCursor,
 }
 
 /// A connected, probed session and what it has learnt about denied parts.
@@ -362,7 +367,7 @@ impl Worker {
 
     /// One sample: one statement, or on a part-level error one statement per part to find
     /// and drop the failing ones (a UNION ALL fails as a whole on ORA-00942).
-    fn tick(&self, sess: &mut Session, tick: Timestamp) -> Result<Sample, TickError> {
+    fn tick(&mut self, sess: &mut Session, tick: Timestamp) -> Result<Sample, TickError> {
         let slow = sess
             .last_slow
             .is_none_or(|l| tick.ms - l.ms >= self.config.slow_every.as_millis() as i64);
@@ -458,7 +463,7 @@ impl Worker {
         }
         let query_us = Micros(started.elapsed().as_micros() as u64);
         let t = self.clock.now();
-        Ok(map::to_sample(
+        Ok(map::to_sample_with(
             &rows,
             MapInput {
                 t,
@@ -468,6 +473,7 @@ impl Worker {
                 included: &included,
                 errors: sess.denied.values().cloned().collect(),
             },
+            &mut self.messages,
         ))
     }
 }

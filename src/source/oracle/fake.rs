@@ -51,6 +51,12 @@ pub struct FakeDb {
     pub missing_columns: BTreeSet<String>,
     /// Connecting takes this long (real time): a host that does not answer.
     pub connect_delay: Option<std::time::Duration>,
+    /// Every query after the first `n` on a session takes this long (real time) before it
+    /// answers: a database that hangs in the middle of a session (`(n, delay)`).
+    pub query_delay: Option<(usize, std::time::Duration)>,
+    /// A CDB common user without `CONTAINER_DATA`: container data objects return only the
+    /// rows of the whole CDB and of the root (`CON_ID` 0 and 1), as Oracle documents.
+    pub root_only: bool,
 }
 
 impl FakeDb {
@@ -167,6 +173,18 @@ struct FakeConn {
 
 impl Conn for FakeConn {
     fn query(&mut self, sql: &str) -> Result<Vec<Row>, OraError> {
+        let delay = {
+            let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.dbs
+                .get(&self.key)
+                .and_then(|d| d.query_delay)
+                .filter(|(n, _)| self.queries >= *n)
+                .map(|(_, d)| d)
+        };
+        // Outside the lock: the other databases' sessions answer meanwhile.
+        if let Some(d) = delay {
+            std::thread::sleep(d);
+        }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.log.statements.push((self.key.clone(), sql.to_string()));
         if self.dead {
@@ -262,11 +280,26 @@ fn answer(db: &FakeDb, sql: &str) -> Result<Vec<Row>, OraError> {
             .map(|n| vec![Some(n)])
             .collect());
     }
-    if sql.contains("SELECT version_full FROM") {
+    if sql.starts_with("SELECT i.version_full, d.cdb FROM") {
         let inst = db.views["V$INSTANCE"].first();
-        return match inst.and_then(|r| r.get("VERSION_FULL")) {
+        let d = db.views["V$DATABASE"].first();
+        return match (
+            inst.and_then(|r| r.get("VERSION_FULL")),
+            d.and_then(|r| r.get("CDB")),
+        ) {
+            (Some(v), Some(c)) => Ok(vec![vec![Some(v.clone()), Some(c.clone())]]),
+            (None, _) => Err(OraError::ora(
+                904,
+                "\"I\".\"VERSION_FULL\": invalid identifier",
+            )),
+            (_, None) => Err(OraError::ora(904, "\"D\".\"CDB\": invalid identifier")),
+        };
+    }
+    if sql.starts_with("SELECT cdb FROM") {
+        let d = db.views["V$DATABASE"].first();
+        return match d.and_then(|r| r.get("CDB")) {
             Some(v) => Ok(vec![vec![Some(v.clone())]]),
-            None => Err(OraError::ora(904, "\"VERSION_FULL\": invalid identifier")),
+            None => Err(OraError::ora(904, "\"CDB\": invalid identifier")),
         };
     }
     if sql.starts_with("SELECT i.version") {
@@ -313,6 +346,12 @@ fn rows_of<'a>(db: &'a FakeDb, branch: &str, view: &str) -> Vec<&'a ViewRow> {
         .map(|rs| {
             rs.iter()
                 .filter(|r| global || r.get("INST_ID").is_none_or(|i| i == "1"))
+                .filter(|r| {
+                    !db.root_only
+                        || r.get("CON_ID")
+                            .and_then(|c| c.parse::<u64>().ok())
+                            .is_none_or(|c| c <= 1)
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -420,7 +459,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
             }
         }
         "EVT" => {
-            needs(b, &["event", "total_waits", "time_waited_micro"])?;
+            needs(
+                b,
+                &[
+                    "event",
+                    "total_waits",
+                    "time_waited_micro",
+                    "total_waits_fg",
+                    "time_waited_micro_fg",
+                ],
+            )?;
             let names = in_list(b, "event");
             for r in rows_of(db, b, "V$SYSTEM_EVENT") {
                 if r.get("EVENT").is_some_and(|e| names.contains(e)) {
@@ -429,7 +477,12 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         c(r, "INST_ID"),
                         c(r, "EVENT"),
                         None,
-                        vec![c(r, "TOTAL_WAITS"), c(r, "TIME_WAITED_MICRO")],
+                        vec![
+                            c(r, "TOTAL_WAITS"),
+                            c(r, "TIME_WAITED_MICRO"),
+                            c(r, "TOTAL_WAITS_FG"),
+                            c(r, "TIME_WAITED_MICRO_FG"),
+                        ],
                         None,
                     ));
                 }
@@ -500,9 +553,16 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "affirm",
                     "gap_status",
                     "target",
+                    "d.delay_mins",
+                    "standby_logfile_count",
+                    "standby_logfile_active",
+                    "s.type",
+                    "recovery_mode",
+                    "database_mode",
                 ],
             )?;
             let with_compression = b.contains("d.compression");
+            let with_sync = b.contains("s.synchronization_status");
             let st = rows_of(db, b, "V$ARCHIVE_DEST_STATUS");
             for d in rows_of(db, b, "V$ARCHIVE_DEST") {
                 let status = d.get("STATUS").map(String::as_str).unwrap_or("");
@@ -525,6 +585,9 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         c(d, "NET_TIMEOUT"),
                         c(s, "ARCHIVED_SEQ#"),
                         c(s, "APPLIED_SEQ#"),
+                        c(d, "DELAY_MINS"),
+                        c(s, "STANDBY_LOGFILE_COUNT"),
+                        c(s, "STANDBY_LOGFILE_ACTIVE"),
                     ],
                     join31(&[
                         d.get("STATUS"),
@@ -534,6 +597,10 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         d.get("DESTINATION"),
                         s.get("GAP_STATUS"),
                         err,
+                        s.get("TYPE"),
+                        s.get("RECOVERY_MODE"),
+                        s.get("DATABASE_MODE"),
+                        s.get("SYNCHRONIZATION_STATUS").filter(|_| with_sync),
                     ]),
                 ));
             }
@@ -563,13 +630,19 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "large_write_servicetime",
                 ],
             )?;
+            let with_con = b.contains("MAX(con_id)");
             let mut g: BTreeMap<(String, String), [u64; 6]> = BTreeMap::new();
+            let mut con: BTreeMap<(String, String), u64> = BTreeMap::new();
             for r in rows_of(db, b, "V$IOSTAT_FILE") {
                 let n = |k: &str| r.get(k).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
                 let key = (
                     r.get("INST_ID").cloned().unwrap_or_default(),
                     r.get("FILETYPE_NAME").cloned().unwrap_or_default(),
                 );
+                if let Some(c) = r.get("CON_ID").and_then(|v| v.parse::<u64>().ok()) {
+                    let m = con.entry(key.clone()).or_default();
+                    *m = (*m).max(c);
+                }
                 let e = g.entry(key).or_default();
                 let vals = [
                     n("SMALL_READ_REQS") + n("LARGE_READ_REQS"),
@@ -584,22 +657,36 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                 }
             }
             for ((inst, ft), v) in g {
+                let max_con = con
+                    .get(&(inst.clone(), ft.clone()))
+                    .filter(|_| with_con)
+                    .map(|c| c.to_string());
                 out.push(uniform(
                     tag,
                     Some(inst),
                     Some(ft),
                     None,
                     v.iter().map(|x| Some(x.to_string())).collect(),
-                    None,
+                    max_con,
                 ));
             }
         }
         "DGS" => {
-            needs(b, &["name", "unit", "value", "time_computed", "datum_time"])?;
+            needs(
+                b,
+                &[
+                    "inst_id",
+                    "name",
+                    "unit",
+                    "value",
+                    "time_computed",
+                    "datum_time",
+                ],
+            )?;
             for r in rows_of(db, b, "V$DATAGUARD_STATS") {
                 out.push(uniform(
                     tag,
-                    None,
+                    c(r, "INST_ID"),
                     r.get("NAME").map(|n| n.to_lowercase()),
                     c(r, "UNIT"),
                     vec![],
@@ -648,25 +735,33 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
         "PROC" => {
             if b.contains("gv$dataguard_process") {
                 needs(b, &["name", "role", "thread#", "sequence#", "action"])?;
+                let with_delay = b.contains("delay_mins");
                 for r in rows_of(db, b, "V$DATAGUARD_PROCESS") {
                     out.push(uniform(
                         tag,
                         c(r, "INST_ID"),
                         c(r, "NAME"),
                         c(r, "ROLE"),
-                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        vec![
+                            c(r, "THREAD#"),
+                            c(r, "SEQUENCE#"),
+                            c(r, "DELAY_MINS").filter(|_| with_delay),
+                        ],
                         c(r, "ACTION"),
                     ));
                 }
             } else {
-                needs(b, &["process", "thread#", "sequence#", "status"])?;
+                needs(
+                    b,
+                    &["process", "thread#", "sequence#", "status", "delay_mins"],
+                )?;
                 for r in rows_of(db, b, "V$MANAGED_STANDBY") {
                     out.push(uniform(
                         tag,
                         c(r, "INST_ID"),
                         c(r, "PROCESS"),
                         None,
-                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#")],
+                        vec![c(r, "THREAD#"), c(r, "SEQUENCE#"), c(r, "DELAY_MINS")],
                         c(r, "STATUS"),
                     ));
                 }
@@ -777,6 +872,102 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         None,
                         vec![c(r, "SEQUENCE#"), Some(t.to_string())],
                         None,
+                    ));
+                }
+            }
+        }
+        "DGC" => {
+            needs(b, &["db_unique_name", "dest_role", "parent_dbun"])?;
+            for r in rows_of(db, b, "V$DATAGUARD_CONFIG") {
+                out.push(uniform(
+                    tag,
+                    None,
+                    c(r, "DB_UNIQUE_NAME"),
+                    c(r, "DEST_ROLE"),
+                    vec![],
+                    c(r, "PARENT_DBUN"),
+                ));
+            }
+        }
+        "GAP" => {
+            needs(b, &["thread#", "low_sequence#", "high_sequence#"])?;
+            for r in rows_of(db, b, "V$ARCHIVE_GAP") {
+                out.push(uniform(
+                    tag,
+                    c(r, "THREAD#"),
+                    None,
+                    None,
+                    vec![c(r, "LOW_SEQUENCE#"), c(r, "HIGH_SEQUENCE#")],
+                    None,
+                ));
+            }
+        }
+        "FRA" => {
+            needs(
+                b,
+                &[
+                    "name",
+                    "space_limit",
+                    "space_used",
+                    "space_reclaimable",
+                    "number_of_files",
+                ],
+            )?;
+            for r in rows_of(db, b, "V$RECOVERY_FILE_DEST") {
+                out.push(uniform(
+                    tag,
+                    None,
+                    c(r, "NAME"),
+                    None,
+                    vec![
+                        c(r, "SPACE_LIMIT"),
+                        c(r, "SPACE_USED"),
+                        c(r, "SPACE_RECLAIMABLE"),
+                        c(r, "NUMBER_OF_FILES"),
+                    ],
+                    None,
+                ));
+            }
+        }
+        "DGM" => {
+            needs(
+                b,
+                &[
+                    "inst_id",
+                    "severity",
+                    "facility",
+                    "message_num",
+                    "error_code",
+                    "dest_id",
+                    "\"timestamp\"",
+                    "message",
+                ],
+            )?;
+            // `"TIMESTAMP" > SYSDATE - n/1440`: the window the statement asks for.
+            let minutes: i64 = b
+                .split("SYSDATE - ")
+                .nth(1)
+                .and_then(|t| t.split("/1440").next())
+                .and_then(|n| n.trim().parse().ok())
+                .ok_or_else(|| OraError::ora(900, "fake: DGM branch without a time window"))?;
+            let now: i64 = epoch(Some(&db.sysdate))
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            for r in rows_of(db, b, "V$DATAGUARD_STATUS") {
+                let t = epoch(r.get("TIMESTAMP")).and_then(|s| s.parse::<i64>().ok());
+                if t.is_some_and(|t| t > now - minutes * 60) {
+                    out.push(uniform(
+                        tag,
+                        c(r, "INST_ID"),
+                        c(r, "SEVERITY"),
+                        c(r, "FACILITY"),
+                        vec![
+                            c(r, "MESSAGE_NUM"),
+                            c(r, "ERROR_CODE"),
+                            c(r, "DEST_ID"),
+                            t.map(|t| t.to_string()),
+                        ],
+                        c(r, "MESSAGE"),
                     ));
                 }
             }

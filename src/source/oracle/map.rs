@@ -3,11 +3,13 @@
 //! contract has room for it (threads of logs, switches and processes; hosts joined).
 
 use super::driver::Row;
+use super::messages::{MessageCursor, RawMessage};
 use super::parse;
 use super::probe::Probe;
 use crate::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, Log, LogStatus,
-    LogSwitch, OpenMode, PartError, Process, Recovery, Role, Sample, Slot, TransmitMode,
+    Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
+    InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, OpenMode, PartError, Process,
+    Recovery, Role, Sample, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -48,7 +50,13 @@ fn cnt(r: &Row, n: usize) -> Option<u64> {
     text(r, N1 + n - 1).and_then(parse::counter)
 }
 fn inst(r: &Row) -> u32 {
-    text(r, INST).and_then(|s| s.parse().ok()).unwrap_or(0)
+    opt_inst(r).unwrap_or(0)
+}
+fn opt_inst(r: &Row) -> Option<u32> {
+    text(r, INST).and_then(|s| s.parse().ok())
+}
+fn small(r: &Row, n: usize) -> Option<u32> {
+    cnt(r, n).and_then(|v| u32::try_from(v).ok())
 }
 /// Fields joined with CHR(31); a NULL concatenates as empty, so positions hold.
 fn fields(r: &Row) -> Vec<&str> {
@@ -93,7 +101,14 @@ impl DbClock {
     }
 }
 
+/// As [`to_sample_with`] for a database seen for the first time (no message seen yet).
 pub fn to_sample(rows: &[Row], m: MapInput<'_>) -> Sample {
+    to_sample_with(rows, m, &mut MessageCursor::default())
+}
+
+/// One sample; `messages` remembers which `V$DATAGUARD_STATUS` rows earlier samples of the
+/// same database already carried.
+pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCursor) -> Sample {
     let mut by: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows {
         if let Some(tag) = text(r, SRC) {
@@ -108,15 +123,50 @@ pub fn to_sample(rows: &[Row], m: MapInput<'_>) -> Sample {
     s.events = events(&get("EVT"), &get("HIST"));
     s.stats = sum_counters(&get("STAT"));
     s.os = os(&get("OS"));
+    s.instances = instances(
+        &get("CLK"),
+        &get("EVT"),
+        &get("HIST"),
+        &get("STAT"),
+        &get("OS"),
+    );
     s.iostat = iostat(&get("IOF"));
+    s.cdb = m.probe.cdb;
     s.dests = dests(&get("DEST"), &get("RESP"));
     let inc = |p: &str| m.included.contains(p);
+    // A far sync instance is not a primary either: it has a transport lag, gaps and
+    // messages, but never applies (its sample has no apply lag, whatever a view says).
     let is_standby = m.probe.role != Role::Primary;
+    let far_sync = m.probe.kind() == super::sql::DbKind::FarSync;
+    s.processes = processes(&get("PROC"));
     if inc("dg") && is_standby {
-        s.dg = Some(dg(&get("DGS"), clock));
+        // RAC: the figures of the instance running MRP0, else of the session's own.
+        let mrp = s
+            .processes
+            .iter()
+            .find(|p| p.name.to_ascii_uppercase().starts_with("MRP"))
+            .and_then(|p| p.inst_id);
+        let mut d = dg(&get("DGS"), clock, [mrp, m.probe.instance_number]);
+        if far_sync {
+            d.apply_lag_s = None;
+            d.apply_finish_s = None;
+        }
+        s.dg = Some(d);
     }
     s.recovery = recovery(&get("RP"), clock);
-    s.processes = processes(&get("PROC"));
+    if inc("gaps") && is_standby {
+        s.gaps = Some(gaps(&get("GAP")));
+    }
+    if inc("fra") {
+        s.fra = fra(&get("FRA"));
+    }
+    if inc("dg_messages") {
+        let startups: BTreeMap<u32, Timestamp> = get("CLK")
+            .iter()
+            .filter_map(|r| Some((opt_inst(r)?, clock.ts(num(r, 1)?)?)))
+            .collect();
+        s.dg_messages = Some(messages.take(dg_messages(&get("DGM"), clock), &startups));
+    }
     let open_mode = s.db.as_ref().and_then(|d| d.open_mode.clone());
     let real_time_query = matches!(
         open_mode,
@@ -154,8 +204,91 @@ pub fn to_sample(rows: &[Row], m: MapInput<'_>) -> Sample {
         sw.sort_by_key(|x| (x.time, x.thread, x.sequence));
         s.switches = Some(sw);
     }
+    if inc("dg_config") {
+        s.dg_config = Some(dg_config(&get("DGC")));
+    }
     s.errors = m.errors;
+    if m.probe.cdb == Some(true) && inc("iostat") {
+        if let Some(w) = root_only_warning(&get("IOF")) {
+            s.errors.push(w);
+        }
+    }
     s
+}
+
+/// RAC: each instance's events, statistics and OS figures as read, keyed by `INST_ID` so
+/// the order rows arrive in does not matter. `None` unless more than one instance answered.
+fn instances(
+    clk: &[&Row],
+    evt: &[&Row],
+    hist: &[&Row],
+    stat: &[&Row],
+    osr: &[&Row],
+) -> Option<Vec<InstanceSample>> {
+    let mut ids: BTreeSet<u32> = clk.iter().filter_map(|r| opt_inst(r)).collect();
+    for rows in [evt, hist, stat, osr] {
+        ids.extend(rows.iter().filter_map(|r| opt_inst(r)));
+    }
+    if ids.len() < 2 {
+        return None;
+    }
+    fn of<'a>(rows: &[&'a Row], id: u32) -> Vec<&'a Row> {
+        rows.iter()
+            .copied()
+            .filter(|r| opt_inst(r) == Some(id))
+            .collect()
+    }
+    Some(
+        ids.into_iter()
+            .map(|id| InstanceSample {
+                inst_id: id,
+                host: of(clk, id)
+                    .first()
+                    .and_then(|r| text(r, S1))
+                    .map(str::to_string),
+                events: events(&of(evt, id), &of(hist, id)),
+                stats: sum_counters(&of(stat, id)),
+                os: os(&of(osr, id)),
+            })
+            .collect(),
+    )
+}
+
+/// In a CDB every database has PDB$SEED (CON_ID 2) besides the root, so data files with a
+/// CON_ID above 1 are always there: when none is, the user sees the root's rows only (a
+/// common user without `CONTAINER_DATA`) and the I/O figures leave out the PDBs' files.
+fn root_only_warning(iof: &[&Row]) -> Option<PartError> {
+    let data: Vec<u64> = iof
+        .iter()
+        .filter(|r| text(r, K1).is_some_and(|k| k.eq_ignore_ascii_case("Data File")))
+        .filter_map(|r| text(r, S1).and_then(parse::counter))
+        .collect();
+    (!data.is_empty() && data.iter().all(|&c| c <= 1)).then(|| PartError {
+        part: "iostat".into(),
+        code: "CONTAINER_DATA".into(),
+        message: "V$IOSTAT_FILE shows only CDB$ROOT's data files: the PDBs' I/O is missing. \
+                  Give the common user CONTAINER_DATA=ALL (see dgscope grants --cdb)"
+            .into(),
+    })
+}
+
+/// `V$DATAGUARD_CONFIG` rows in the view's order (the first is this database).
+fn dg_config(rows: &[&Row]) -> Vec<DgMember> {
+    let mut out: Vec<DgMember> = Vec::new();
+    for r in rows {
+        let Some(name) = text(r, K1) else { continue };
+        if out.iter().any(|m| m.name == name) {
+            continue;
+        }
+        out.push(DgMember {
+            name: name.to_string(),
+            parent: text(r, S1)
+                .filter(|p| !p.eq_ignore_ascii_case("NONE"))
+                .map(str::to_string),
+            role: text(r, K2).map(str::to_string),
+        });
+    }
+    out
 }
 
 fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
@@ -204,6 +337,13 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<String, Event> {
         let e = out.entry(name.to_string()).or_default();
         e.waits = e.waits.saturating_add(waits);
         e.us = Micros(e.us.0.saturating_add(us));
+        // Summed over the instances that report them; NULL stays absent, never 0.
+        if let Some(w) = cnt(r, 3) {
+            e.waits_fg = Some(e.waits_fg.unwrap_or(0).saturating_add(w));
+        }
+        if let Some(u) = cnt(r, 4) {
+            e.us_fg = Some(Micros(e.us_fg.map_or(0, |x| x.0).saturating_add(u)));
+        }
     }
     let mut buckets: BTreeMap<&str, BTreeMap<u64, u64>> = BTreeMap::new();
     for r in hist {
@@ -289,9 +429,8 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
         let f = fields(r);
         let status = DestStatus::from(f.first().copied().unwrap_or(""));
         let mode = TransmitMode::from(transmit_mode(text(r, K2).unwrap_or("")));
-        let name = nonempty(f.get(3))
-            .filter(|n| !n.eq_ignore_ascii_case("NONE"))
-            .or_else(|| nonempty(f.get(4)));
+        let db_unique_name = nonempty(f.get(3)).filter(|n| !n.eq_ignore_ascii_case("NONE"));
+        let name = db_unique_name.clone().or_else(|| nonempty(f.get(4)));
         let row = Dest {
             id,
             name,
@@ -305,7 +444,14 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
             archived_seq: cnt(r, 2),
             applied_seq: cnt(r, 3),
             resp_hist: Vec::new(),
-            ..Default::default()
+            db_unique_name,
+            dest_type: nonempty(f.get(7)),
+            delay_mins: small(r, 4),
+            recovery_mode: nonempty(f.get(8)),
+            database_mode: nonempty(f.get(9)),
+            synchronization_status: nonempty(f.get(10)),
+            srl_count: small(r, 5),
+            srl_active: small(r, 6),
         };
         match out.get_mut(&id) {
             None => {
@@ -324,6 +470,19 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
                 }
                 d.archived_seq = d.archived_seq.max(row.archived_seq);
                 d.applied_seq = d.applied_seq.max(row.applied_seq);
+                // The destination's settings and its standby's state are the same whichever
+                // instance reports them; an instance that could not say leaves the others'.
+                d.db_unique_name = d.db_unique_name.take().or(row.db_unique_name);
+                d.dest_type = d.dest_type.take().or(row.dest_type);
+                d.delay_mins = d.delay_mins.max(row.delay_mins);
+                d.recovery_mode = d.recovery_mode.take().or(row.recovery_mode);
+                d.database_mode = d.database_mode.take().or(row.database_mode);
+                d.synchronization_status = d
+                    .synchronization_status
+                    .take()
+                    .or(row.synchronization_status);
+                d.srl_count = d.srl_count.or(row.srl_count);
+                d.srl_active = d.srl_active.or(row.srl_active);
             }
         }
     }
@@ -359,10 +518,24 @@ fn transmit_mode(s: &str) -> &str {
     }
 }
 
-fn dg(rows: &[&Row], clock: DbClock) -> DgStats {
-    let mut out = DgStats::default();
+/// `prefer`: instances to read the figures from, in order (MRP0's, then the session's); the
+/// lowest instance that has rows otherwise.
+fn dg(rows: &[&Row], clock: DbClock, prefer: [Option<u32>; 2]) -> DgStats {
+    let has = |i: u32| rows.iter().any(|r| opt_inst(r) == Some(i));
+    let pick = prefer
+        .into_iter()
+        .flatten()
+        .find(|&i| has(i))
+        .or_else(|| rows.iter().filter_map(|r| opt_inst(r)).min());
+    let mut out = DgStats {
+        inst_id: pick,
+        ..DgStats::default()
+    };
     let mut times: BTreeMap<String, (Option<Timestamp>, Option<Timestamp>)> = BTreeMap::new();
     for r in rows {
+        if pick.is_some() && opt_inst(r) != pick {
+            continue;
+        }
         let Some(name) = text(r, K1) else { continue };
         let f = fields(r);
         let value = f.first().and_then(|v| parse::interval_secs(v)).map(Secs);
@@ -386,6 +559,58 @@ fn dg(rows: &[&Row], clock: DbClock) -> DgStats {
     out.computed = pick.0;
     out.datum = pick.1;
     out
+}
+
+/// `V$ARCHIVE_GAP` rows (THREAD# travels in the instance slot).
+fn gaps(rows: &[&Row]) -> Vec<Gap> {
+    let mut out: Vec<Gap> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(Gap {
+                thread: opt_inst(r)?,
+                low: cnt(r, 1)?,
+                high: cnt(r, 2)?,
+            })
+        })
+        .collect();
+    out.sort_by_key(|g| (g.thread, g.low, g.high));
+    out.dedup();
+    out
+}
+
+/// The first row with a limit and a use; no row (or only unreadable ones) is "not known".
+fn fra(rows: &[&Row]) -> Option<Fra> {
+    rows.iter().find_map(|r| {
+        Some(Fra {
+            limit_bytes: cnt(r, 1)?,
+            used_bytes: cnt(r, 2)?,
+            reclaimable_bytes: cnt(r, 3).unwrap_or(0),
+            files: cnt(r, 4),
+        })
+    })
+}
+
+/// `V$DATAGUARD_STATUS` rows as read; which are new is the cursor's business.
+fn dg_messages(rows: &[&Row], clock: DbClock) -> Vec<RawMessage> {
+    rows.iter()
+        .filter_map(|r| {
+            Some(RawMessage {
+                inst: inst(r),
+                num: cnt(r, 1)?,
+                msg: DgMessage {
+                    // A message without a readable time is left out rather than misdated.
+                    time: clock.ts(num(r, 4)?)?,
+                    severity: text(r, K1)?.to_string(),
+                    facility: text(r, K2).map(str::to_string),
+                    error_code: num(r, 2)
+                        .filter(|v| v.fract() == 0.0 && v.abs() < 1e15)
+                        .map(|v| v as i64),
+                    dest_id: small(r, 3),
+                    message: text(r, S1).unwrap_or("").to_string(),
+                },
+            })
+        })
+        .collect()
 }
 
 fn recovery(rows: &[&Row], clock: DbClock) -> Option<Recovery> {
@@ -421,9 +646,10 @@ fn processes(rows: &[&Row]) -> Vec<Process> {
                     .first()
                     .filter(|s| !s.is_empty())
                     .map(|s| s.to_string()),
-                thread: cnt(r, 1).and_then(|t| u32::try_from(t).ok()),
+                thread: small(r, 1),
                 sequence: cnt(r, 2),
-                ..Default::default()
+                delay_mins: small(r, 3),
+                inst_id: opt_inst(r),
             })
         })
         .collect();
@@ -491,6 +717,7 @@ mod tests {
             protection_mode: None,
             protection_level: None,
             instances: 1,
+            cdb: None,
             fixed_views: BTreeSet::new(),
             features: Features::default(),
         }
@@ -498,7 +725,7 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {
@@ -524,7 +751,8 @@ mod tests {
         fn any_rows_map_without_panicking(rows in prop::collection::vec(row(), 0..40)) {
             let p = probe();
             let included: BTreeSet<&'static str> =
-                ["dg", "lag_hist", "params", "logs", "standby_logs", "switches"].into_iter().collect();
+                ["dg", "lag_hist", "params", "logs", "standby_logs", "switches", "gaps", "fra",
+                 "dg_messages", "dg_config", "iostat"].into_iter().collect();
             let s = to_sample(&rows, MapInput {
                 t: Timestamp::from_millis(0),
                 slot: Slot::standby(),

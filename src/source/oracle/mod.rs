@@ -13,6 +13,7 @@ pub mod errors;
 pub mod fake;
 pub mod grants;
 pub mod map;
+pub mod messages;
 pub mod parse;
 pub mod probe;
 pub mod real;

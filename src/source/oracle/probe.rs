@@ -19,6 +19,8 @@ pub struct Probe {
     pub protection_mode: Option<String>,
     pub protection_level: Option<String>,
     pub instances: u32,
+    /// `V$DATABASE.CDB = 'YES'` (12.1+); `None` before 12.1 or when it could not be read.
+    pub cdb: Option<bool>,
     /// Fixed views (of those dgscope may use) that exist in this release.
     pub fixed_views: BTreeSet<String>,
     pub features: Features,
@@ -26,10 +28,12 @@ pub struct Probe {
 
 impl Probe {
     pub fn kind(&self) -> DbKind {
-        if self.role == Role::Primary {
-            DbKind::Primary
-        } else {
-            DbKind::Standby
+        match self.role {
+            Role::Primary => DbKind::Primary,
+            // A far sync instance must not be sampled as a standby: it has no MRP, no apply
+            // and no V$RECOVERY_PROGRESS to read.
+            Role::FarSync => DbKind::FarSync,
+            _ => DbKind::Standby,
         }
     }
 
@@ -67,20 +71,37 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         .filter_map(|r| col(r, 0).map(str::to_ascii_uppercase))
         .collect();
     let major = major_version(&version);
-    let version_full = if major.is_some_and(|m| m >= 18) {
-        // A failure here is not worth losing the connection over: VERSION is enough.
+    let yes = |v: &str| v.eq_ignore_ascii_case("YES");
+    // Failures here are not worth losing the connection over: VERSION is enough, and an
+    // unknown CDB flag only means the container warning cannot be given.
+    let full = if major.is_some_and(|m| m >= 18) {
         conn.query(sql::PROBE_VERSION_FULL)
             .ok()
-            .and_then(|rows| rows.first().and_then(|r| col(r, 0)).map(str::to_string))
+            .and_then(|rows| rows.into_iter().next())
     } else {
         None
     };
+    let version_full = full.as_ref().and_then(|r| col(r, 0)).map(str::to_string);
+    let mut cdb = full.as_ref().and_then(|r| col(r, 1)).map(yes);
+    if cdb.is_none() && major.is_some_and(|m| m >= 12) {
+        cdb = conn
+            .query(sql::PROBE_CDB)
+            .ok()
+            .and_then(|rows| rows.first().and_then(|r| col(r, 0)).map(yes));
+    }
     let features = Features {
         micro_hist: fixed.contains("GV$EVENT_HISTOGRAM_MICRO"),
         dg_process: fixed.contains("GV$DATAGUARD_PROCESS"),
         // Unknown version: assume a modern release (the 12c+ names are harmless there).
         lns_events: major.is_some_and(|m| m < 12),
         version_full: version_full.is_some(),
+        // The contract has the column from 12.1; an unknown version is taken as modern, as
+        // above (the dests part falls back without it on ORA-00904).
+        sync_status: major.is_none_or(|m| m >= 12),
+        con_id: major.is_none_or(|m| m >= 12),
+        // The view exists in every release; PARENT_DBUN/DEST_ROLE come with 12.2, the same
+        // release as GV$DATAGUARD_PROCESS.
+        dg_config: fixed.contains("GV$DATAGUARD_PROCESS") && fixed.contains("V$DATAGUARD_CONFIG"),
     };
     Ok(Probe {
         version,
@@ -93,6 +114,7 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         protection_mode: col(r, 6).map(str::to_string),
         protection_level: col(r, 7).map(str::to_string),
         instances: col(r, 8).and_then(|s| s.parse().ok()).unwrap_or(1),
+        cdb,
         fixed_views: fixed,
         features,
     })

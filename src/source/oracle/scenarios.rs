@@ -1,6 +1,9 @@
 //! Fake databases for tests and demos: a primary and standbys of each release dgscope has
 //! SQL for, filled with rows as Oracle's Reference documents them (values made up but
-//! plausible: a 19c SYNC pair with a 1–3 s apply lag).
+//! plausible: a 19c SYNC pair with a 1–3 s apply lag), and the standby-state situations
+//! DBAs meet most (a gap behind a full recovery area, a deferred destination, a delayed
+//! apply, a RAC standby whose MRP0 runs on another instance than the session's). Where a
+//! published output of a view was found, the rows follow its shape; the source is named.
 
 use super::errors::OraError;
 use super::fake::{vrow, FakeDb, ViewRow};
@@ -69,14 +72,27 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         "V$STANDBY_EVENT_HISTOGRAM",
         "V$RECOVERY_PROGRESS",
         "V$MANAGED_STANDBY",
+        "V$ARCHIVE_GAP",
+        "V$RECOVERY_FILE_DEST",
+        "V$DATAGUARD_STATUS",
     ] {
         db.view(v);
     }
+    // A healthy recovery area: 500 GiB, a quarter used, some of it reclaimable.
+    db.view("V$RECOVERY_FILE_DEST").push(vrow(&[
+        ("NAME", "+RECO"),
+        ("SPACE_LIMIT", "536870912000"),
+        ("SPACE_USED", "134217728000"),
+        ("SPACE_RECLAIMABLE", "21474836480"),
+        ("NUMBER_OF_FILES", "310"),
+    ]));
     if rel.has_micro() {
         db.view("V$EVENT_HISTOGRAM_MICRO");
     }
     if rel.at_least_12_2() {
         db.view("V$DATAGUARD_PROCESS");
+        // The view exists in every release; the columns dgscope reads come with 12.2.
+        db.view("V$DATAGUARD_CONFIG");
     }
     for i in 1..=instances {
         let inst = i.to_string();
@@ -118,6 +134,36 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
     db
 }
 
+/// `V$DATABASE.CDB` exists from 12.1 (`NO` for a non-CDB); 11.2 has no such column.
+fn not_a_cdb(rel: Release, db: &mut FakeDb) {
+    if rel.at_least_12_1() {
+        for r in db.view("V$DATABASE") {
+            r.insert("CDB".into(), "NO".into());
+        }
+    }
+}
+
+/// `V$DATAGUARD_CONFIG` rows `(DB_UNIQUE_NAME, PARENT_DBUN, DEST_ROLE)`, this database
+/// first (the Reference: "The first row of the view lists … the current database"); the
+/// role spellings are the 19c Reference's. Only where the release has the view's columns.
+fn config(db: &mut FakeDb, members: &[(&str, &str, &str)]) {
+    let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") else {
+        return;
+    };
+    rows.clear();
+    for (name, parent, role) in members {
+        let mut r = vrow(&[
+            ("DB_UNIQUE_NAME", name),
+            ("DEST_ROLE", role),
+            ("CON_ID", "0"),
+        ]);
+        if !parent.is_empty() {
+            r.insert("PARENT_DBUN".into(), parent.to_string());
+        }
+        rows.push(r);
+    }
+}
+
 fn os(inst: &str, name: &str, v: &str) -> ViewRow {
     vrow(&[("INST_ID", inst), ("STAT_NAME", name), ("VALUE", v)])
 }
@@ -146,13 +192,41 @@ fn par(name: &str, v: &str, isdefault: &str) -> ViewRow {
     vrow(&[("NAME", name), ("VALUE", v), ("ISDEFAULT", isdefault)])
 }
 
-fn ev(inst: &str, name: &str, waits: u64, us: u64) -> ViewRow {
+/// A `V$SYSTEM_EVENT` row; `fg` = the share of it waited by foreground sessions
+/// (`log file sync` is all foreground, LGWR's and RFS's waits are all background).
+fn ev(inst: &str, name: &str, waits: u64, us: u64, fg: bool) -> ViewRow {
+    let (wf, uf) = if fg { (waits, us) } else { (0, 0) };
     vrow(&[
         ("INST_ID", inst),
         ("EVENT", name),
         ("TOTAL_WAITS", &waits.to_string()),
         ("TIME_WAITED_MICRO", &us.to_string()),
+        ("TOTAL_WAITS_FG", &wf.to_string()),
+        ("TIME_WAITED_MICRO_FG", &uf.to_string()),
         ("WAIT_CLASS", "Commit"),
+    ])
+}
+
+/// A `V$DATAGUARD_STATUS` row. TIMESTAMP is a DATE in the database's zone (see SYSDATE).
+fn dg_status(
+    inst: &str,
+    num: u64,
+    time: &str,
+    severity: &str,
+    facility: &str,
+    error_code: u64,
+    message: &str,
+) -> ViewRow {
+    vrow(&[
+        ("INST_ID", inst),
+        ("FACILITY", facility),
+        ("SEVERITY", severity),
+        ("DEST_ID", "0"),
+        ("MESSAGE_NUM", &num.to_string()),
+        ("ERROR_CODE", &error_code.to_string()),
+        ("CALLOUT", "NO"),
+        ("TIMESTAMP", time),
+        ("MESSAGE", message),
     ])
 }
 
@@ -200,6 +274,14 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         ("PROTECTION_MODE", "MAXIMUM AVAILABILITY"),
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
+    not_a_cdb(rel, &mut db);
+    config(
+        &mut db,
+        &[
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+        ],
+    );
     let sync_event = if rel.at_least_12_1() {
         "SYNC Remote Write"
     } else {
@@ -209,15 +291,28 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         let inst = i.to_string();
         let k = u64::from(i);
         db.view("V$SYSTEM_EVENT").extend([
-            ev(&inst, "log file sync", 1_000_000 * k, 2_500_000_000 * k),
+            ev(
+                &inst,
+                "log file sync",
+                1_000_000 * k,
+                2_500_000_000 * k,
+                true,
+            ),
             ev(
                 &inst,
                 "log file parallel write",
                 1_200_000 * k,
                 600_000_000 * k,
+                false,
             ),
-            ev(&inst, sync_event, 1_100_000 * k, 1_650_000_000 * k),
-            ev(&inst, "db file sequential read", 9_000_000, 9_000_000_000),
+            ev(&inst, sync_event, 1_100_000 * k, 1_650_000_000 * k, false),
+            ev(
+                &inst,
+                "db file sequential read",
+                9_000_000,
+                9_000_000_000,
+                true,
+            ),
         ]);
         for (view, r) in hist(
             rel,
@@ -283,14 +378,64 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
                     "ORA-16198: Timeout incurred on internal channel".into(),
                 );
             }
+            d.insert("DELAY_MINS".into(), "0".into());
             db.view("V$ARCHIVE_DEST").push(d);
-            db.view("V$ARCHIVE_DEST_STATUS").push(vrow(&[
+            let remote = id == "2";
+            let mut st = vrow(&[
                 ("INST_ID", &inst),
                 ("DEST_ID", id),
+                ("STATUS", status),
+                ("TYPE", if remote { "PHYSICAL" } else { "LOCAL" }),
+                (
+                    "DATABASE_MODE",
+                    if remote { "MOUNTED-STANDBY" } else { "OPEN" },
+                ),
+                (
+                    "RECOVERY_MODE",
+                    if remote {
+                        "MANAGED REAL TIME APPLY"
+                    } else {
+                        "IDLE"
+                    },
+                ),
                 ("GAP_STATUS", "NO GAP"),
+                ("STANDBY_LOGFILE_COUNT", if remote { "4" } else { "0" }),
+                ("STANDBY_LOGFILE_ACTIVE", if remote { "1" } else { "0" }),
                 ("ARCHIVED_SEQ#", &(810 + k).to_string()),
                 ("APPLIED_SEQ#", &(809 + k).to_string()),
-            ]));
+            ]);
+            // The contract has SYNCHRONIZATION_STATUS from 12.1: an 11.2 row leaves it out.
+            if rel.at_least_12_1() {
+                st.insert(
+                    "SYNCHRONIZATION_STATUS".into(),
+                    if remote { "OK" } else { "NOT AVAILABLE" }.into(),
+                );
+            }
+            db.view("V$ARCHIVE_DEST_STATUS").push(st);
+        }
+        // Transport messages of this instance: one older than dgscope's window, two in it.
+        for (n, t, msg) in [
+            (
+                40,
+                "2026-11-30 05:40:00",
+                "LGWR: Standby redo logfile selected for thread 1 sequence 810 for destination LOG_ARCHIVE_DEST_2",
+            ),
+            (
+                41,
+                "2026-11-30 05:58:10",
+                "LGWR: Standby redo logfile selected for thread 1 sequence 811 for destination LOG_ARCHIVE_DEST_2",
+            ),
+            (42, "2026-11-30 05:59:40", "Archived Log entry 1622 added for thread 1 sequence 810 ID 0x5a3c1f2b dest 1:"),
+        ] {
+            db.view("V$DATAGUARD_STATUS").push(dg_status(
+                &inst,
+                n,
+                t,
+                "Informational",
+                "Log Transport Services",
+                0,
+                msg,
+            ));
         }
         for g in 1..=3u64 {
             let grp = ((k - 1) * 3 + g).to_string();
@@ -350,10 +495,24 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
 
 /// A physical standby, `open_mode` `MOUNTED` or `READ ONLY WITH APPLY` (Active Data Guard).
 pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
-    let mut db = base(rel, 1, "sbyhost", "2026-11-21 02:00:00");
+    standby_db(rel, open_mode, 1, 1)
+}
+
+/// A two-instance RAC standby whose MRP0 runs on instance 2, while a session lands on
+/// instance 1 (the fake's `V$` rows are instance 1's). Instance 1's `V$DATAGUARD_STATS`
+/// shows an apply lag of its own (10 min, stale), so a mapper that reads the session's
+/// instance gives the wrong figure.
+pub fn rac_standby(rel: Release, open_mode: &str) -> FakeDb {
+    standby_db(rel, open_mode, 2, 2)
+}
+
+fn standby_db(rel: Release, open_mode: &str, instances: u32, mrp: u32) -> FakeDb {
+    let mut db = base(rel, instances, "sbyhost", "2026-11-21 02:00:00");
     db.mounted = open_mode == "MOUNTED";
     let status = if db.mounted { "MOUNTED" } else { "OPEN" };
-    db.view("V$INSTANCE")[0].insert("STATUS".into(), status.into());
+    for r in db.view("V$INSTANCE") {
+        r.insert("STATUS".into(), status.into());
+    }
     db.view("V$DATABASE").push(vrow(&[
         ("DATABASE_ROLE", "PHYSICAL STANDBY"),
         ("OPEN_MODE", open_mode),
@@ -361,13 +520,80 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         ("PROTECTION_MODE", "MAXIMUM AVAILABILITY"),
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
-    for (name, waits, us) in [
-        ("RFS random i/o", 1_100_000u64, 330_000_000u64),
-        ("RFS write", 1_100_000, 440_000_000),
-        ("checkpoint completed", 120, 60_000_000),
-        ("log file sync", 5, 100),
-    ] {
-        db.view("V$SYSTEM_EVENT").push(ev("1", name, waits, us));
+    not_a_cdb(rel, &mut db);
+    config(
+        &mut db,
+        &[
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+        ],
+    );
+    let mrp_inst = mrp.to_string();
+    for i in 1..=instances {
+        let inst = i.to_string();
+        for (name, waits, us, fg) in [
+            ("RFS random i/o", 1_100_000u64, 330_000_000u64, false),
+            ("RFS write", 1_100_000, 440_000_000, false),
+            ("checkpoint completed", 120, 60_000_000, false),
+            ("log file sync", 5, 100, true),
+        ] {
+            db.view("V$SYSTEM_EVENT")
+                .push(ev(&inst, name, waits, us, fg));
+        }
+        // The documented (11.2) formats; real outputs use lowercase names, docs print UPPER.
+        // Only the applying instance's apply lag is meaningful (the Reference says so); the
+        // other instance of a RAC standby here reports a stale figure of its own.
+        let apply = if i == mrp {
+            "+00 00:00:03"
+        } else {
+            "+00 00:10:00"
+        };
+        let stats = [
+            (
+                "transport lag",
+                "+00 00:00:01",
+                "day(2) to second(0) interval",
+            ),
+            ("APPLY LAG", apply, "day(2) to second(0) interval"),
+            (
+                "apply finish time",
+                "+00 00:00:00.500",
+                "day(2) to second(3) interval",
+            ),
+            ("estimated startup time", "28", "second"),
+        ];
+        for (name, value, unit) in stats {
+            db.view("V$DATAGUARD_STATS").push(vrow(&[
+                ("INST_ID", &inst),
+                ("NAME", name),
+                ("VALUE", value),
+                ("UNIT", unit),
+                ("TIME_COMPUTED", "11/30/2026 06:00:00"),
+                ("DATUM_TIME", "11/30/2026 05:59:59"),
+            ]));
+        }
+        if rel.at_least_12_2() {
+            db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+                ("INST_ID", &inst),
+                ("NAME", "RFS"),
+                ("ROLE", "RFS sync"),
+                ("ACTION", "IDLE"),
+                ("THREAD#", "1"),
+                ("SEQUENCE#", "813"),
+                ("DELAY_MINS", "0"),
+            ]));
+        }
+        // Shaped like the V$MANAGED_STANDBY output in "Sometimes Archive Gap is Just
+        // Temporary" (logic.edchen.org): MRP0 APPLYING_LOG, RFS processes by sequence.
+        db.view("V$MANAGED_STANDBY").push(vrow(&[
+            ("INST_ID", &inst),
+            ("PROCESS", "RFS"),
+            ("STATUS", "IDLE"),
+            ("CLIENT_PROCESS", "LGWR"),
+            ("THREAD#", "1"),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
+        ]));
     }
     for (view, r) in hist(
         rel,
@@ -376,30 +602,6 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         &[(256, 700_000), (512, 400_000)],
     ) {
         db.view(view).push(r);
-    }
-    // The documented (11.2) formats; real outputs use lowercase names, docs print UPPER.
-    let stats = [
-        (
-            "transport lag",
-            "+00 00:00:01",
-            "day(2) to second(0) interval",
-        ),
-        ("APPLY LAG", "+00 00:00:03", "day(2) to second(0) interval"),
-        (
-            "apply finish time",
-            "+00 00:00:00.500",
-            "day(2) to second(3) interval",
-        ),
-        ("estimated startup time", "28", "second"),
-    ];
-    for (name, value, unit) in stats {
-        db.view("V$DATAGUARD_STATS").push(vrow(&[
-            ("NAME", name),
-            ("VALUE", value),
-            ("UNIT", unit),
-            ("TIME_COMPUTED", "11/30/2026 06:00:00"),
-            ("DATUM_TIME", "11/30/2026 05:59:59"),
-        ]));
     }
     if !db.mounted {
         for (t, unit, count) in [
@@ -481,8 +683,9 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         } else {
             "Media Recovery"
         };
+        // Populated only on the instance where MRP0 runs (Data Guard Concepts, RAC).
         let mut r = vrow(&[
-            ("INST_ID", "1"),
+            ("INST_ID", &mrp_inst),
             ("START_TIME", start),
             ("TYPE", kind),
             ("ITEM", item),
@@ -496,29 +699,52 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
         db.view("V$RECOVERY_PROGRESS").push(r);
     }
     if rel.at_least_12_2() {
-        for (name, role, action, seq) in [
-            ("MRP0", "managed recovery", "APPLYING_LOG", "813"),
-            ("RFS", "RFS sync", "IDLE", "813"),
-        ] {
-            db.view("V$DATAGUARD_PROCESS").push(vrow(&[
-                ("INST_ID", "1"),
-                ("NAME", name),
-                ("ROLE", role),
-                ("ACTION", action),
-                ("THREAD#", "1"),
-                ("SEQUENCE#", seq),
-            ]));
-        }
-    }
-    for (process, status, seq) in [("MRP0", "APPLYING_LOG", "813"), ("RFS", "IDLE", "813")] {
-        db.view("V$MANAGED_STANDBY").push(vrow(&[
-            ("INST_ID", "1"),
-            ("PROCESS", process),
-            ("STATUS", status),
-            ("CLIENT_PROCESS", "LGWR"),
+        db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+            ("INST_ID", &mrp_inst),
+            ("NAME", "MRP0"),
+            ("ROLE", "managed recovery"),
+            ("ACTION", "APPLYING_LOG"),
             ("THREAD#", "1"),
-            ("SEQUENCE#", seq),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
         ]));
+    }
+    db.view("V$MANAGED_STANDBY").push(vrow(&[
+        ("INST_ID", &mrp_inst),
+        ("PROCESS", "MRP0"),
+        ("STATUS", "APPLYING_LOG"),
+        ("CLIENT_PROCESS", "N/A"),
+        ("THREAD#", "1"),
+        ("SEQUENCE#", "813"),
+        ("DELAY_MINS", "0"),
+    ]));
+    // Apply messages on the applying instance: one before the window, two in it.
+    for (n, t, msg) in [
+        (
+            200,
+            "2026-11-30 05:30:00",
+            "Media Recovery Waiting for thread 1 sequence 812 (in transit)",
+        ),
+        (
+            201,
+            "2026-11-30 05:57:00",
+            "Media Recovery Log +RECO/PROD_B/ARCHIVELOG/2026_11_30/thread_1_seq_812.301.1187654321",
+        ),
+        (
+            202,
+            "2026-11-30 05:59:50",
+            "Media Recovery Waiting for thread 1 sequence 813 (in transit)",
+        ),
+    ] {
+        db.view("V$DATAGUARD_STATUS").push(dg_status(
+            &mrp_inst,
+            n,
+            t,
+            "Informational",
+            "Log Apply Services",
+            0,
+            msg,
+        ));
     }
     for g in 11..=14u64 {
         db.view("V$STANDBY_LOG").push(vrow(&[
@@ -538,10 +764,436 @@ pub fn standby(rel: Release, open_mode: &str) -> FakeDb {
     db
 }
 
+/// Sets `col` on every row of `view` that `pick` selects. A view this release does not
+/// have stays absent (creating it would make the release look newer).
+fn set(db: &mut FakeDb, view: &str, pick: impl Fn(&ViewRow) -> bool, col: &str, value: &str) {
+    let rows = db.views.get_mut(view).into_iter().flatten();
+    for r in rows.filter(|r| pick(r)) {
+        r.insert(col.into(), value.into());
+    }
+}
+
+fn is(col: &'static str, value: &'static str) -> impl Fn(&ViewRow) -> bool {
+    move |r| r.get(col).map(String::as_str) == Some(value)
+}
+
+/// A mounted standby that has stopped receiving because its recovery area is full: RFS
+/// cannot archive, recovery waits for the gap, the transport lag is unknown (NULL) while
+/// the apply lag keeps growing (`+01 17:00:00`).
+///
+/// Shapes: the `V$ARCHIVE_GAP` row as in "Gap Detection on Standby Database"
+/// (reachdba.com; one row per thread, LOW..HIGH inclusive), the lag strings as in the
+/// `V$DATAGUARD_STATS` outputs of Database Specialists' "Monitoring Standby Databases"
+/// (September 2007), the ORA-19815 text as the alert log writes it.
+pub fn standby_gap_fra_full(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATAGUARD_STATS") {
+        match r.get("NAME").map(|n| n.to_ascii_lowercase()).as_deref() {
+            Some("transport lag") => {
+                r.remove("VALUE");
+            }
+            Some("apply lag") => {
+                r.insert("VALUE".into(), "+01 17:00:00".into());
+            }
+            _ => {}
+        }
+    }
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "ACTION",
+        "WAIT_FOR_GAP",
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "STATUS",
+        "WAIT_FOR_GAP",
+    );
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "SEQUENCE#",
+        "2542",
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "SEQUENCE#",
+        "2542",
+    );
+    db.view("V$ARCHIVE_GAP").push(vrow(&[
+        ("THREAD#", "1"),
+        ("LOW_SEQUENCE#", "2542"),
+        ("HIGH_SEQUENCE#", "2550"),
+    ]));
+    // 99 % of 100 GiB, nothing reclaimable (the deletion policy keeps every archive).
+    db.views.insert(
+        "V$RECOVERY_FILE_DEST".into(),
+        vec![vrow(&[
+            ("NAME", "+RECO"),
+            ("SPACE_LIMIT", "107374182400"),
+            ("SPACE_USED", "106300440576"),
+            ("SPACE_RECLAIMABLE", "0"),
+            ("NUMBER_OF_FILES", "1822"),
+        ])],
+    );
+    db.view("V$DATAGUARD_STATUS").extend([
+        dg_status(
+            "1",
+            203,
+            "2026-11-30 05:59:55",
+            "Error",
+            "Remote File Server",
+            19815,
+            "ORA-19815: WARNING: db_recovery_file_dest_size of 107374182400 bytes is 99.00% used, and has 1073741824 remaining bytes available.",
+        ),
+        dg_status(
+            "1",
+            204,
+            "2026-11-30 05:59:56",
+            "Warning",
+            "Remote File Server",
+            0,
+            "RFS[3]: No standby redo logfiles available for T-1",
+        ),
+    ]);
+    db
+}
+
+/// A primary whose destination 2 was deferred (`log_archive_dest_state_2=DEFER`): redo is
+/// not shipped, and V$ARCHIVE_DEST says so in STATUS.
+pub fn primary_dest_deferred(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST",
+        is("DEST_ID", "2"),
+        "STATUS",
+        "DEFERRED",
+    );
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST_STATUS",
+        is("DEST_ID", "2"),
+        "STATUS",
+        "DEFERRED",
+    );
+    set(
+        &mut db,
+        "V$PARAMETER",
+        is("NAME", "log_archive_dest_state_2"),
+        "VALUE",
+        "DEFER",
+    );
+    db
+}
+
+/// A primary shipping to a destination with `DELAY=mins` (as in the Database Specialists
+/// output above, where `DELAY=480` shows as an apply lag of eight hours on the standby).
+pub fn primary_with_delay(rel: Release, mins: u32) -> FakeDb {
+    let mut db = primary(rel, 1);
+    set(
+        &mut db,
+        "V$ARCHIVE_DEST",
+        is("DEST_ID", "2"),
+        "DELAY_MINS",
+        &mins.to_string(),
+    );
+    db
+}
+
+/// A standby applying with a delay: MRP0 reports DELAY_MINS and the apply lag includes it.
+pub fn standby_with_delay(rel: Release, mins: u32) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    let m = mins.to_string();
+    set(
+        &mut db,
+        "V$DATAGUARD_PROCESS",
+        is("NAME", "MRP0"),
+        "DELAY_MINS",
+        &m,
+    );
+    set(
+        &mut db,
+        "V$MANAGED_STANDBY",
+        is("PROCESS", "MRP0"),
+        "DELAY_MINS",
+        &m,
+    );
+    let lag = format!("+00 {:02}:{:02}:01", (mins / 60).min(23), mins % 60);
+    set(
+        &mut db,
+        "V$DATAGUARD_STATS",
+        is("NAME", "APPLY LAG"),
+        "VALUE",
+        &lag,
+    );
+    db
+}
+
 /// A connect error every attempt (for the error-class tests).
 pub fn unreachable(e: OraError) -> FakeDb {
     FakeDb {
         connect_always: Some(e),
         ..FakeDb::default()
     }
+}
+
+/// A two-instance RAC primary where node 1 is saturated and node 2 idle: `dbhost1` has a
+/// load of 40 on 32 CPUs and most of its time busy, `dbhost2` a load of 0.3. Node 1's
+/// `log file sync` is three times node 2's per wait, and both carry the broadcast-on-commit
+/// statistics (`redo write broadcast ack time`, µs from 11.2, and its count; names and
+/// unit as MOS 1064487.1's lfsdiag.sql and an oracle-l post of 2012 give them).
+pub fn rac_primary_saturated(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 2);
+    let osstat = db.view("V$OSSTAT");
+    osstat.retain(|r| {
+        !matches!(
+            r.get("STAT_NAME").map(String::as_str),
+            Some("NUM_CPUS" | "LOAD" | "BUSY_TIME" | "IDLE_TIME")
+        )
+    });
+    for (inst, load, busy, idle) in [
+        ("1", "40", "95000000", "5000000"),
+        ("2", "0.3", "2000000", "98000000"),
+    ] {
+        osstat.extend([
+            os(inst, "NUM_CPUS", "32"),
+            os(inst, "LOAD", load),
+            os(inst, "BUSY_TIME", busy),
+            os(inst, "IDLE_TIME", idle),
+        ]);
+    }
+    for r in db.view("V$SYSTEM_EVENT") {
+        let inst = r.get("INST_ID").cloned().unwrap_or_default();
+        if r.get("EVENT").map(String::as_str) == Some("log file sync") {
+            // Both nodes commit as often; node 1 waits 9 ms a commit, node 2 3 ms.
+            let us = if inst == "1" {
+                "9000000000"
+            } else {
+                "3000000000"
+            };
+            r.insert("TOTAL_WAITS".into(), "1000000".into());
+            r.insert("TOTAL_WAITS_FG".into(), "1000000".into());
+            r.insert("TIME_WAITED_MICRO".into(), us.into());
+            r.insert("TIME_WAITED_MICRO_FG".into(), us.into());
+        }
+    }
+    for (inst, ack_us, ack_n) in [("1", "400000000", "90000"), ("2", "380000000", "88000")] {
+        for (name, v) in [
+            ("redo write broadcast ack time", ack_us),
+            ("redo write broadcast ack count", ack_n),
+        ] {
+            db.view("V$SYSSTAT")
+                .push(vrow(&[("INST_ID", inst), ("NAME", name), ("VALUE", v)]));
+        }
+    }
+    db
+}
+
+/// A far sync instance `prod_fs` (12.1+): mounted, RFS receiving SYNC from `prod_a` into
+/// its standby redo logs, forwarding ASYNC to the terminal standby `prod_c`. It has no
+/// MRP0 and no media recovery; `V$RECOVERY_PROGRESS` is left with rows on purpose (an old
+/// recovery, as a converted standby could show) so a far sync sampled with the standby
+/// parts would report them. Its transport lag is the one figure of `V$DATAGUARD_STATS`
+/// the broker shows for a far sync (`SHOW FAR_SYNC`: "Transport Lag").
+pub fn far_sync(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATABASE") {
+        r.insert("DATABASE_ROLE".into(), "FAR SYNC".into());
+        r.insert("DB_UNIQUE_NAME".into(), "prod_fs".into());
+    }
+    for r in db.view("V$INSTANCE") {
+        r.insert("HOST_NAME".into(), "fshost1".into());
+    }
+    db.view("V$DATAGUARD_STATS").retain(|r| {
+        r.get("NAME")
+            .is_some_and(|n| n.eq_ignore_ascii_case("transport lag"))
+    });
+    for v in ["V$DATAGUARD_PROCESS", "V$MANAGED_STANDBY"] {
+        if let Some(rows) = db.views.get_mut(v) {
+            rows.retain(|r| {
+                !r.get("NAME")
+                    .or(r.get("PROCESS"))
+                    .is_some_and(|n| n.starts_with("MRP"))
+            });
+        }
+    }
+    if rel.at_least_12_2() {
+        db.view("V$DATAGUARD_PROCESS").push(vrow(&[
+            ("INST_ID", "1"),
+            ("NAME", "TT00"),
+            ("ROLE", "async ORL multi"),
+            ("ACTION", "IDLE"),
+            ("THREAD#", "1"),
+            ("SEQUENCE#", "813"),
+            ("DELAY_MINS", "0"),
+        ]));
+    }
+    db.view("V$SYSTEM_EVENT").extend([
+        ev("1", "ASYNC Remote Write", 900_000, 270_000_000, false),
+        ev(
+            "1",
+            "log file parallel write",
+            1_100_000,
+            1_650_000_000,
+            false,
+        ),
+    ]);
+    for (view, r) in hist(
+        rel,
+        "1",
+        "RFS write",
+        &[(512, 500_000), (1024, 300_000), (8192, 300_000)],
+    ) {
+        db.view(view).push(r);
+    }
+    db.view("V$ARCHIVE_DEST").push(vrow(&[
+        ("INST_ID", "1"),
+        ("DEST_ID", "2"),
+        ("STATUS", "VALID"),
+        ("TARGET", "STANDBY"),
+        ("TRANSMIT_MODE", "ASYNCHRONOUS"),
+        ("AFFIRM", "NO"),
+        ("COMPRESSION", "DISABLE"),
+        ("NET_TIMEOUT", "30"),
+        ("DB_UNIQUE_NAME", "prod_c"),
+        ("DESTINATION", "prod_c"),
+        ("DELAY_MINS", "0"),
+    ]));
+    let mut st = vrow(&[
+        ("INST_ID", "1"),
+        ("DEST_ID", "2"),
+        ("STATUS", "VALID"),
+        ("TYPE", "PHYSICAL"),
+        ("DATABASE_MODE", "MOUNTED-STANDBY"),
+        ("RECOVERY_MODE", "MANAGED REAL TIME APPLY"),
+        ("GAP_STATUS", "NO GAP"),
+        ("STANDBY_LOGFILE_COUNT", "4"),
+        ("STANDBY_LOGFILE_ACTIVE", "1"),
+        ("ARCHIVED_SEQ#", "812"),
+        ("APPLIED_SEQ#", "811"),
+    ]);
+    st.insert("SYNCHRONIZATION_STATUS".into(), "NOT AVAILABLE".into());
+    db.view("V$ARCHIVE_DEST_STATUS").push(st);
+    config(
+        &mut db,
+        &[
+            ("prod_fs", "prod_a", "FAR SYNC STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_c", "prod_fs", "PHYSICAL STANDBY"),
+        ],
+    );
+    db
+}
+
+/// The terminal standby `prod_c` behind the far sync: its own `V$DATAGUARD_CONFIG` row
+/// names `prod_fs` as the member that supplies its redo.
+pub fn cascaded_standby(rel: Release) -> FakeDb {
+    let mut db = standby(rel, "MOUNTED");
+    for r in db.view("V$DATABASE") {
+        r.insert("DB_UNIQUE_NAME".into(), "prod_c".into());
+    }
+    config(
+        &mut db,
+        &[
+            ("prod_c", "prod_fs", "PHYSICAL STANDBY"),
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_fs", "prod_a", "FAR SYNC STANDBY"),
+        ],
+    );
+    db
+}
+
+/// A 19c-style primary that is a CDB (`V$DATABASE.CDB = 'YES'`) with the root (CON_ID 1),
+/// PDB$SEED (2) and one PDB (3), each with data files in `V$IOSTAT_FILE`. With
+/// `container_data` false the monitoring user is a common user without CONTAINER_DATA and
+/// sees the root's rows only (Oracle Reference, "CDB_* Views": "By default, a user
+/// connected to the root will only see data pertaining to the root").
+pub fn cdb_primary(rel: Release, container_data: bool) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$DATABASE") {
+        r.insert("CDB".into(), "YES".into());
+        r.insert("CON_ID".into(), "0".into());
+    }
+    let files = db.view("V$IOSTAT_FILE");
+    for r in files.iter_mut() {
+        // Log and control files belong to the whole CDB; data files below to a container.
+        r.insert("CON_ID".into(), "0".into());
+    }
+    files.retain(|r| r.get("FILETYPE_NAME").map(String::as_str) != Some("Data File"));
+    for (con, rreq, wreq, wms) in [
+        ("1", 300_000u64, 10_000u64, 4_000u64),
+        ("2", 1_000, 0, 0),
+        ("3", 450_000, 20_000, 11_000),
+    ] {
+        let mut r = iof("1", "Data File", rreq, wreq, wms);
+        r.insert("CON_ID".into(), con.into());
+        db.view("V$IOSTAT_FILE").push(r);
+    }
+    db.root_only = !container_data;
+    db
+}
+
+/// The primary of `primary(rel, 1)` with a second standby: SYNC AFFIRM to the near
+/// `prod_b` (dest 2) and ASYNC to the far `prod_c` (dest 3, until now inactive). Only
+/// dest 2 has `V$REDO_DEST_RESP_HISTOGRAM` rows: the view holds SYNC destinations only.
+pub fn primary_two_standbys(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$ARCHIVE_DEST") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            r.insert("STATUS".into(), "VALID".into());
+            r.insert("DB_UNIQUE_NAME".into(), "prod_c".into());
+            r.insert("DESTINATION".into(), "prod_c".into());
+        }
+    }
+    for r in db.view("V$ARCHIVE_DEST_STATUS") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            for (k, v) in [
+                ("STATUS", "VALID"),
+                ("TYPE", "PHYSICAL"),
+                ("DATABASE_MODE", "MOUNTED-STANDBY"),
+                ("RECOVERY_MODE", "MANAGED REAL TIME APPLY"),
+                ("STANDBY_LOGFILE_COUNT", "4"),
+                ("STANDBY_LOGFILE_ACTIVE", "1"),
+                ("ARCHIVED_SEQ#", "809"),
+                ("APPLIED_SEQ#", "808"),
+            ] {
+                r.insert(k.into(), v.into());
+            }
+        }
+    }
+    db.view("V$PARAMETER").push(par(
+        "log_archive_dest_3",
+        "SERVICE=prod_c ASYNC NOAFFIRM DB_UNIQUE_NAME=prod_c",
+        "FALSE",
+    ));
+    config(
+        &mut db,
+        &[
+            ("prod_a", "", "PRIMARY DATABASE"),
+            ("prod_b", "prod_a", "PHYSICAL STANDBY"),
+            ("prod_c", "prod_a", "PHYSICAL STANDBY"),
+        ],
+    );
+    db
+}
+
+/// `standby(rel, open_mode)` under another `DB_UNIQUE_NAME` (a second or third standby).
+pub fn standby_named(rel: Release, open_mode: &str, name: &str) -> FakeDb {
+    let mut db = standby(rel, open_mode);
+    for r in db.view("V$DATABASE") {
+        r.insert("DB_UNIQUE_NAME".into(), name.into());
+    }
+    if let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") {
+        if let Some(first) = rows.first_mut() {
+            first.insert("DB_UNIQUE_NAME".into(), name.into());
+        }
+    }
+    db
 }

@@ -18,6 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub enum DbKind {
     Primary,
     Standby,
+    /// `DATABASE_ROLE = 'FAR SYNC'` (12.1+): receives redo into its standby redo logs and
+    /// forwards it; it has no datafiles and never applies, so no apply parts.
+    FarSync,
 }
 
 /// Release-dependent choices, from the probe (`V$FIXED_TABLE` and `V$INSTANCE.VERSION`).
@@ -31,6 +34,16 @@ pub struct Features {
     pub lns_events: bool,
     /// 18c+: `V$INSTANCE.VERSION_FULL` exists.
     pub version_full: bool,
+    /// 12.1+: `V$ARCHIVE_DEST_STATUS.SYNCHRONIZATION_STATUS` is read (the contract's
+    /// release for it; 11.2 leaves it out rather than risk ORA-00904 on the whole part).
+    pub sync_status: bool,
+    /// 12.1+: the `CON_ID` columns exist (read from `V$IOSTAT_FILE` to tell whether a CDB
+    /// common user sees the PDBs' files or only the root's).
+    pub con_id: bool,
+    /// 12.2+: `V$DATAGUARD_CONFIG.PARENT_DBUN`/`DEST_ROLE` (the contract's release; the 12.1
+    /// Reference page was not confirmed). Taken from the probe with `GV$DATAGUARD_PROCESS`,
+    /// which appears in the same release.
+    pub dg_config: bool,
 }
 
 /// A named release whose SQL the contract test checks against the documented columns.
@@ -49,6 +62,9 @@ pub fn variants() -> Vec<Variant> {
         dg_process,
         lns_events,
         version_full,
+        sync_status: !lns_events,
+        con_id: !lns_events,
+        dg_config: dg_process,
     };
     vec![
         Variant {
@@ -174,6 +190,27 @@ const STANDBY_EVENTS: &[&str] = &[
     "MRP redo arrival",
 ];
 
+/// A far sync instance: RFS receives into its SRLs, then its own transport processes
+/// forward to the terminal standbys (far sync exists from 12.1: 12c event names only).
+const FAR_SYNC_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    "RFS sequential i/o",
+    "RFS dispatch",
+    event::LOG_FILE_PARALLEL_WRITE,
+    "log file sequential read",
+    event::SYNC_REMOTE_WRITE,
+    "ASYNC Remote Write",
+    "Redo Transport MISC",
+];
+
+const FAR_SYNC_HIST_EVENTS: &[&str] = &[
+    event::RFS_WRITE,
+    event::RFS_RANDOM_IO,
+    event::LOG_FILE_PARALLEL_WRITE,
+    event::SYNC_REMOTE_WRITE,
+];
+
 const STANDBY_HIST_EVENTS: &[&str] = &[
     event::RFS_WRITE,
     event::RFS_RANDOM_IO,
@@ -200,7 +237,12 @@ const STATS: &[&str] = &[
     stat::REDO_SYNCH_POLL_WRITES,
     stat::REDO_SYNCH_POLLS,
     "redo synch time overhead (usec)",
+    // RAC broadcast on commit: the latency LGWR waits for the SCN acknowledgement beyond
+    // its own write (µs from 11.2, centiseconds in 11.1: MOS 1064487.1's lfsdiag.sql), and
+    // how often the ack was still outstanding when the write completed. Part of `log file
+    // sync` on RAC that is neither CPU nor polling.
     "redo write broadcast ack time",
+    "redo write broadcast ack count",
 ];
 
 const OS_STATS: &[&str] = &[
@@ -294,7 +336,14 @@ fn events_part(names: &[&str]) -> Part {
                 "inst_id",
                 "event",
                 NC,
-                &["total_waits", "time_waited_micro"],
+                // The _FG columns (11.2+, every release dgscope has SQL for) split the
+                // waits of foreground sessions from those of background processes.
+                &[
+                    "total_waits",
+                    "time_waited_micro",
+                    "total_waits_fg",
+                    "time_waited_micro_fg"
+                ],
                 NC
             ),
             in_list(names)
@@ -366,7 +415,9 @@ fn resp_part() -> Part {
     )
 }
 
-fn dests_sql(compression: bool) -> String {
+/// `compression`/`sync_status`: whether to name those columns (see `dests_part`).
+fn dests_sql(compression: bool, sync_status: bool) -> String {
+    // Positions in s1 are the mapper's contract (map.rs `dests`); a NULL keeps its place.
     let s1 = [
         "d.status",
         "d.affirm",
@@ -375,6 +426,14 @@ fn dests_sql(compression: bool) -> String {
         "d.destination",
         "s.gap_status",
         "NVL(d.error, s.error)",
+        "s.type",
+        "s.recovery_mode",
+        "s.database_mode",
+        if sync_status {
+            "s.synchronization_status"
+        } else {
+            NC
+        },
     ]
     .join("||CHR(31)||");
     format!(
@@ -386,23 +445,31 @@ fn dests_sql(compression: bool) -> String {
             "d.inst_id",
             "TO_CHAR(d.dest_id)",
             "d.transmit_mode",
-            &["d.net_timeout", "s.archived_seq#", "s.applied_seq#"],
+            &[
+                "d.net_timeout",
+                "s.archived_seq#",
+                "s.applied_seq#",
+                "d.delay_mins",
+                "s.standby_logfile_count",
+                "s.standby_logfile_active"
+            ],
             &s1
         )
     )
 }
 
-fn dests_part() -> Part {
+fn dests_part(f: Features) -> Part {
     let mut p = part(
         "dests",
         "DEST",
         &["GV$ARCHIVE_DEST", "GV$ARCHIVE_DEST_STATUS"],
         false,
-        dests_sql(true),
+        dests_sql(true, f.sync_status),
     );
-    // VIEWS.md: V$ARCHIVE_DEST.COMPRESSION on 11.2 is unverified; without it the dest
+    // VIEWS.md: V$ARCHIVE_DEST.COMPRESSION on 11.2 is unverified, and the release that
+    // introduced SYNCHRONIZATION_STATUS is not settled either; without them the dest
     // status, gap and error still matter more than losing the whole part.
-    p.alt_sql = Some(dests_sql(false));
+    p.alt_sql = Some(dests_sql(false, false));
     p
 }
 
@@ -420,7 +487,7 @@ fn os_part() -> Part {
     )
 }
 
-fn iostat_part() -> Part {
+fn iostat_part(f: Features) -> Part {
     part(
         "iostat",
         "IOF",
@@ -441,23 +508,28 @@ fn iostat_part() -> Part {
                     "SUM(small_read_servicetime + large_read_servicetime)",
                     "SUM(small_write_servicetime + large_write_servicetime)",
                 ],
-                NC
+                // In a CDB a common user without CONTAINER_DATA sees the root's rows only
+                // (CON_ID 0/1); the largest CON_ID of the data files tells the mapper.
+                if f.con_id { "TO_CHAR(MAX(con_id))" } else { NC }
             )
         ),
     )
 }
 
 fn dg_part() -> Part {
+    // GV$, tagged with the instance: on a RAC standby only the instance running MRP0 has a
+    // meaningful apply lag (V$DATAGUARD_STATS: "relevant only to the applying instance"),
+    // and the session may have landed on another one. The mapper picks the instance.
     part(
         "dg",
         "DGS",
-        &["V$DATAGUARD_STATS"],
+        &["GV$DATAGUARD_STATS"],
         false,
         format!(
-            "{} FROM v$dataguard_stats",
+            "{} FROM gv$dataguard_stats",
             select(
                 "DGS",
-                NN,
+                "inst_id",
                 "LOWER(name)",
                 "unit",
                 &[],
@@ -488,25 +560,37 @@ fn recovery_part() -> Part {
     )
 }
 
+fn dg_process_sql(delay: bool) -> String {
+    format!(
+        "{} FROM gv$dataguard_process",
+        select(
+            "PROC",
+            "inst_id",
+            "name",
+            "role",
+            &[
+                "thread#",
+                "sequence#",
+                if delay { "delay_mins" } else { NN }
+            ],
+            "action"
+        )
+    )
+}
+
 fn processes_part(f: Features) -> Part {
     if f.dg_process {
-        part(
+        let mut p = part(
             "processes",
             "PROC",
             &["GV$DATAGUARD_PROCESS"],
             false,
-            format!(
-                "{} FROM gv$dataguard_process",
-                select(
-                    "PROC",
-                    "inst_id",
-                    "name",
-                    "role",
-                    &["thread#", "sequence#"],
-                    "action"
-                )
-            ),
-        )
+            dg_process_sql(true),
+        );
+        // DELAY_MINS of V$DATAGUARD_PROCESS is described in the 23ai Reference; that 12.2
+        // has it is known from public scripts only. Without it MRP0's state still counts.
+        p.alt_sql = Some(dg_process_sql(false));
+        p
     } else {
         part(
             "processes",
@@ -520,12 +604,108 @@ fn processes_part(f: Features) -> Part {
                     "inst_id",
                     "process",
                     NC,
-                    &["thread#", "sequence#"],
+                    &["thread#", "sequence#", "delay_mins"],
                     "status"
                 )
             ),
         )
     }
+}
+
+/// Standby: the archived logs recovery is waiting for. State, so read every sample.
+fn gaps_part() -> Part {
+    part(
+        "gaps",
+        "GAP",
+        &["V$ARCHIVE_GAP"],
+        false,
+        format!(
+            "{} FROM v$archive_gap",
+            select(
+                "GAP",
+                "thread#",
+                NC,
+                NC,
+                &["low_sequence#", "high_sequence#"],
+                NC
+            )
+        ),
+    )
+}
+
+/// The recovery area's limit and use (both roles). It fills over minutes, not seconds, so
+/// the once-a-minute cadence is enough.
+fn fra_part() -> Part {
+    part(
+        "fra",
+        "FRA",
+        &["V$RECOVERY_FILE_DEST"],
+        true,
+        format!(
+            "{} FROM v$recovery_file_dest",
+            select(
+                "FRA",
+                NN,
+                "name",
+                NC,
+                &[
+                    "space_limit",
+                    "space_used",
+                    "space_reclaimable",
+                    "number_of_files"
+                ],
+                NC
+            )
+        ),
+    )
+}
+
+/// How far back `V$DATAGUARD_STATUS` is read, in minutes. The text must not change from
+/// sample to sample (a new literal each time would be a hard parse each time), so the
+/// "newer than the previous sample" filter is the mapper's (`messages.rs`, by
+/// MESSAGE_NUM); this window bounds what a first sample or a reconnect can bring back.
+pub const DG_MESSAGE_WINDOW_MIN: u32 = 5;
+
+/// Data Guard messages of every instance (MRP0 may run on another one than the session's).
+fn dg_messages_part() -> Part {
+    part(
+        "dg_messages",
+        "DGM",
+        &["GV$DATAGUARD_STATUS"],
+        false,
+        format!(
+            "{} FROM gv$dataguard_status WHERE \"TIMESTAMP\" > SYSDATE - {DG_MESSAGE_WINDOW_MIN}/1440",
+            select(
+                "DGM",
+                "inst_id",
+                "severity",
+                "facility",
+                &[
+                    "message_num",
+                    "error_code",
+                    "dest_id",
+                    &epoch("\"TIMESTAMP\"")
+                ],
+                "message"
+            )
+        ),
+    )
+}
+
+/// The members of the configuration and who sends redo to whom (`PARENT_DBUN`): on a
+/// cascaded terminal standby, its own row names the member it receives from. The same on
+/// every instance, so V$; it changes only with the configuration, so once a minute.
+fn dg_config_part() -> Part {
+    part(
+        "dg_config",
+        "DGC",
+        &["V$DATAGUARD_CONFIG"],
+        true,
+        format!(
+            "{} FROM v$dataguard_config",
+            select("DGC", NN, "db_unique_name", "dest_role", &[], "parent_dbun")
+        ),
+    )
 }
 
 fn lag_hist_part() -> Part {
@@ -630,6 +810,14 @@ fn switches_part() -> Part {
 
 /// Every part a database of this kind is sampled with, fast and slow.
 pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
+    let mut v = base_parts(kind, f);
+    if f.dg_config {
+        v.push(dg_config_part());
+    }
+    v
+}
+
+fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
     match kind {
         DbKind::Primary => vec![
             instance_part(),
@@ -638,9 +826,11 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             hist_part(f, &primary_hist_events(f)),
             stats_part(),
             resp_part(),
-            dests_part(),
+            dests_part(f),
             os_part(),
-            iostat_part(),
+            iostat_part(f),
+            dg_messages_part(),
+            fra_part(),
             params_part(),
             logs_part(),
             standby_logs_part(),
@@ -652,15 +842,50 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
             events_part(STANDBY_EVENTS),
             hist_part(f, STANDBY_HIST_EVENTS),
             os_part(),
-            iostat_part(),
+            iostat_part(f),
             dg_part(),
             recovery_part(),
             processes_part(f),
+            gaps_part(),
+            dg_messages_part(),
             lag_hist_part(),
+            fra_part(),
             params_part(),
             logs_part(),
             standby_logs_part(),
         ],
+        // Transport only: no V$RECOVERY_PROGRESS, no apply lag histogram, no log switch
+        // history (the primary's rate is read on the primary); the dg part for its transport lag (Oracle's broker and
+        // Enterprise Manager report a far sync's transport lag), its processes for RFS and
+        // the forwarding ones, its destinations to the terminal standbys.
+        DbKind::FarSync => vec![
+            instance_part(),
+            db_part(),
+            events_part(FAR_SYNC_EVENTS),
+            hist_part(f, FAR_SYNC_HIST_EVENTS),
+            resp_part(),
+            dests_part(f),
+            os_part(),
+            iostat_part(f),
+            dg_part(),
+            processes_part(f),
+            gaps_part(),
+            dg_messages_part(),
+            fra_part(),
+            params_part(),
+            // V$LOG as on a standby: whatever online logs it has (none is a real answer).
+            logs_part(),
+            standby_logs_part(),
+        ],
+    }
+}
+
+/// The kinds of database a release can have: far sync instances exist from 12.1.
+pub fn kinds(v: &Variant) -> Vec<DbKind> {
+    if v.features.lns_events {
+        vec![DbKind::Primary, DbKind::Standby]
+    } else {
+        vec![DbKind::Primary, DbKind::Standby, DbKind::FarSync]
     }
 }
 
@@ -681,8 +906,12 @@ pub const PROBE_IDENTITY: &str = "SELECT i.version, i.instance_number, i.status,
 d.database_role, d.open_mode, d.db_unique_name, d.protection_mode, d.protection_level, \
 (SELECT COUNT(*) FROM gv$instance) FROM v$instance i, v$database d";
 
-/// Step 3 (18c+ only; the column does not exist before): the exact release update.
-pub const PROBE_VERSION_FULL: &str = "SELECT version_full FROM v$instance";
+/// Step 3 (18c+ only; VERSION_FULL does not exist before): the exact release update, and
+/// whether this is a container database (`V$DATABASE.CDB`, 12.1+), in one statement.
+pub const PROBE_VERSION_FULL: &str = "SELECT i.version_full, d.cdb FROM v$instance i, v$database d";
+
+/// Step 3 on 12.1–12.2 (and on 18c+ when the statement above failed): the CDB column alone.
+pub const PROBE_CDB: &str = "SELECT cdb FROM v$database";
 
 /// Step 2: which of the fixed views dgscope can use exist in this release.
 pub fn probe_fixed_views() -> String {
@@ -697,7 +926,7 @@ pub fn probe_fixed_views() -> String {
 pub fn all_parts() -> Vec<(String, Part)> {
     let mut out = Vec::new();
     for v in variants() {
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             for p in parts(kind, v.features) {
                 out.push((format!("{}/{:?}", v.label, kind), p));
             }
@@ -716,9 +945,10 @@ pub fn all_statements() -> Vec<(String, String)> {
             "probe/version_full".to_string(),
             PROBE_VERSION_FULL.to_string(),
         ),
+        ("probe/cdb".to_string(), PROBE_CDB.to_string()),
     ];
     for v in variants() {
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             let ps = parts(kind, v.features);
             out.push((format!("{}/{:?}/all", v.label, kind), statement(&ps)));
             out.push((
@@ -752,7 +982,7 @@ pub fn all_views() -> BTreeMap<&'static str, ViewUse> {
     let mut m: BTreeMap<&'static str, ViewUse> = BTreeMap::new();
     for v in variants() {
         let mut seen = BTreeSet::new();
-        for kind in [DbKind::Primary, DbKind::Standby] {
+        for kind in kinds(&v) {
             for p in parts(kind, v.features) {
                 for view in p.views {
                     let u = m.entry(view).or_default();
@@ -818,6 +1048,26 @@ mod tests {
             }
             assert_eq!(commas, 10, "{label} {}", p.name);
             assert!(p.sql.starts_with(&format!("SELECT '{}'", p.tag)));
+        }
+    }
+
+    #[test]
+    fn a_far_sync_has_no_apply_parts_and_exists_from_12_1() {
+        let v = variants();
+        assert_eq!(kinds(&v[0]), vec![DbKind::Primary, DbKind::Standby]);
+        for var in &v[1..] {
+            assert!(kinds(var).contains(&DbKind::FarSync), "{}", var.label);
+            let names: Vec<&str> = parts(DbKind::FarSync, var.features)
+                .iter()
+                .map(|p| p.name)
+                .collect();
+            for apply in ["recovery", "lag_hist", "switches", "stats"] {
+                assert!(!names.contains(&apply), "{}: {apply}", var.label);
+            }
+            for transport in ["dg", "dests", "processes", "gaps", "standby_logs", "events"] {
+                assert!(names.contains(&transport), "{}: {transport}", var.label);
+            }
+            assert_eq!(names.contains(&"dg_config"), var.features.dg_config);
         }
     }
 

@@ -1,175 +1,477 @@
-//! SQL a DBA pastes to verify a finding (shown in drill-downs and incident reports). It lives
-//! here with the rest of dgscope's SQL so the SELECT-only and column-contract tests cover it.
-//! dgscope never runs these itself.
+//! SQL a DBA pastes to verify a finding (shown in drill-downs, incident reports and `check`'s
+//! JSON). The causes engine names what to verify ([`VerifyKey`]); this module spells it for
+//! the release the DBA runs it on, so the numbers they get are the numbers dgscope shows:
+//! no `V$EVENT_HISTOGRAM_MICRO` before 12.1.0.2, no `V$DATAGUARD_PROCESS` before 12.2,
+//! `LNS wait on SENDREQ` on 11.2 where later releases have `SYNC Remote Write`, and `GV$` with
+//! `INST_ID` on RAC for the views that are per instance. It lives here with the rest of
+//! dgscope's SQL so the SELECT-only and column-contract tests cover every variant. dgscope
+//! never runs these itself.
 
-/// A named verification query and the database it belongs on.
+use crate::causes::VerifyKey;
+use crate::sample::names::event;
+use crate::sample::Sample;
+
+/// What of a release changes the verification SQL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VerifySql {
-    pub name: &'static str,
-    pub run_on: RunOn,
-    pub sql: &'static str,
+pub struct Release {
+    /// `V$EVENT_HISTOGRAM_MICRO` exists (12.1.0.2+).
+    pub micro_hist: bool,
+    /// `V$DATAGUARD_PROCESS` exists (12.2+); else `V$MANAGED_STANDBY`.
+    pub dg_process: bool,
+    /// 11.x names the SYNC transport wait `LNS wait on SENDREQ`.
+    pub lns_events: bool,
+    /// More than one instance: per-instance views as `GV$` with `INST_ID`.
+    pub rac: bool,
 }
 
+impl Default for Release {
+    /// A current single-instance release (19c), for a database whose version is unknown.
+    fn default() -> Self {
+        Release::from_db(None, None)
+    }
+}
+
+impl Release {
+    /// From `db.version` (`"19.21.0.0.0"`, `"11.2.0.4.0"`) and `db.instances`; an unknown
+    /// version is taken as a current release.
+    pub fn from_db(version: Option<&str>, instances: Option<u32>) -> Release {
+        let v: Vec<u32> = version
+            .map(|s| {
+                s.trim()
+                    .split('.')
+                    .map_while(|p| p.trim().parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let at_least = |want: &[u32]| {
+            if v.is_empty() {
+                return true;
+            }
+            for (i, w) in want.iter().enumerate() {
+                let have = v.get(i).copied().unwrap_or(0);
+                if have != *w {
+                    return have > *w;
+                }
+            }
+            true
+        };
+        Release {
+            micro_hist: at_least(&[12, 1, 0, 2]),
+            dg_process: at_least(&[12, 2]),
+            lns_events: !at_least(&[12, 1]),
+            rac: instances.is_some_and(|n| n > 1),
+        }
+    }
+
+    /// The release of the database a sample came from.
+    pub fn of(s: &Sample) -> Release {
+        let db = s.db.as_ref();
+        Release::from_db(
+            db.and_then(|d| d.version.as_deref()),
+            db.and_then(|d| d.instances),
+        )
+    }
+
+    /// For a query run on both databases: what works on each.
+    fn common(a: Release, b: Release) -> Release {
+        Release {
+            micro_hist: a.micro_hist && b.micro_hist,
+            dg_process: a.dg_process && b.dg_process,
+            lns_events: a.lns_events || b.lns_events,
+            rac: a.rac || b.rac,
+        }
+    }
+}
+
+/// The releases of the pair a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Releases {
+    pub primary: Release,
+    pub standby: Release,
+}
+
+impl Releases {
+    /// From the newest primary and standby samples (a failed sample has no `db`: pass the
+    /// last good one; a release does not go stale).
+    pub fn from_samples(primary: Option<&Sample>, standby: Option<&Sample>) -> Releases {
+        let of = |s: Option<&Sample>| {
+            s.filter(|s| s.db.is_some())
+                .map_or_else(Release::default, Release::of)
+        };
+        Releases {
+            primary: of(primary),
+            standby: of(standby),
+        }
+    }
+}
+
+/// Which database a query belongs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunOn {
     Primary,
     Standby,
+    /// The same query on each, to compare (e.g. write latency per file type).
+    Both,
 }
 
 impl RunOn {
     pub fn as_str(self) -> &'static str {
         match self {
-            RunOn::Primary => "primary",
-            RunOn::Standby => "standby",
+            RunOn::Primary => "run on the primary",
+            RunOn::Standby => "run on the standby",
+            RunOn::Both => "run on both databases",
         }
     }
 }
 
-pub const COMMIT_PATH_AVERAGES: VerifySql = VerifySql {
-    name: "commit path averages",
-    run_on: RunOn::Primary,
-    sql: "SELECT event, total_waits,\n       ROUND(time_waited_micro / NULLIF(total_waits, 0) / 1000, 3) AS avg_ms\nFROM v$system_event\nWHERE event IN ('log file sync', 'log file parallel write', 'SYNC Remote Write')\nORDER BY event;",
-};
+/// A verification query for one release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifySql {
+    pub name: &'static str,
+    pub run_on: RunOn,
+    pub sql: String,
+}
 
-pub const LFS_HISTOGRAM: VerifySql = VerifySql {
-    name: "log file sync histogram",
-    run_on: RunOn::Primary,
-    sql: "SELECT wait_time_format, wait_count\nFROM v$event_histogram_micro\nWHERE event = 'log file sync'\nORDER BY wait_time_micro;",
-};
+impl VerifySql {
+    /// As shown to the DBA: a comment naming it and where to run it, then the statement.
+    pub fn text(&self) -> String {
+        format!("-- {} ({})\n{}", self.name, self.run_on.as_str(), self.sql)
+    }
+}
 
-pub const LFPW_HISTOGRAM: VerifySql = VerifySql {
-    name: "log file parallel write histogram",
-    run_on: RunOn::Primary,
-    sql: "SELECT wait_time_format, wait_count\nFROM v$event_histogram_micro\nWHERE event = 'log file parallel write'\nORDER BY wait_time_micro;",
-};
+/// Where `key`'s query runs.
+pub fn run_on(key: VerifyKey) -> RunOn {
+    use VerifyKey::*;
+    match key {
+        CommitPathAverages | LfsHistogram | LfpwHistogram | OrlLayout | DestConfig | DestParams
+        | DestResponse | PollingStats | CpuLoad | LogSwitches | RedoSizing | ProtectionMode => {
+            RunOn::Primary
+        }
+        RfsLatency | SrlLayout | DgLags | ApplyRate | ApplyWaits | ApplyProcesses | ArchiveGap
+        | RecoveryArea | StandbyParams => RunOn::Standby,
+        IoByFiletype | DgMessages => RunOn::Both,
+    }
+}
 
-pub const RFS_LATENCY: VerifySql = VerifySql {
-    name: "RFS write latency",
-    run_on: RunOn::Standby,
-    sql: "SELECT event, total_waits,\n       ROUND(time_waited_micro / NULLIF(total_waits, 0) / 1000, 3) AS avg_ms\nFROM v$system_event\nWHERE event IN ('RFS write', 'RFS random i/o', 'RFS sequential i/o')\nORDER BY event;",
-};
+/// `key` spelled for the release of the database it runs on.
+pub fn resolve(key: VerifyKey, releases: &Releases) -> VerifySql {
+    let on = run_on(key);
+    let r = match on {
+        RunOn::Primary => releases.primary,
+        RunOn::Standby => releases.standby,
+        RunOn::Both => Release::common(releases.primary, releases.standby),
+    };
+    VerifySql {
+        name: name(key, r),
+        run_on: on,
+        sql: sql(key, r),
+    }
+}
 
-pub const SRL_LAYOUT: VerifySql = VerifySql {
-    name: "standby redo log groups, sizes and members",
-    run_on: RunOn::Standby,
-    sql: "SELECT s.thread#, s.group#, s.bytes / 1048576 AS mb, COUNT(f.member) AS members\nFROM v$standby_log s JOIN v$logfile f ON f.group# = s.group#\nGROUP BY s.thread#, s.group#, s.bytes\nORDER BY s.thread#, s.group#;",
-};
+/// The texts a finding's consumers show, in the finding's order.
+pub fn texts(keys: &[VerifyKey], releases: &Releases) -> Vec<String> {
+    keys.iter().map(|&k| resolve(k, releases).text()).collect()
+}
 
-pub const ORL_LAYOUT: VerifySql = VerifySql {
-    name: "online redo log groups, sizes and members",
-    run_on: RunOn::Primary,
-    sql: "SELECT thread#, group#, bytes / 1048576 AS mb, members, status\nFROM v$log\nORDER BY thread#, group#;",
-};
+fn name(key: VerifyKey, r: Release) -> &'static str {
+    use VerifyKey::*;
+    match key {
+        CommitPathAverages => "commit path averages",
+        LfsHistogram => "log file sync histogram",
+        LfpwHistogram => "log file parallel write histogram",
+        RfsLatency => "RFS write latency",
+        SrlLayout => "standby redo log groups, sizes, block sizes and members",
+        OrlLayout => "online redo log groups, sizes and block sizes",
+        DestConfig => "redo transport destinations",
+        DestParams => "destination parameters and states",
+        DestResponse => "SYNC response-time histogram (whole seconds)",
+        PollingStats => "adaptive log file sync: polling vs post/wait",
+        CpuLoad => "host CPU and load",
+        IoByFiletype => "write latency per file type",
+        LogSwitches => "log switches per hour (last 24 h)",
+        DgLags => "transport and apply lag",
+        ApplyRate => "redo apply rate and checkpoint time per log",
+        ApplyWaits => "what redo apply waits on",
+        ApplyProcesses if r.dg_process => "Data Guard processes",
+        ApplyProcesses => "Data Guard processes (V$MANAGED_STANDBY before 12.2)",
+        ArchiveGap => "archive gaps",
+        RedoSizing => "log buffer",
+        RecoveryArea => "recovery area usage",
+        DgMessages => "Data Guard errors (newest first)",
+        ProtectionMode => "protection mode and level",
+        StandbyParams => "standby apply and recovery-area parameters",
+    }
+}
 
-pub const DEST_CONFIG: VerifySql = VerifySql {
-    name: "redo transport destinations",
-    run_on: RunOn::Primary,
-    sql: "SELECT d.dest_id, d.db_unique_name, d.status, d.transmit_mode, d.affirm,\n       d.net_timeout, d.compression, s.gap_status, d.error\nFROM v$archive_dest d JOIN v$archive_dest_status s ON s.dest_id = d.dest_id\nWHERE d.target = 'STANDBY';",
-};
+/// `v$x`, or `gv$x` on RAC, and the `inst_id` column to select and order by with it.
+struct Per {
+    rac: bool,
+}
 
-pub const DEST_RESPONSE: VerifySql = VerifySql {
-    name: "SYNC response-time histogram (whole seconds)",
-    run_on: RunOn::Primary,
-    sql: "SELECT dest_id, duration, frequency, time\nFROM v$redo_dest_resp_histogram\nWHERE frequency > 0\nORDER BY dest_id, duration;",
-};
+impl Per {
+    fn view(&self, v: &str) -> String {
+        if self.rac {
+            format!("gv${v}")
+        } else {
+            format!("v${v}")
+        }
+    }
+    /// `inst_id, ` on RAC, nothing otherwise (select lists and ORDER BY).
+    fn inst(&self) -> &'static str {
+        if self.rac {
+            "inst_id, "
+        } else {
+            ""
+        }
+    }
+}
 
-pub const POLLING_STATS: VerifySql = VerifySql {
-    name: "adaptive log file sync: polling vs post/wait",
-    run_on: RunOn::Primary,
-    sql: "SELECT name, value\nFROM v$sysstat\nWHERE name IN ('redo synch writes', 'redo synch poll writes', 'redo synch polls')\nORDER BY name;",
-};
+fn sql(key: VerifyKey, r: Release) -> String {
+    use VerifyKey::*;
+    let p = Per { rac: r.rac };
+    let i = p.inst();
+    let avg = "ROUND(time_waited_micro / NULLIF(total_waits, 0) / 1000, 3) AS avg_ms";
+    let events = |names: &[&str], order: &str| {
+        let list = names
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "SELECT {i}event, total_waits,\n       {avg}\nFROM {}\nWHERE event IN ({list})\nORDER BY {i}{order};",
+            p.view("system_event")
+        )
+    };
+    let hist = |e: &str| {
+        if r.micro_hist {
+            format!(
+                "SELECT {i}wait_time_format, wait_count\nFROM {}\nWHERE event = '{e}'\nORDER BY {i}wait_time_micro;",
+                p.view("event_histogram_micro")
+            )
+        } else {
+            format!(
+                "SELECT {i}wait_time_milli, wait_count\nFROM {}\nWHERE event = '{e}'\nORDER BY {i}wait_time_milli;",
+                p.view("event_histogram")
+            )
+        }
+    };
+    let remote = if r.lns_events {
+        event::LNS_WAIT_ON_SENDREQ
+    } else {
+        event::SYNC_REMOTE_WRITE
+    };
+    match key {
+        CommitPathAverages => events(
+            &[event::LOG_FILE_SYNC, event::LOG_FILE_PARALLEL_WRITE, remote],
+            "event",
+        ),
+        LfsHistogram => hist(event::LOG_FILE_SYNC),
+        LfpwHistogram => hist(event::LOG_FILE_PARALLEL_WRITE),
+        RfsLatency => events(&["RFS write", "RFS random i/o", "RFS sequential i/o"], "event"),
+        ApplyWaits => events(
+            &[
+                event::CHECKPOINT_COMPLETED,
+                event::RECOVERY_READ,
+                event::DB_FILE_SEQUENTIAL_READ,
+                event::PARALLEL_RECOVERY_READ_BUFFER_FREE,
+                event::FREE_BUFFER_WAITS,
+            ],
+            "time_waited_micro DESC",
+        ),
+        // The log views come from the control file: the same on every instance, so V$.
+        SrlLayout => "SELECT s.thread#, s.group#, s.bytes / 1048576 AS mb, s.blocksize, s.status,\n       COUNT(f.member) AS members\nFROM v$standby_log s JOIN v$logfile f ON f.group# = s.group#\nGROUP BY s.thread#, s.group#, s.bytes, s.blocksize, s.status\nORDER BY s.thread#, s.group#;".into(),
+        OrlLayout => "SELECT thread#, group#, bytes / 1048576 AS mb, blocksize, members, status\nFROM v$log\nORDER BY thread#, group#;".into(),
+        LogSwitches => "SELECT thread#, TRUNC(first_time, 'HH24') AS hour, COUNT(*) AS switches\nFROM v$log_history\nWHERE first_time > SYSDATE - 1\nGROUP BY thread#, TRUNC(first_time, 'HH24')\nORDER BY hour, thread#;".into(),
+        ArchiveGap => "SELECT thread#, low_sequence#, high_sequence#\nFROM v$archive_gap;".into(),
+        // V$ARCHIVE_DEST describes the current instance: every instance on RAC.
+        DestConfig => {
+            let (d, s) = (p.view("archive_dest"), p.view("archive_dest_status"));
+            let (di, join) = if r.rac {
+                ("d.inst_id, ", " AND s.inst_id = d.inst_id")
+            } else {
+                ("", "")
+            };
+            // SYNCHRONIZATION_STATUS is documented from 12.1 on (11.x: the same release gate
+            // as the LNS event names).
+            let sync = if r.lns_events {
+                ""
+            } else {
+                "s.synchronization_status, "
+            };
+            format!(
+                "SELECT {di}d.dest_id, d.db_unique_name, d.status, d.transmit_mode, d.affirm,\n       d.net_timeout, d.compression, d.delay_mins, s.type, s.database_mode,\n       s.recovery_mode, s.protection_mode, {sync}s.gap_status, d.error\nFROM {d} d JOIN {s} s ON s.dest_id = d.dest_id{join}\nWHERE d.target = 'STANDBY'\nORDER BY {di}d.dest_id;"
+            )
+        }
+        DestParams => format!(
+            "SELECT {i}name, value\nFROM {}\nWHERE name LIKE 'log_archive_dest_%'\n  AND value IS NOT NULL\nORDER BY {i}name;",
+            p.view("parameter")
+        ),
+        DestResponse => format!(
+            "SELECT {i}dest_id, duration, frequency, time\nFROM {}\nWHERE frequency > 0\nORDER BY {i}dest_id, duration;",
+            p.view("redo_dest_resp_histogram")
+        ),
+        PollingStats => format!(
+            "SELECT {i}name, value\nFROM {}\nWHERE name IN ('redo synch writes', 'redo synch poll writes', 'redo synch polls')\nORDER BY {i}name;",
+            p.view("sysstat")
+        ),
+        CpuLoad => format!(
+            "SELECT {i}stat_name, value\nFROM {}\nWHERE stat_name IN ('NUM_CPUS', 'LOAD', 'BUSY_TIME', 'IDLE_TIME')\nORDER BY {i}stat_name;",
+            p.view("osstat")
+        ),
+        IoByFiletype => format!(
+            "SELECT {i}filetype_name,\n       SUM(small_write_reqs + large_write_reqs) AS writes,\n       ROUND(SUM(small_write_servicetime + large_write_servicetime)\n             / NULLIF(SUM(small_write_reqs + large_write_reqs), 0), 3) AS w_await_ms\nFROM {}\nGROUP BY {i}filetype_name\nORDER BY {i}filetype_name;",
+            p.view("iostat_file")
+        ),
+        // Apply lag is meaningful only on the instance running MRP0: INST_ID says which.
+        DgLags => format!(
+            "SELECT {i}name, value, time_computed, datum_time\nFROM {}\nWHERE name IN ('transport lag', 'apply lag', 'apply finish time')\nORDER BY {i}name;",
+            p.view("dataguard_stats")
+        ),
+        ApplyRate => format!(
+            "SELECT {i}item, units, sofar, total, timestamp\nFROM {}\nWHERE item IN ('Active Apply Rate', 'Average Apply Rate', 'Maximum Apply Rate',\n               'Apply Time per Log', 'Checkpoint Time per Log', 'Last Applied Redo')\nORDER BY {i}item;",
+            p.view("recovery_progress")
+        ),
+        ApplyProcesses if r.dg_process => format!(
+            "SELECT {i}name, role, action, thread#, sequence#\nFROM {}\nORDER BY {i}name;",
+            p.view("dataguard_process")
+        ),
+        ApplyProcesses => format!(
+            "SELECT {i}process, status, thread#, sequence#, delay_mins\nFROM {}\nORDER BY {i}process;",
+            p.view("managed_standby")
+        ),
+        RedoSizing => format!(
+            "SELECT {i}name, display_value\nFROM {}\nWHERE name IN ('log_buffer', 'cpu_count')\nORDER BY {i}name;",
+            p.view("parameter")
+        ),
+        RecoveryArea => "SELECT name, space_limit / 1048576 AS limit_mb, space_used / 1048576 AS used_mb,\n       space_reclaimable / 1048576 AS reclaimable_mb, number_of_files\nFROM v$recovery_file_dest;".into(),
+        DgMessages => format!(
+            "SELECT {i}timestamp, facility, severity, error_code, dest_id, message\nFROM {}\nWHERE severity IN ('Error', 'Fatal')\nORDER BY timestamp DESC;",
+            p.view("dataguard_status")
+        ),
+        ProtectionMode => "SELECT db_unique_name, database_role, protection_mode, protection_level\nFROM v$database;".into(),
+        StandbyParams => format!(
+            "SELECT {i}name, value\nFROM {}\nWHERE name IN ('standby_file_management', 'db_recovery_file_dest',\n               'db_recovery_file_dest_size', 'fal_server')\nORDER BY {i}name;",
+            p.view("parameter")
+        ),
+    }
+}
 
-pub const CPU_LOAD: VerifySql = VerifySql {
-    name: "host CPU and load",
-    run_on: RunOn::Primary,
-    sql: "SELECT stat_name, value\nFROM v$osstat\nWHERE stat_name IN ('NUM_CPUS', 'LOAD', 'BUSY_TIME', 'IDLE_TIME')\nORDER BY stat_name;",
-};
-
-pub const IO_BY_FILETYPE: VerifySql = VerifySql {
-    name: "write latency per file type (run on both databases)",
-    run_on: RunOn::Standby,
-    sql: "SELECT filetype_name,\n       SUM(small_write_reqs + large_write_reqs) AS writes,\n       ROUND(SUM(small_write_servicetime + large_write_servicetime)\n             / NULLIF(SUM(small_write_reqs + large_write_reqs), 0), 3) AS w_await_ms\nFROM v$iostat_file\nGROUP BY filetype_name\nORDER BY filetype_name;",
-};
-
-pub const LOG_SWITCHES: VerifySql = VerifySql {
-    name: "log switches per hour (last 24 h)",
-    run_on: RunOn::Primary,
-    sql: "SELECT thread#, TRUNC(first_time, 'HH24') AS hour, COUNT(*) AS switches\nFROM v$log_history\nWHERE first_time > SYSDATE - 1\nGROUP BY thread#, TRUNC(first_time, 'HH24')\nORDER BY hour, thread#;",
-};
-
-pub const DG_LAGS: VerifySql = VerifySql {
-    name: "transport and apply lag",
-    run_on: RunOn::Standby,
-    sql: "SELECT name, value, time_computed, datum_time\nFROM v$dataguard_stats\nWHERE name IN ('transport lag', 'apply lag', 'apply finish time');",
-};
-
-pub const APPLY_RATE: VerifySql = VerifySql {
-    name: "redo apply rate and checkpoint time per log",
-    run_on: RunOn::Standby,
-    sql: "SELECT item, units, sofar, total, timestamp\nFROM v$recovery_progress\nWHERE item IN ('Active Apply Rate', 'Average Apply Rate', 'Maximum Apply Rate',\n               'Apply Time per Log', 'Checkpoint Time per Log', 'Last Applied Redo');",
-};
-
-pub const APPLY_WAITS: VerifySql = VerifySql {
-    name: "what redo apply waits on",
-    run_on: RunOn::Standby,
-    sql: "SELECT event, total_waits,\n       ROUND(time_waited_micro / NULLIF(total_waits, 0) / 1000, 3) AS avg_ms\nFROM v$system_event\nWHERE event IN ('checkpoint completed', 'recovery read', 'db file sequential read',\n                'parallel recovery read buffer free', 'free buffer waits')\nORDER BY time_waited_micro DESC;",
-};
-
-pub const APPLY_PROCESSES: VerifySql = VerifySql {
-    name: "Data Guard processes (12.2+)",
-    run_on: RunOn::Standby,
-    sql: "SELECT name, role, action, thread#, sequence#\nFROM v$dataguard_process\nORDER BY name;",
-};
-
-pub const ARCHIVE_GAP: VerifySql = VerifySql {
-    name: "archive gaps",
-    run_on: RunOn::Standby,
-    sql: "SELECT thread#, low_sequence#, high_sequence#\nFROM v$archive_gap;",
-};
-
-pub const REDO_SIZING: VerifySql = VerifySql {
-    name: "log buffer and online redo log sizes",
-    run_on: RunOn::Primary,
-    sql: "SELECT name, display_value\nFROM v$parameter\nWHERE name IN ('log_buffer', 'cpu_count');",
-};
-
-/// Every verification statement, for the contract tests.
-pub const ALL: &[VerifySql] = &[
-    COMMIT_PATH_AVERAGES,
-    LFS_HISTOGRAM,
-    LFPW_HISTOGRAM,
-    RFS_LATENCY,
-    SRL_LAYOUT,
-    ORL_LAYOUT,
-    DEST_CONFIG,
-    DEST_RESPONSE,
-    POLLING_STATS,
-    CPU_LOAD,
-    IO_BY_FILETYPE,
-    LOG_SWITCHES,
-    DG_LAGS,
-    APPLY_RATE,
-    APPLY_WAITS,
-    APPLY_PROCESSES,
-    ARCHIVE_GAP,
-    REDO_SIZING,
-];
+/// The releases the contract tests check every query against: the release it targets as in
+/// `columns.tsv`'s "since" column, and its flags, single instance and RAC.
+pub fn variants() -> Vec<(&'static str, &'static str, Release)> {
+    let mut out = Vec::new();
+    for (label, version) in [
+        ("11.2", "11.2.0.4"),
+        ("12.1.0.1", "12.1.0.1"),
+        ("12.1.0.2", "12.1.0.2"),
+        ("12.2", "12.2.0.1"),
+        ("19c", "19.0"),
+    ] {
+        for rac in [false, true] {
+            let r = Release::from_db(Some(version), Some(if rac { 2 } else { 1 }));
+            out.push((label, version, r));
+        }
+    }
+    out
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_verify_statement_is_a_select() {
-        for v in ALL {
-            let head = v.sql.trim_start().to_ascii_uppercase();
-            assert!(head.starts_with("SELECT"), "{}", v.name);
-            for word in [
-                "INSERT", "UPDATE ", "DELETE", "MERGE", "ALTER", "DROP", "GRANT", "EXECUTE",
-                "BEGIN",
-            ] {
-                assert!(!head.contains(word), "{} contains {word}", v.name);
+    fn every_variant_of_every_statement_is_a_select() {
+        for (label, _, r) in variants() {
+            for &k in VerifyKey::ALL {
+                let v = resolve(
+                    k,
+                    &Releases {
+                        primary: r,
+                        standby: r,
+                    },
+                );
+                let head = v.sql.trim_start().to_ascii_uppercase();
+                assert!(head.starts_with("SELECT"), "{label} {}", v.name);
+                for word in [
+                    "INSERT", "UPDATE ", "DELETE", "MERGE", "ALTER", "DROP", "GRANT", "EXECUTE",
+                    "BEGIN",
+                ] {
+                    assert!(!head.contains(word), "{label} {} contains {word}", v.name);
+                }
             }
         }
+    }
+
+    #[test]
+    fn the_release_picks_views_and_event_names() {
+        let r = |v: &str, n: u32| Release::from_db(Some(v), Some(n));
+        let on = |k, rel: Release| {
+            resolve(
+                k,
+                &Releases {
+                    primary: rel,
+                    standby: rel,
+                },
+            )
+            .sql
+        };
+        let old = r("11.2.0.4.0", 1);
+        assert!(old.lns_events && !old.micro_hist && !old.dg_process && !old.rac);
+        assert!(on(VerifyKey::CommitPathAverages, old).contains("'LNS wait on SENDREQ'"));
+        assert!(!on(VerifyKey::CommitPathAverages, old).contains("SYNC Remote Write"));
+        assert!(on(VerifyKey::LfsHistogram, old).contains("FROM v$event_histogram\n"));
+        assert!(on(VerifyKey::ApplyProcesses, old).contains("v$managed_standby"));
+        // 12.1.0.1 predates the micro histogram; 12.1.0.2 has it.
+        assert!(!r("12.1.0.1.0", 1).micro_hist);
+        assert!(
+            on(VerifyKey::LfpwHistogram, r("12.1.0.2.0", 1)).contains("v$event_histogram_micro")
+        );
+        let new = r("19.21.0.0.0", 1);
+        assert!(on(VerifyKey::CommitPathAverages, new).contains("'SYNC Remote Write'"));
+        assert!(on(VerifyKey::ApplyProcesses, new).contains("v$dataguard_process"));
+        let rac = r("19.21.0.0.0", 2);
+        let s = on(VerifyKey::DgLags, rac);
+        assert!(
+            s.contains("gv$dataguard_stats") && s.starts_with("SELECT inst_id, "),
+            "{s}"
+        );
+        // Control-file views stay V$ on RAC (GV$ would repeat each row per instance).
+        assert!(on(VerifyKey::SrlLayout, rac).contains("FROM v$standby_log"));
+        // An unknown version is a current release.
+        assert_eq!(Release::from_db(None, None), new);
+    }
+
+    #[test]
+    fn each_text_names_one_database() {
+        let rel = Releases::default();
+        for &k in VerifyKey::ALL {
+            let t = resolve(k, &rel).text();
+            let first = t.lines().next().unwrap();
+            let n = [
+                "run on the primary",
+                "run on the standby",
+                "run on both databases",
+            ]
+            .iter()
+            .filter(|w| first.contains(*w))
+            .count();
+            assert_eq!(n, 1, "{first}");
+            assert_eq!(t.matches("(run on").count(), 1, "{t}");
+        }
+    }
+
+    #[test]
+    fn a_query_on_both_databases_uses_what_both_have() {
+        let rel = Releases {
+            primary: Release::from_db(Some("19.3.0.0.0"), Some(2)),
+            standby: Release::from_db(Some("19.3.0.0.0"), Some(1)),
+        };
+        assert!(resolve(VerifyKey::IoByFiletype, &rel)
+            .sql
+            .contains("gv$iostat_file"));
+        // The standby's own queries follow the standby's release.
+        assert!(resolve(VerifyKey::DgLags, &rel)
+            .sql
+            .contains("FROM v$dataguard_stats"));
     }
 }

@@ -7,7 +7,7 @@
 
 use super::hist::EventAcc;
 use super::link::{Link, LinkState, Ns, NS_PER_S};
-use super::params::{Params, Transport};
+use super::params::{Params, SyncStalls, Transport};
 use super::queue::EventQueue;
 use super::rng::Rng;
 
@@ -127,6 +127,11 @@ pub struct CommitPath {
     /// Simulated events: commit requests, LGWR dispatches, write completions and foreground
     /// wake-ups (the prototype's count, TWIN-MODEL.md §5).
     pub events: u64,
+    /// The standby refuses redo (no SRL, no archive space): a SYNC remote write fails as if
+    /// the standby were down. Set by the fluid side every step.
+    pub standby_rejects: bool,
+    /// Seed of the SYNC stall windows, so they are fixed per `(scenario, seed)`.
+    stall_seed: u64,
     p: Params,
 }
 
@@ -166,6 +171,8 @@ impl CommitPath {
             last_ckpt: None,
             new_switches: Vec::new(),
             events: 0,
+            standby_rejects: false,
+            stall_seed: seed,
             p: p.clone(),
         };
         cp.set_sessions(p.sessions);
@@ -343,7 +350,11 @@ impl CommitPath {
         let Transport::Sync { affirm } = self.p.transport else {
             return None;
         };
-        let up = self.p.standby_up(self.since_scenario_s(t));
+        let since = self.since_scenario_s(t);
+        if self.p.deferred(since) {
+            return None;
+        }
+        let up = self.p.link_up(since) && !self.standby_rejects;
         let p = &self.p;
         self.link.observe(t, up, true, p.net_timeout_s, p.reopen_s);
         match self.link.state {
@@ -351,10 +362,24 @@ impl CommitPath {
                 let rfs = self.srl_write_us(t, size);
                 self.c.rfs_random_io.add(rfs as u64);
                 let net = self.p.net0_us + size / self.p.net_bw_bps * 1e6;
-                Some(if affirm { net + rfs } else { net })
+                let hang = self.stall_left_us(since);
+                Some(hang + if affirm { net + rfs } else { net })
             }
             LinkState::Stalled { until } => Some((until - t) as f64 / 1000.0),
             LinkState::Down { .. } => None,
+        }
+    }
+
+    /// Inside a SYNC stall window: µs until it ends (the response arrives after it).
+    fn stall_left_us(&self, since_s: f64) -> f64 {
+        let Some(st) = self.p.sync_stalls else {
+            return 0.0;
+        };
+        let (start, len) = stall_window(self.stall_seed, st, since_s);
+        if since_s >= start && since_s < start + len {
+            (start + len - since_s) * 1e6
+        } else {
+            0.0
         }
     }
 
@@ -529,6 +554,19 @@ impl CommitPath {
     pub fn active_sessions(&self) -> usize {
         self.sessions.iter().filter(|s| !s.retired).count()
     }
+}
+
+/// The stall window of the period that holds `since_s`: (start, length) in seconds after
+/// the scenario start. Each period of `every_s` has one stall, placed and sized by a hash of
+/// the seed and the period's index, so no random stream is consumed.
+pub fn stall_window(seed: u64, st: SyncStalls, since_s: f64) -> (f64, f64) {
+    let k = (since_s / st.every_s).floor().max(0.0) as u64;
+    let mut x = seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let u1 = super::rng::Rng::new(x).uniform();
+    x = x.wrapping_add(0xD1B5_4A32_D192_ED03);
+    let u2 = super::rng::Rng::new(x).uniform();
+    let start = (k as f64 + 0.4 + 0.2 * u1) * st.every_s;
+    (start, st.min_s + (st.max_s - st.min_s) * u2)
 }
 
 #[cfg(test)]

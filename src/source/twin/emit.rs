@@ -4,12 +4,13 @@
 
 use super::hist::EventAcc;
 use super::link::LinkState;
-use super::params::{Params, Transport, MB};
+use super::params::{FraParams, Params, Transport, MB};
 use super::Twin;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
-    DbInfo, Dest, DestStatus, DgStats, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Logs,
-    OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+    DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
+    LogSwitch, Logs, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
+    TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -19,6 +20,17 @@ const VERSION: &str = "19.21.0.0.0";
 const PRIMARY: &str = "prod_a";
 const STANDBY: &str = "prod_b";
 const UNREACHABLE: &str = "ORA-12543: TNS:destination host unreachable";
+const NO_SRL: &str = "ORA-16086: Redo data cannot be written to the standby redo log";
+/// MRP0 shows ERROR this long after it died, then its row is gone.
+const MRP_ERROR_ROW_S: f64 = 5.0;
+
+/// Who waits on an event, for `TOTAL_WAITS_FG`/`TIME_WAITED_MICRO_FG`: committing sessions
+/// wait on `log file sync`; LGWR, NSS, RFS, MRP and DBWR are background processes.
+#[derive(Clone, Copy)]
+enum Waiter {
+    Foreground,
+    Background,
+}
 
 fn startup(twin: &Twin) -> Timestamp {
     // The instances started with the run, so counters since startup are the run's counters.
@@ -33,10 +45,35 @@ fn protection(p: &Params) -> &'static str {
     }
 }
 
-fn put_event(s: &mut Sample, name: &str, acc: &EventAcc) {
+fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter) {
     if !acc.is_empty() {
-        s.events.insert(name.to_string(), acc.to_event());
+        let e = acc.to_event();
+        let (waits_fg, us_fg) = match who {
+            Waiter::Foreground => (e.waits, e.us),
+            Waiter::Background => (0, crate::units::Micros(0)),
+        };
+        s.events.insert(
+            name.to_string(),
+            Event {
+                waits_fg: Some(waits_fg),
+                us_fg: Some(us_fg),
+                ..e
+            },
+        );
     }
+}
+
+fn fra(f: &FraParams, used: f64, extra_files: u64) -> Fra {
+    Fra {
+        limit_bytes: f.limit_bytes,
+        used_bytes: used as u64,
+        reclaimable_bytes: f.reclaimable_bytes,
+        files: Some(f.files + extra_files),
+    }
+}
+
+fn since_scenario_s(twin: &Twin) -> f64 {
+    (twin.cp.now - twin.cp.scenario_start.min(twin.cp.now)) as f64 / 1e9
 }
 
 fn io(rreq: u64, wreq: u64, rbytes: f64, wbytes: f64, rus: f64, wus: f64) -> IoStat {
@@ -65,8 +102,13 @@ fn log_archive_dest_2(p: &Params) -> String {
     } else {
         ""
     };
+    let delay = if p.delay_mins > 0 {
+        format!(" DELAY={}", p.delay_mins)
+    } else {
+        String::new()
+    };
     format!(
-        "SERVICE={STANDBY} {mode}{comp} NET_TIMEOUT={} REOPEN={} VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={STANDBY}",
+        "SERVICE={STANDBY} {mode}{comp}{delay} NET_TIMEOUT={} REOPEN={} VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={STANDBY}",
         p.net_timeout_s as u64, p.reopen_s as u64
     )
 }
@@ -117,10 +159,27 @@ fn online_logs(twin: &Twin, p: &Params) -> Vec<Log> {
     out
 }
 
-/// SRLs; on the standby the one receiving each thread's current log is ACTIVE.
+/// SRLs; on the standby the one receiving each thread's current log is ACTIVE. When RFS is
+/// blocked every SRL is ACTIVE: full, and waiting for an archival that cannot happen.
 fn standby_logs(twin: &Twin, p: &Params, receiving: bool) -> Vec<Log> {
     let orl_total = twin.cp.lgwr.len() as u32 * p.orl_groups.max(2);
     let mut out = Vec::new();
+    if let (Some(blocked), true) = (&twin.blocked_seq, twin.sb.rfs_blocked()) {
+        for (th, &seq) in blocked.iter().enumerate() {
+            for g in 0..p.srl.groups {
+                out.push(Log {
+                    group: orl_total + th as u32 * p.srl.groups + g + 1,
+                    thread: th as u32 + 1,
+                    sequence: seq.saturating_sub(u64::from(g)),
+                    bytes: p.orl_bytes,
+                    members: p.srl.members,
+                    status: LogStatus::Active,
+                    used: Some(p.orl_bytes),
+                });
+            }
+        }
+        return out;
+    }
     for (th, lg) in twin.cp.lgwr.iter().enumerate() {
         for g in 0..p.srl.groups {
             let active = receiving && g == (lg.sequence % u64::from(p.srl.groups.max(1))) as u32;
@@ -169,8 +228,9 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let c = twin.cp.c.clone();
     let mut s = Sample::new(t, Slot::primary());
     s.query_us = Some(Micros(2000 + (twin.emit_rng.uniform() * 3000.0) as u64));
-    let resync =
-        p.transport.is_sync() && (!twin.cp.link.is_connected() || twin.cp.link.resolving_gap);
+    // LGWR waits out NET_TIMEOUT still synchronised; the level drops once it gives up on
+    // the destination, and returns when the gap is shipped.
+    let resync = p.transport.is_sync() && (twin.cp.link.is_error() || twin.cp.link.resolving_gap);
     s.db = Some(DbInfo {
         name: Some(PRIMARY.into()),
         role: Some(Role::Primary),
@@ -189,17 +249,26 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
         host: Some("dbhost1".into()),
         instances: Some(p.threads),
     });
-    put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync);
+    use Waiter::{Background, Foreground};
+    put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync, Foreground);
     put_event(
         &mut s,
         event::LOG_FILE_PARALLEL_WRITE,
         &c.log_file_parallel_write,
+        Background,
     );
-    put_event(&mut s, event::SYNC_REMOTE_WRITE, &c.sync_remote_write);
+    put_event(
+        &mut s,
+        event::SYNC_REMOTE_WRITE,
+        &c.sync_remote_write,
+        Background,
+    );
+    // Sessions wait for the switch; LGWR's own share is in its write time.
     put_event(
         &mut s,
         event::LOG_FILE_SWITCH_COMPLETION,
         &c.log_file_switch_completion,
+        Foreground,
     );
     let stats = [
         (stat::USER_COMMITS, c.user_commits),
@@ -267,49 +336,7 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
             cf as f64 * 1200.0,
         ),
     );
-    {
-        let (mode, affirm, _) = dest_attrs(&p);
-        let link = &twin.cp.link;
-        let (status, error) = match (p.transport, link.state) {
-            (Transport::Defer, _) => (DestStatus::Deferred, None),
-            (_, LinkState::Down { .. }) => (DestStatus::Error, Some(UNREACHABLE.to_string())),
-            _ => (DestStatus::Valid, None),
-        };
-        let gap = if link.is_error() || link.resolving_gap {
-            "RESOLVABLE GAP"
-        } else {
-            "NO GAP"
-        };
-        let top_seq = twin.cp.lgwr.iter().map(|l| l.sequence).max().unwrap_or(0);
-        let archived = top_seq.saturating_sub(1 + logs_behind(twin.sb.send.bytes, &p));
-        let applied = archived.saturating_sub(logs_behind(twin.sb.apply.bytes, &p) + 1);
-        s.dests.push(Dest {
-            id: 2,
-            name: Some(STANDBY.into()),
-            status,
-            mode,
-            affirm,
-            compression: Some(
-                if p.compression.is_some() {
-                    "ZLIB"
-                } else {
-                    "DISABLE"
-                }
-                .into(),
-            ),
-            net_timeout_s: Some(p.net_timeout_s as u64),
-            gap: Some(gap.into()),
-            error,
-            archived_seq: Some(archived),
-            applied_seq: Some(applied),
-            resp_hist: if p.transport.is_sync() || !c.resp_hist.is_empty() {
-                c.resp_hist.clone()
-            } else {
-                Vec::new()
-            },
-            ..Default::default()
-        });
-    }
+    s.dests.push(primary_dest(twin, &p, &c));
     s.logs = Some(Logs {
         online: online_logs(twin, &p),
         standby: standby_logs(twin, &p, false),
@@ -324,9 +351,10 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
         format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
     );
     params.insert("log_archive_dest_2".into(), log_archive_dest_2(&p));
+    let since = since_scenario_s(twin);
     params.insert(
         "log_archive_dest_state_2".into(),
-        if matches!(p.transport, Transport::Defer) {
+        if matches!(p.transport, Transport::Defer) || p.deferred(since) {
             "DEFER"
         } else {
             "ENABLE"
@@ -337,7 +365,103 @@ pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
         params.insert("_use_adaptive_log_file_sync".into(), "FALSE".into());
     }
     s.params = Some(params);
+    s.fra = Some(fra(&p.primary_fra, p.primary_fra.used_bytes as f64, 0));
+    s.dg_messages = Some(twin.msgs.take_primary());
     s
+}
+
+/// `LOG_ARCHIVE_DEST_2` as `V$ARCHIVE_DEST` + `V$ARCHIVE_DEST_STATUS` show it on the primary.
+fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> Dest {
+    let (mode, affirm, _) = dest_attrs(p);
+    let link = &twin.cp.link;
+    let since = since_scenario_s(twin);
+    let deferred = matches!(p.transport, Transport::Defer) || p.deferred(since);
+    let (status, error) = match link.state {
+        _ if deferred => (DestStatus::Deferred, None),
+        LinkState::Down { .. } if twin.sb.rfs_blocked() => {
+            (DestStatus::Error, Some(NO_SRL.to_string()))
+        }
+        LinkState::Down { .. } => (DestStatus::Error, Some(UNREACHABLE.to_string())),
+        _ => (DestStatus::Valid, None),
+    };
+    let gap = if link.is_error() || link.resolving_gap {
+        "RESOLVABLE GAP"
+    } else {
+        "NO GAP"
+    };
+    let top_seq = twin.cp.lgwr.iter().map(|l| l.sequence).max().unwrap_or(0);
+    let archived = top_seq.saturating_sub(1 + logs_behind(twin.sb.send.bytes, p));
+    let applied = archived.saturating_sub(logs_behind(twin.sb.apply.bytes, p) + 1);
+    // The primary learns the standby's modes over the redo connection: without one they
+    // are UNKNOWN.
+    let in_contact = !deferred && !link.is_error();
+    let recovery_mode = if !in_contact {
+        "UNKNOWN"
+    } else if !p.apply_running(since) {
+        "IDLE"
+    } else if p.delay_mins > 0 {
+        // A delay turns real-time apply off: redo is applied from archived logs.
+        "MANAGED"
+    } else {
+        "MANAGED REAL TIME APPLY"
+    };
+    let database_mode = if !in_contact {
+        "UNKNOWN"
+    } else if p.active_dg {
+        "OPEN_READ-ONLY"
+    } else {
+        "MOUNTED-STANDBY"
+    };
+    let sync_status = if deferred {
+        "NOT AVAILABLE"
+    } else if !p.transport.is_sync() {
+        "CHECK CONFIGURATION"
+    } else if link.is_connected() && !link.resolving_gap {
+        "OK"
+    } else {
+        "CHECK NETWORK"
+    };
+    let srl_count = p.srl.groups * twin.cp.lgwr.len() as u32;
+    let srl_active = if twin.sb.rfs_blocked() {
+        srl_count
+    } else if twin.receiving() {
+        twin.cp.lgwr.len() as u32
+    } else {
+        0
+    };
+    Dest {
+        id: 2,
+        name: Some(STANDBY.into()),
+        status,
+        mode,
+        affirm,
+        compression: Some(
+            if p.compression.is_some() {
+                "ZLIB"
+            } else {
+                "DISABLE"
+            }
+            .into(),
+        ),
+        net_timeout_s: Some(p.net_timeout_s as u64),
+        gap: Some(gap.into()),
+        error,
+        archived_seq: Some(archived),
+        applied_seq: Some(applied),
+        resp_hist: if p.transport.is_sync() || !c.resp_hist.is_empty() {
+            c.resp_hist.clone()
+        } else {
+            Vec::new()
+        },
+        db_unique_name: Some(STANDBY.into()),
+        dest_type: Some("PHYSICAL".into()),
+        delay_mins: Some(p.delay_mins),
+        recovery_mode: Some(recovery_mode.into()),
+        database_mode: Some(database_mode.into()),
+        synchronization_status: Some(sync_status.into()),
+        srl_count: Some(srl_count),
+        srl_active: Some(srl_active),
+    }
 }
 
 fn lag_bucket(lag_s: u64) -> u64 {
@@ -353,7 +477,7 @@ fn lag_bucket(lag_s: u64) -> u64 {
 
 pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let p = twin.cp.params().clone();
-    let since = (twin.cp.now - twin.cp.scenario_start.min(twin.cp.now)) as f64 / 1e9;
+    let since = since_scenario_s(twin);
     // The standby's CPU counters keep running while we cannot reach it.
     let busy_share = 0.12 + 0.25 * (twin.sb.c.apply_busy_s / (twin.cp.now as f64 / 1e9).max(1.0));
     let (busy, idle) = cpu_tick(twin, busy_share, false);
@@ -382,25 +506,30 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         version: Some(VERSION.into()),
         startup: Some(startup(twin)),
         host: Some("dbhost2".into()),
-        instances: Some(1),
+        instances: Some(p.apply.instances.max(1)),
     });
-    put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io);
-    put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write);
+    // RFS, MRP, the recovery slaves and DBWR are all background processes.
+    let bg = Waiter::Background;
+    put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io, bg);
+    put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write, bg);
     put_event(
         &mut s,
         event::CHECKPOINT_COMPLETED,
         &sb.c.checkpoint_completed,
+        bg,
     );
-    put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read);
+    put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read, bg);
     put_event(
         &mut s,
         event::DB_FILE_SEQUENTIAL_READ,
         &sb.c.db_file_sequential_read,
+        bg,
     );
     put_event(
         &mut s,
         event::DB_FILE_PARALLEL_WRITE,
         &sb.c.db_file_parallel_write,
+        bg,
     );
     s.os.insert(os::BUSY_TIME.into(), busy);
     s.os.insert(os::IDLE_TIME.into(), idle);
@@ -455,11 +584,19 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let tl = sb.transport_lag_s.floor();
     let al = sb.apply_lag_s.floor();
     let shipping = !matches!(p.transport, Transport::Defer);
+    let t_s = twin.cp.now as f64 / 1e9;
+    // Only redo old enough to apply counts towards the finish time (a DELAY holds the rest).
+    let due = if p.apply_hold_s() > 0.0 {
+        sb.apply.bytes_older(t_s - p.apply_hold_s())
+    } else {
+        sb.apply.bytes
+    };
     s.dg = Some(DgStats {
-        transport_lag_s: Some(Secs(tl)),
+        // With RFS unable to write, the standby cannot tell how far behind it is.
+        transport_lag_s: (!sb.rfs_blocked()).then_some(Secs(tl)),
         apply_lag_s: Some(Secs(al)),
         apply_finish_s: Some(Secs(
-            ((sb.apply.bytes / p.apply.effective_bps(&p.standby_io)) * 1000.0).round() / 1000.0,
+            ((due / p.apply.effective_bps(&p.standby_io)) * 1000.0).round() / 1000.0,
         )),
         computed: Some(secs_of(t)),
         datum: Some(secs_of(if shipping && sb.c.received > 0.0 {
@@ -467,7 +604,8 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         } else {
             twin.epoch
         })),
-        ..Default::default()
+        // MRP0's instance: the coordinator under multi-instance apply.
+        inst_id: Some(1),
     });
     if p.active_dg {
         for (name, lag) in [("apply lag", al as u64), ("transport lag", tl as u64)] {
@@ -489,79 +627,32 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let last_applied = twin
         .epoch
         .add_millis((sb.c.last_applied_gen_s * 1000.0) as i64);
-    s.recovery = Some(Recovery {
-        active_apply_kbps: Some((apply_bps / 1024.0).round()),
-        average_apply_kbps: Some((sb.c.applied / elapsed.max(1.0) / 1024.0).round()),
-        max_apply_kbps: Some((apply_bps / 1024.0).round()),
-        redo_applied_mb: Some((sb.c.applied / MB).floor()),
-        last_applied: Some(last_applied),
-        apply_time_per_log_s: Some((p.orl_bytes as f64 / apply_bps).round()),
-        checkpoint_time_per_log_s: Some(p.apply.ckpt_s_per_log),
+    // V$RECOVERY_PROGRESS has rows only while media recovery runs.
+    let running = p.apply_running(since);
+    let mira = p.apply.instances > 1;
+    s.recovery = running.then(|| {
+        // MIRA reports its per-instance rates, and so these items, as 0.
+        let (active, per_log, ckpt) = if mira {
+            (0.0, 0.0, 0.0)
+        } else {
+            (
+                (apply_bps / 1024.0).round(),
+                (p.orl_bytes as f64 / apply_bps).round(),
+                p.apply.ckpt_s_per_log,
+            )
+        };
+        Recovery {
+            active_apply_kbps: Some(active),
+            average_apply_kbps: Some((sb.c.applied / elapsed.max(1.0) / 1024.0).round()),
+            max_apply_kbps: Some(active),
+            redo_applied_mb: Some((sb.c.applied / MB).floor()),
+            last_applied: Some(last_applied),
+            apply_time_per_log_s: Some(per_log),
+            checkpoint_time_per_log_s: Some(ckpt),
+        }
     });
-    let rfs_role = if p.transport.is_sync() {
-        "RFS sync"
-    } else {
-        "RFS async"
-    };
-    let mut procs = vec![
-        Process {
-            name: "ARC0".into(),
-            role: Some("archive local".into()),
-            action: Some("IDLE".into()),
-            thread: None,
-            sequence: None,
-            ..Default::default()
-        },
-        Process {
-            name: "ARC1".into(),
-            role: Some("archive redo".into()),
-            action: Some("IDLE".into()),
-            thread: None,
-            sequence: None,
-            ..Default::default()
-        },
-    ];
-    let behind = logs_behind(sb.send.bytes, &p);
-    for (th, lg) in twin.cp.lgwr.iter().enumerate() {
-        procs.push(Process {
-            name: "RFS".into(),
-            role: Some(rfs_role.into()),
-            action: Some(
-                if twin.cp.link.is_connected() {
-                    "RECEIVING"
-                } else {
-                    "IDLE"
-                }
-                .into(),
-            ),
-            thread: Some(th as u32 + 1),
-            sequence: Some(lg.sequence.saturating_sub(behind)),
-            ..Default::default()
-        });
-    }
-    let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
-        l.sequence
-            .saturating_sub(behind + logs_behind(sb.apply.bytes, &p))
-    });
-    procs.push(Process {
-        name: "MRP0".into(),
-        role: Some("managed recovery".into()),
-        action: Some("APPLYING_LOG".into()),
-        thread: Some(1),
-        sequence: Some(mrp_seq),
-        ..Default::default()
-    });
-    for n in ["PR00", "PR01", "PR02"] {
-        procs.push(Process {
-            name: n.into(),
-            role: Some("recovery apply slave".into()),
-            action: Some("IDLE".into()),
-            thread: None,
-            sequence: None,
-            ..Default::default()
-        });
-    }
-    s.processes = procs;
+    s.processes = standby_processes(twin, &p, since);
+    s.gaps = Some(archive_gaps(twin, &p));
     // A physical standby keeps ORLs for a role change; V$LOG shows them unused.
     let online = online_logs(twin, &p)
         .into_iter()
@@ -585,7 +676,135 @@ pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
         format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
     );
     params.insert("fal_server".into(), PRIMARY.into());
-    params.insert("standby_file_management".into(), "AUTO".into());
+    params.insert(
+        "standby_file_management".into(),
+        if p.apply_stop_s.is_some() {
+            "MANUAL"
+        } else {
+            "AUTO"
+        }
+        .into(),
+    );
     s.params = Some(params);
+    let archived_logs =
+        ((twin.sb.fra_used - p.standby_fra.used_bytes as f64).max(0.0) / p.orl_bytes as f64) as u64;
+    let mut f = fra(&p.standby_fra, twin.sb.fra_used, archived_logs);
+    if p.standby_fra.fills {
+        // Nothing is reclaimable: the deletion policy keeps every archived log.
+        f.reclaimable_bytes = 0;
+    }
+    s.fra = Some(f);
+    s.dg_messages = Some(twin.msgs.take_standby());
     s
+}
+
+/// `V$DATAGUARD_PROCESS` over every instance (GV$): ARCn per instance, an RFS per primary
+/// thread, MRP0 and its recovery slaves (per instance under MIRA).
+fn standby_processes(twin: &Twin, p: &Params, since: f64) -> Vec<Process> {
+    let sb = &twin.sb;
+    let instances = p.apply.instances.max(1);
+    let mut procs = Vec::new();
+    for inst in 1..=instances {
+        for (name, role) in [("ARC0", "archive local"), ("ARC1", "archive redo")] {
+            procs.push(Process {
+                name: name.into(),
+                role: Some(role.into()),
+                action: Some("IDLE".into()),
+                delay_mins: Some(0),
+                inst_id: Some(inst),
+                ..Default::default()
+            });
+        }
+    }
+    let rfs_role = if p.transport.is_sync() {
+        "RFS sync"
+    } else {
+        "RFS async"
+    };
+    let receiving = twin.receiving();
+    let behind = logs_behind(sb.send.bytes, p);
+    for (th, lg) in twin.cp.lgwr.iter().enumerate() {
+        procs.push(Process {
+            name: "RFS".into(),
+            role: Some(rfs_role.into()),
+            action: Some(if receiving { "RECEIVING" } else { "IDLE" }.into()),
+            thread: Some(th as u32 + 1),
+            sequence: Some(lg.sequence.saturating_sub(behind)),
+            delay_mins: Some(0),
+            // The primary's transport connects to the instances in turn.
+            inst_id: Some(th as u32 % instances + 1),
+        });
+    }
+    let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
+        l.sequence
+            .saturating_sub(behind + logs_behind(sb.apply.bytes, p))
+    });
+    let running = p.apply_running(since);
+    let action = if !running {
+        let stopped_for = since - p.apply_stop_s.unwrap_or(since);
+        (stopped_for < MRP_ERROR_ROW_S).then_some("ERROR")
+    } else if receiving || sb.apply.bytes > 0.0 {
+        Some("APPLYING_LOG")
+    } else if twin.sb.rfs_blocked() || twin.cp.link.resolving_gap {
+        Some("WAIT_FOR_GAP")
+    } else {
+        Some("WAIT_FOR_LOG")
+    };
+    if let Some(action) = action {
+        procs.push(Process {
+            name: "MRP0".into(),
+            role: Some("managed recovery".into()),
+            action: Some(action.into()),
+            thread: Some(1),
+            sequence: Some(mrp_seq),
+            delay_mins: Some(p.delay_mins),
+            inst_id: Some(1),
+        });
+    }
+    if running {
+        for inst in 1..=instances {
+            for n in ["PR00", "PR01", "PR02"] {
+                procs.push(Process {
+                    name: n.into(),
+                    role: Some("recovery apply slave".into()),
+                    action: Some("IDLE".into()),
+                    delay_mins: Some(0),
+                    inst_id: Some(inst),
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    procs
+}
+
+/// `V$ARCHIVE_GAP`: what the standby knows it misses. With RFS blocked, every thread from
+/// the log it could not finish up to the primary's current one; while an outage's backlog
+/// ships, the whole logs still behind.
+fn archive_gaps(twin: &Twin, p: &Params) -> Vec<Gap> {
+    let lgwr = &twin.cp.lgwr;
+    if let (Some(blocked), true) = (&twin.blocked_seq, twin.sb.rfs_blocked()) {
+        return blocked
+            .iter()
+            .zip(lgwr)
+            .enumerate()
+            .map(|(th, (&low, lg))| Gap {
+                thread: th as u32 + 1,
+                low,
+                high: lg.sequence.max(low),
+            })
+            .collect();
+    }
+    let behind = logs_behind(twin.sb.send.bytes, p);
+    if !twin.cp.link.resolving_gap || behind == 0 {
+        return Vec::new();
+    }
+    lgwr.iter()
+        .enumerate()
+        .map(|(th, lg)| Gap {
+            thread: th as u32 + 1,
+            low: lg.sequence.saturating_sub(behind),
+            high: lg.sequence.saturating_sub(1),
+        })
+        .collect()
 }

@@ -6,6 +6,20 @@ use super::hist::EventAcc;
 use super::params::{Params, Transport, MB};
 use std::collections::VecDeque;
 
+/// Held redo waits this much longer than the hold itself: MRP picks it up on its next pass,
+/// so a DELAY of 30 min reads as an apply lag of 1800 s, never 1799.
+const HOLD_MARGIN_S: f64 = 0.5;
+
+/// Redo generated at or before `t − this` may be applied (0 without a hold).
+fn hold_limit_s(p: &Params) -> f64 {
+    let hold = p.apply_hold_s();
+    if hold > 0.0 {
+        hold + HOLD_MARGIN_S
+    } else {
+        0.0
+    }
+}
+
 /// A FIFO of redo chunks: (bytes, generation time in seconds).
 #[derive(Debug, Clone, Default)]
 pub struct RedoQueue {
@@ -27,12 +41,25 @@ impl RedoQueue {
     }
 
     /// Takes up to `max` bytes from the front; calls `each(bytes, gen_s)` per piece taken.
-    pub fn take(&mut self, max: f64, mut each: impl FnMut(f64, f64)) -> f64 {
+    pub fn take(&mut self, max: f64, each: impl FnMut(f64, f64)) -> f64 {
+        self.take_older(max, f64::INFINITY, each)
+    }
+
+    /// As [`take`](Self::take), but only redo generated at or before `gen_limit_s`.
+    pub fn take_older(
+        &mut self,
+        max: f64,
+        gen_limit_s: f64,
+        mut each: impl FnMut(f64, f64),
+    ) -> f64 {
         let mut left = max;
         while left > 0.0 {
             let Some(front) = self.chunks.front_mut() else {
                 break;
             };
+            if front.1 > gen_limit_s {
+                break;
+            }
             let n = front.0.min(left);
             each(n, front.1);
             front.0 -= n;
@@ -46,6 +73,15 @@ impl RedoQueue {
             self.bytes = 0.0;
         }
         max - left
+    }
+
+    /// Bytes generated at or before `gen_s`.
+    pub fn bytes_older(&self, gen_s: f64) -> f64 {
+        self.chunks
+            .iter()
+            .take_while(|c| c.1 <= gen_s)
+            .map(|c| c.0)
+            .sum()
     }
 
     pub fn oldest_gen_s(&self) -> Option<f64> {
@@ -87,6 +123,8 @@ pub struct StandbyCounters {
     pub arch_wus: f64,
     pub arch_wbytes: f64,
     pub logs_applied: u64,
+    /// Redo already on the standby, unapplied, when the run began (a DELAY's backlog).
+    pub preloaded: f64,
     pub last_received_s: f64,
     pub last_applied_gen_s: f64,
 }
@@ -101,6 +139,10 @@ pub struct Standby {
     apply_stall_until_s: f64,
     applied_in_log: f64,
     pub last_ckpt_s: f64,
+    /// Recovery area in use (bytes); grows with archived redo only when it `fills`.
+    pub fra_used: f64,
+    /// When the recovery area filled up: ARCn stopped archiving, RFS has nowhere to write.
+    pub fra_full_s: Option<f64>,
 }
 
 /// What happened on the primary during one fluid step.
@@ -109,21 +151,48 @@ pub struct StepInput {
     pub dt_s: f64,
     /// Redo bytes whose LGWR write completed in the step.
     pub written: f64,
-    pub link_connected: bool,
+    /// The standby takes redo now: the link is up, the destination enabled, RFS can write.
+    pub receiving: bool,
+    /// MRP is running.
+    pub apply_running: bool,
 }
 
 impl Standby {
+    /// A standby whose recovery area starts as `p` says, and which already holds the
+    /// redo a DELAY (or MIRA's merge) keeps unapplied, so lags are steady from the start.
+    pub fn new(p: &Params) -> Self {
+        let mut sb = Standby {
+            fra_used: p.standby_fra.used_bytes as f64,
+            ..Standby::default()
+        };
+        let hold = p.apply_hold_s();
+        if hold > 0.0 {
+            let rate = p.nominal_redo_bps();
+            let secs = (hold + HOLD_MARGIN_S).ceil() as i64 + 1;
+            for i in (1..=secs).rev() {
+                sb.apply.push(rate, -(i as f64));
+            }
+            sb.c.preloaded = sb.apply.bytes;
+        }
+        sb
+    }
+
+    /// RFS cannot write: every SRL is full and the recovery area has no room to archive.
+    pub fn rfs_blocked(&self) -> bool {
+        self.fra_full_s.is_some()
+    }
+
     pub fn step(&mut self, p: &Params, inp: &StepInput) {
         let gen_s = inp.t_s - inp.dt_s / 2.0;
         let shipping = !matches!(p.transport, Transport::Defer);
         if shipping {
-            let direct = p.transport.is_sync() && inp.link_connected && self.send.is_empty();
+            let direct = p.transport.is_sync() && inp.receiving && self.send.is_empty();
             if direct {
                 // SYNC: the remote write already put this redo in the SRL.
                 self.receive(p, inp.written, gen_s, inp.t_s, true);
             } else {
                 self.send.push(inp.written, gen_s);
-                if inp.link_connected {
+                if inp.receiving {
                     let cap = if p.transport.is_sync() {
                         p.ship_bw_bps
                     } else {
@@ -175,18 +244,27 @@ impl Standby {
         self.c.arch_wus += ios * p.standby_io.archive_write_us;
         self.c.log_rreq = (self.c.log_rbytes / MB) as u64;
         self.c.arch_wreq = (self.c.arch_wbytes / MB) as u64;
+        if p.standby_fra.fills && self.fra_full_s.is_none() {
+            let limit = p.standby_fra.limit_bytes as f64;
+            self.fra_used = (self.fra_used + bytes).min(limit);
+            if self.fra_used >= limit {
+                self.fra_full_s = Some(t_s);
+            }
+        }
     }
 
     fn apply_step(&mut self, p: &Params, inp: &StepInput) {
         let t = inp.t_s;
-        if t < self.apply_stall_until_s {
+        if !inp.apply_running || t < self.apply_stall_until_s {
             return;
         }
         let avail = inp.dt_s - (self.apply_stall_until_s - (t - inp.dt_s)).max(0.0);
         let rate = p.apply.effective_bps(&p.standby_io);
         let cap = rate * avail;
         let mut last_gen = None;
-        let done = self.apply.take(cap, |_, g| last_gen = Some(g));
+        let done = self
+            .apply
+            .take_older(cap, t - hold_limit_s(p), |_, g| last_gen = Some(g));
         if let Some(g) = last_gen {
             self.c.last_applied_gen_s = g;
         }
@@ -249,7 +327,8 @@ mod tests {
                     t_s: t,
                     dt_s: dt,
                     written,
-                    link_connected: true,
+                    receiving: true,
+                    apply_running: true,
                 },
             );
             peak = peak.max(sb.transport_lag_s);

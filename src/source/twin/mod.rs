@@ -12,6 +12,7 @@ mod emit;
 mod fluid;
 mod hist;
 mod link;
+mod messages;
 mod paced;
 pub mod params;
 mod queue;
@@ -57,6 +58,8 @@ pub struct Internals {
     pub post_mode: PostMode,
     pub transport_lag_s: f64,
     pub apply_lag_s: f64,
+    /// Unapplied redo the standby held before the run (a DELAY's backlog).
+    pub preloaded: f64,
 }
 
 pub struct Twin {
@@ -75,6 +78,10 @@ pub struct Twin {
     /// `V$STANDBY_EVENT_HISTOGRAM`: (name, bucket seconds) → count.
     lag_hist: BTreeMap<(&'static str, u64), u64>,
     marks: Vec<Mark>,
+    /// `V$DATAGUARD_STATUS` rows not yet sampled.
+    msgs: messages::StatusLog,
+    /// Each thread's sequence when RFS could no longer write: where `V$ARCHIVE_GAP` starts.
+    blocked_seq: Option<Vec<u64>>,
 }
 
 impl Twin {
@@ -97,14 +104,16 @@ impl Twin {
             seed,
             epoch,
             interval_ns: 1_000_000_000,
+            sb: Standby::new(&p),
             cp,
-            sb: Standby::default(),
             emit_rng: root.fork(2),
             switches: Vec::new(),
             cpu_primary: (0.0, 0.0),
             cpu_standby: (0.0, 0.0),
             lag_hist: BTreeMap::new(),
             marks: Vec::new(),
+            msgs: messages::StatusLog::default(),
+            blocked_seq: None,
         };
         twin.backdate_switches();
         twin
@@ -143,6 +152,10 @@ impl Twin {
     pub fn set_params(&mut self, scenario: Scenario, p: Params) {
         self.scenario = scenario;
         self.cp.set_params(&p);
+        // The new scenario brings its own recovery area (a switch is a new incident).
+        self.sb.fra_used = p.standby_fra.used_bytes as f64;
+        self.sb.fra_full_s = None;
+        self.blocked_seq = None;
         if !self.sb.send.is_empty() {
             self.cp.link.resolving_gap = true;
         }
@@ -192,28 +205,58 @@ impl Twin {
             let written = self.cp.take_written() as f64;
             let p = self.cp.params().clone();
             let since = (step_end - self.cp.scenario_start.min(step_end)) as f64 / NS_PER_S;
+            let blocked = self.sb.rfs_blocked();
             if !p.transport.is_sync() {
-                let up = p.standby_up(since);
+                let up = p.link_up(since) && !blocked;
                 self.cp
                     .link
                     .observe(step_end, up, false, p.net_timeout_s, p.reopen_s);
             }
+            self.cp.standby_rejects = blocked;
+            let apply_running = p.apply_running(since);
             self.sb.step(
                 &p,
                 &StepInput {
                     t_s: step_end as f64 / NS_PER_S,
                     dt_s: (step_end - t) as f64 / NS_PER_S,
                     written,
-                    link_connected: self.cp.link.is_connected(),
+                    receiving: self.cp.link.is_connected() && !p.deferred(since) && !blocked,
+                    apply_running,
                 },
             );
             if self.cp.link.resolving_gap && self.sb.send.is_empty() {
                 self.cp.link.resolving_gap = false;
             }
+            if self.sb.rfs_blocked() && self.blocked_seq.is_none() {
+                self.blocked_seq = Some(self.cp.lgwr.iter().map(|l| l.sequence).collect());
+            }
+            let sequences: Vec<u64> = self.cp.lgwr.iter().map(|l| l.sequence).collect();
+            self.msgs.observe(&messages::View {
+                t: self.at(step_end),
+                t_s: step_end as f64 / NS_PER_S,
+                sync: p.transport.is_sync(),
+                link_down: self.cp.link.is_error(),
+                resolving_gap: self.cp.link.resolving_gap,
+                apply_running,
+                fra_limit: p.standby_fra.limit_bytes,
+                fra_used: self.sb.fra_used,
+                fra_full: self.sb.rfs_blocked(),
+                orl_bytes: p.orl_bytes,
+                sequences: &sequences,
+            });
             t = step_end;
         }
+        let receiving = self.receiving();
+        let groups = self.cp.params().srl.groups.max(1);
+        let orl_total = self.cp.lgwr.len() as u32 * self.cp.params().orl_groups.max(2);
         for s in std::mem::take(&mut self.cp.new_switches) {
             let ts = self.at(s.t);
+            if receiving {
+                let group =
+                    orl_total + s.thread * groups + (s.sequence % u64::from(groups)) as u32 + 1;
+                self.msgs
+                    .standby_switch(ts, s.thread + 1, s.sequence, group);
+            }
             if let Some(v) = self.switches.get_mut(s.thread as usize) {
                 v.push_back((s.sequence, ts));
             }
@@ -224,6 +267,20 @@ impl Twin {
                 v.pop_front();
             }
         }
+    }
+
+    /// Seconds since the current scenario began.
+    fn since_scenario_s(&self) -> f64 {
+        (self.cp.now - self.cp.scenario_start.min(self.cp.now)) as f64 / NS_PER_S
+    }
+
+    /// The standby takes redo right now.
+    fn receiving(&self) -> bool {
+        let p = self.cp.params();
+        !matches!(p.transport, params::Transport::Defer)
+            && self.cp.link.is_connected()
+            && !p.deferred(self.since_scenario_s())
+            && !self.sb.rfs_blocked()
     }
 
     /// Bookkeeping for invariant tests.
@@ -250,6 +307,7 @@ impl Twin {
             post_mode: self.cp.post_mode,
             transport_lag_s: self.sb.transport_lag_s,
             apply_lag_s: self.sb.apply_lag_s,
+            preloaded: self.sb.c.preloaded,
         }
     }
 

@@ -125,6 +125,12 @@ pub struct ApplyParams {
     pub io_bound: f64,
     /// Apply stops for this long at each standby log switch (checkpoint).
     pub ckpt_s_per_log: f64,
+    /// Redo younger than this is not applied yet: the log merger of Multi-Instance Redo
+    /// Apply orders every thread's redo before the instances apply it (≈ 1 s); 0 otherwise.
+    pub merge_s: f64,
+    /// Instances of the standby running apply (2+ = Multi-Instance Redo Apply). MIRA reports
+    /// an Active Apply Rate of 0 in `V$RECOVERY_PROGRESS` (the known quirk).
+    pub instances: u32,
 }
 
 /// Datafile read latency at which `ApplyParams::rate_bps` is measured.
@@ -143,6 +149,27 @@ impl ApplyParams {
 pub struct Outage {
     pub start_s: f64,
     pub len_s: f64,
+}
+
+/// SYNC response stalls (standby or network hiccups): about every `every_s` the remote write
+/// hangs for a length drawn from `min_s..max_s`. Windows are fixed by the seed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncStalls {
+    pub every_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+}
+
+/// A recovery area (`V$RECOVERY_FILE_DEST`) at the start of the run. With `fills`, archived
+/// logs are never reclaimed (a wrong deletion policy), so use grows with every archived byte
+/// until the limit; then ARCn cannot archive and RFS has nowhere to write.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FraParams {
+    pub limit_bytes: u64,
+    pub used_bytes: u64,
+    pub reclaimable_bytes: u64,
+    pub files: u64,
+    pub fills: bool,
 }
 
 /// Redo rate over time: `burst_s` at the nominal rate, then `quiet_s` with think time ×
@@ -191,6 +218,20 @@ pub struct Params {
     pub standby_io: StandbyIo,
     pub apply: ApplyParams,
     pub outage: Option<Outage>,
+    /// The redo transport network alone is down (the standby still answers dgscope).
+    pub link_outage: Option<Outage>,
+    /// `log_archive_dest_state_2=DEFER` from this many seconds after the scenario starts:
+    /// redo queues on the primary, nothing ships.
+    pub defer_at_s: Option<f64>,
+    /// `DELAY=n` on the destination (minutes): MRP applies redo only once it is that old,
+    /// and real-time apply is off.
+    pub delay_mins: u32,
+    /// MRP0 dies this many seconds after the scenario starts (a datafile added on the
+    /// primary under `standby_file_management=MANUAL`) and nobody restarts it.
+    pub apply_stop_s: Option<f64>,
+    pub sync_stalls: Option<SyncStalls>,
+    pub primary_fra: FraParams,
+    pub standby_fra: FraParams,
     /// Active Data Guard (READ ONLY WITH APPLY): the standby has `lag_hist`.
     pub active_dg: bool,
 }
@@ -265,8 +306,31 @@ impl Params {
                 rate_bps: 300.0 * MB,
                 io_bound: 0.3,
                 ckpt_s_per_log: 2.0,
+                merge_s: 0.0,
+                instances: 1,
             },
             outage: None,
+            link_outage: None,
+            defer_at_s: None,
+            delay_mins: 0,
+            apply_stop_s: None,
+            sync_stalls: None,
+            // 2 TB recovery areas, steady: the primary's archives are backed up and deleted,
+            // the standby's are reclaimable once applied.
+            primary_fra: FraParams {
+                limit_bytes: 2 << 40,
+                used_bytes: 901 << 30,
+                reclaimable_bytes: 262 << 30,
+                files: 1843,
+                fills: false,
+            },
+            standby_fra: FraParams {
+                limit_bytes: 2 << 40,
+                used_bytes: 786 << 30,
+                reclaimable_bytes: 611 << 30,
+                files: 1610,
+                fills: false,
+            },
             active_dg: false,
         }
     }
@@ -295,6 +359,33 @@ impl Params {
             Some(o) => !(since_scenario_s >= o.start_s && since_scenario_s < o.start_s + o.len_s),
             None => true,
         }
+    }
+
+    /// Is the redo transport network up at `since_scenario_s`? (The standby itself may be
+    /// reachable while it is not.)
+    pub fn link_up(&self, since_scenario_s: f64) -> bool {
+        self.standby_up(since_scenario_s)
+            && match self.link_outage {
+                Some(o) => {
+                    !(since_scenario_s >= o.start_s && since_scenario_s < o.start_s + o.len_s)
+                }
+                None => true,
+            }
+    }
+
+    /// Has `log_archive_dest_state_2` been set to DEFER by `since_scenario_s`?
+    pub fn deferred(&self, since_scenario_s: f64) -> bool {
+        self.defer_at_s.is_some_and(|d| since_scenario_s >= d)
+    }
+
+    /// Is MRP running at `since_scenario_s`?
+    pub fn apply_running(&self, since_scenario_s: f64) -> bool {
+        !self.apply_stop_s.is_some_and(|s| since_scenario_s >= s)
+    }
+
+    /// How old redo must be before MRP applies it: the destination's DELAY plus MIRA's merge.
+    pub fn apply_hold_s(&self) -> f64 {
+        f64::from(self.delay_mins) * 60.0 + self.apply.merge_s
     }
 
     /// Think-time multiplier at `t_s` seconds after the scenario started.

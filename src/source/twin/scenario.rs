@@ -1,7 +1,10 @@
 //! The scenario catalog (CAUSES.md): each a small edit of the calibrated base, named as
 //! `dgscope demo --scenario`, `check --twin`, `record --twin` and the fault menu spell it.
 
-use super::params::{Compression, Outage, Params, Profile, Spikes, Stalls, Transport, GB, KB, MB};
+use super::params::{
+    Compression, FraParams, Outage, Params, Profile, Spikes, Stalls, SyncStalls, Transport, GB, KB,
+    MB,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -22,6 +25,13 @@ pub enum Scenario {
     StandbyIoContention,
     StandbyDown,
     OutlierSkew,
+    ApplyStopped,
+    GapFraFull,
+    DelayedApply,
+    DestDeferred,
+    ProtectionResync,
+    MiraApply,
+    SyncStall,
 }
 
 /// An unknown scenario name; the message lists the valid ones.
@@ -32,7 +42,7 @@ pub struct UnknownScenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 15] = [
+    pub const ALL: [Scenario; 22] = [
         Scenario::HealthySync,
         Scenario::Fastsync,
         Scenario::HealthyAsync,
@@ -48,6 +58,13 @@ impl Scenario {
         Scenario::StandbyIoContention,
         Scenario::StandbyDown,
         Scenario::OutlierSkew,
+        Scenario::ApplyStopped,
+        Scenario::GapFraFull,
+        Scenario::DelayedApply,
+        Scenario::DestDeferred,
+        Scenario::ProtectionResync,
+        Scenario::MiraApply,
+        Scenario::SyncStall,
     ];
 
     pub fn name(self) -> &'static str {
@@ -67,6 +84,13 @@ impl Scenario {
             Scenario::StandbyIoContention => "standby-io-contention",
             Scenario::StandbyDown => "standby-down",
             Scenario::OutlierSkew => "outlier-skew",
+            Scenario::ApplyStopped => "apply-stopped",
+            Scenario::GapFraFull => "gap-fra-full",
+            Scenario::DelayedApply => "delayed-apply",
+            Scenario::DestDeferred => "dest-deferred",
+            Scenario::ProtectionResync => "protection-resync",
+            Scenario::MiraApply => "mira-apply",
+            Scenario::SyncStall => "sync-stall",
         }
     }
 
@@ -92,6 +116,13 @@ impl Scenario {
             Scenario::StandbyIoContention => "another workload on the standby's disks: slow standby datafile I/O",
             Scenario::StandbyDown => "standby unreachable for 10 min after the first minute, then gap resolution",
             Scenario::OutlierSkew => "healthy averages with rare 16-64 ms log write stalls (seed 000 histogram)",
+            Scenario::ApplyStopped => "MRP0 dies after 1 min (datafile added, standby_file_management=MANUAL); redo keeps arriving",
+            Scenario::GapFraFull => "ASYNC; the standby's recovery area fills: no archiving, no free SRL, transport lag unknown, gap",
+            Scenario::DelayedApply => "healthy SYNC with DELAY=30 on the destination: apply lag ~30 min by design",
+            Scenario::DestDeferred => "ASYNC; log_archive_dest_state_2=DEFER after 1 min: nothing ships, transport lag grows",
+            Scenario::ProtectionResync => "MaxAvailability; the SYNC link drops for 90 s, REOPEN 300 s: RESYNCHRONIZATION, then back",
+            Scenario::MiraApply => "healthy, Multi-Instance Redo Apply on a 2-instance standby (Active Apply Rate reads 0)",
+            Scenario::SyncStall => "SYNC with a 3-6 s response stall about every 50 s",
         }
     }
 
@@ -189,6 +220,47 @@ impl Scenario {
                     sigma: 0.35,
                 });
             }
+            Scenario::ApplyStopped => p.apply_stop_s = Some(60.0),
+            Scenario::GapFraFull => {
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 500.0 * MB;
+                // A 50 GB area at 97.2 %: ~1.4 GB left, about a minute of archived redo. Time is
+                // compressed: on a real standby RFS runs out of SRLs a few log switches after
+                // the area fills; the twin lets that happen at once.
+                p.standby_fra = FraParams {
+                    limit_bytes: 50 << 30,
+                    used_bytes: (50u64 << 30) / 1000 * 972,
+                    reclaimable_bytes: 0,
+                    files: 212,
+                    fills: true,
+                };
+            }
+            Scenario::DelayedApply => p.delay_mins = 30,
+            Scenario::DestDeferred => {
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 500.0 * MB;
+                p.defer_at_s = Some(60.0);
+            }
+            Scenario::ProtectionResync => {
+                // The redo network alone drops: dgscope still reaches the standby. LGWR waits
+                // NET_TIMEOUT, then retries only every REOPEN (300 s, the default), so the
+                // level stays RESYNCHRONIZATION well after the link is back.
+                p.link_outage = Some(Outage {
+                    start_s: 60.0,
+                    len_s: 90.0,
+                });
+            }
+            Scenario::MiraApply => {
+                p.apply.instances = 2;
+                p.apply.merge_s = 1.0;
+            }
+            Scenario::SyncStall => {
+                p.sync_stalls = Some(SyncStalls {
+                    every_s: 50.0,
+                    min_s: 3.0,
+                    max_s: 5.8,
+                })
+            }
         }
         p
     }
@@ -231,7 +303,7 @@ mod tests {
         for n in Scenario::names() {
             assert!(err.contains(n), "{err}");
         }
-        assert_eq!(Scenario::names().len(), 15);
+        assert_eq!(Scenario::names().len(), 22);
     }
 
     #[test]

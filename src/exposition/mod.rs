@@ -1,0 +1,14 @@
+//! Prometheus exposition: the latest state of each pair ([`PairSnapshot`], immutable) rendered
+//! as the Prometheus text format 0.0.4 or OpenMetrics 1.0.0 ([`render`]). Pure functions of
+//! snapshots, shared by `serve`, `check --format openmetrics` and `check --textfile`.
+//! The metric names and labels are a public contract: docs/METRICS.md lists every one.
+
+pub mod negotiate;
+pub mod parse;
+pub mod render;
+pub mod snapshot;
+pub mod textfile;
+
+pub use negotiate::Format;
+pub use render::{render, render_into, FAMILIES};
+pub use snapshot::{FindingState, PairSnapshot, SlotSnapshot};

@@ -1,0 +1,703 @@
+//! Snapshots → exposition text. Every family is written once with its `# HELP`/`# TYPE` and
+//! then the series of every pair (both formats require a family's lines to be contiguous).
+//! Raw cumulative counters and Oracle's own histogram buckets: rates and quantiles are
+//! PromQL's job. A slot whose newest sample failed exports `dgscope_up 0` and its last
+//! sample's timestamp only: no figure of it is presented as now.
+
+use super::negotiate::Format;
+use super::snapshot::{database_of, PairSnapshot, SlotSnapshot};
+use crate::causes::Severity;
+use crate::sample::{Bucket, DestStatus, Sample};
+use crate::timestamp::Timestamp;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// Kinds of families dgscope writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Gauge,
+    Counter,
+    Histogram,
+}
+
+/// One metric family: its exposed name (counters with `_total`), help and label names (in
+/// the order written; optional ones are left out while unknown).
+pub struct Family {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    pub labels: &'static [&'static str],
+    emit: fn(&mut Out<'_>, &PairSnapshot),
+}
+
+impl Family {
+    /// The OpenMetrics family name (a counter's without `_total`).
+    pub fn om_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Counter => self.name.trim_end_matches("_total"),
+            _ => self.name,
+        }
+    }
+}
+
+const SLOT: &[&str] = &["pair", "database", "slot"];
+
+/// Every family, in the order written. `dgscope_build_info` comes first, outside any pair.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "dgscope_build_info",
+        kind: Kind::Gauge,
+        help: "dgscope build information (always 1).",
+        labels: &["version"],
+        emit: |_, _| {},
+    },
+    Family {
+        name: "dgscope_up",
+        kind: Kind::Gauge,
+        help: "1 when the slot's newest sample has data, 0 while it fails (error: why) or before the first one.",
+        labels: &["pair", "database", "slot", "error"],
+        emit: up,
+    },
+    Family {
+        name: "dgscope_last_sample_timestamp_seconds",
+        kind: Kind::Gauge,
+        help: "Unix time of the slot's newest sample with data (however old: compare with time()).",
+        labels: SLOT,
+        emit: last_sample,
+    },
+    Family {
+        name: "dgscope_sample_duration_seconds",
+        kind: Kind::Gauge,
+        help: "Round trip of the slot's newest sample (all views, one round trip).",
+        labels: SLOT,
+        emit: sample_duration,
+    },
+    Family {
+        name: "dgscope_database_info",
+        kind: Kind::Gauge,
+        help: "Identity of the database behind a slot (always 1): role, open mode, version (V$DATABASE, V$INSTANCE).",
+        labels: &["pair", "database", "slot", "role", "open_mode", "version"],
+        emit: database_info,
+    },
+    Family {
+        name: "dgscope_instances",
+        kind: Kind::Gauge,
+        help: "Open instances of the database (GV$INSTANCE; more than 1 on RAC).",
+        labels: SLOT,
+        emit: instances,
+    },
+    Family {
+        name: "dgscope_protection_info",
+        kind: Kind::Gauge,
+        help: "Data Guard protection mode and level (V$DATABASE; always 1).",
+        labels: &["pair", "database", "slot", "mode", "level"],
+        emit: protection_info,
+    },
+    Family {
+        name: "dgscope_protection_degraded",
+        kind: Kind::Gauge,
+        help: "1 when the primary's protection level is below its protection mode (V$DATABASE), else 0.",
+        labels: SLOT,
+        emit: protection_degraded,
+    },
+    Family {
+        name: "dgscope_user_commits_total",
+        kind: Kind::Counter,
+        help: "Cumulative user commits (V$SYSSTAT 'user commits'; summed over RAC instances).",
+        labels: SLOT,
+        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::USER_COMMITS, 1),
+    },
+    Family {
+        name: "dgscope_redo_size_bytes_total",
+        kind: Kind::Counter,
+        help: "Cumulative redo generated in bytes (V$SYSSTAT 'redo size').",
+        labels: SLOT,
+        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::REDO_SIZE, 1),
+    },
+    Family {
+        name: "dgscope_redo_writes_total",
+        kind: Kind::Counter,
+        help: "Cumulative LGWR redo writes (V$SYSSTAT 'redo writes').",
+        labels: SLOT,
+        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::REDO_WRITES, 1),
+    },
+    Family {
+        name: "dgscope_iostat_requests_total",
+        kind: Kind::Counter,
+        help: "Cumulative I/O requests per file type (V$IOSTAT_FILE, small + large).",
+        labels: &["pair", "database", "slot", "filetype", "op"],
+        emit: |o, p| iostat(o, p, IoField::Requests),
+    },
+    Family {
+        name: "dgscope_iostat_bytes_total",
+        kind: Kind::Counter,
+        help: "Cumulative bytes transferred per file type (V$IOSTAT_FILE megabytes x 1048576).",
+        labels: &["pair", "database", "slot", "filetype", "op"],
+        emit: |o, p| iostat(o, p, IoField::Bytes),
+    },
+    Family {
+        name: "dgscope_iostat_service_time_seconds_total",
+        kind: Kind::Counter,
+        help: "Cumulative I/O service time per file type (V$IOSTAT_FILE service time, ms / 1000).",
+        labels: &["pair", "database", "slot", "filetype", "op"],
+        emit: |o, p| iostat(o, p, IoField::ServiceTime),
+    },
+    Family {
+        name: "dgscope_wait_event_duration_seconds",
+        kind: Kind::Histogram,
+        help: "Wait event latency (V$EVENT_HISTOGRAM_MICRO buckets; le=b counts waits shorter than b; _sum is V$SYSTEM_EVENT.TIME_WAITED_MICRO).",
+        labels: &["pair", "database", "slot", "event"],
+        emit: wait_events,
+    },
+    Family {
+        name: "dgscope_transport_lag_seconds",
+        kind: Kind::Gauge,
+        help: "Transport lag of the standby (V$DATAGUARD_STATS); absent while unknown or stale.",
+        labels: SLOT,
+        emit: |o, p| lag(o, p, "dgscope_transport_lag_seconds", |s| s.dg.as_ref()?.transport_lag_s.map(|x| x.0)),
+    },
+    Family {
+        name: "dgscope_apply_lag_seconds",
+        kind: Kind::Gauge,
+        help: "Apply lag of the standby (V$DATAGUARD_STATS); absent while unknown or stale.",
+        labels: SLOT,
+        emit: |o, p| lag(o, p, "dgscope_apply_lag_seconds", |s| s.dg.as_ref()?.apply_lag_s.map(|x| x.0)),
+    },
+    Family {
+        name: "dgscope_apply_rate_bytes_per_second",
+        kind: Kind::Gauge,
+        help: "Active apply rate of media recovery (V$RECOVERY_PROGRESS 'Active Apply Rate', KB/s x 1024); absent while unknown or stale.",
+        labels: SLOT,
+        emit: |o, p| {
+            lag(o, p, "dgscope_apply_rate_bytes_per_second", |s| {
+                s.recovery
+                    .as_ref()?
+                    .active_apply_kbps
+                    .map(|k| k * 1024.0)
+            })
+        },
+    },
+    Family {
+        name: "dgscope_dataguard_stats_instance_info",
+        kind: Kind::Gauge,
+        help: "The instance the standby's lag figures were read from (GV$DATAGUARD_STATS; on RAC the one running MRP0; always 1).",
+        labels: &["pair", "database", "slot", "inst_id"],
+        emit: dg_instance,
+    },
+    Family {
+        name: "dgscope_destination_status",
+        kind: Kind::Gauge,
+        help: "Status of each remote redo destination of the primary (V$ARCHIVE_DEST.STATUS): 1 for the current status, 0 for the others.",
+        labels: &["pair", "database", "dest_id", "standby", "status"],
+        emit: destinations,
+    },
+    Family {
+        name: "dgscope_finding",
+        kind: Kind::Gauge,
+        help: "1 for each suggested cause raised now for the pair (same hysteresis as the screen).",
+        labels: &["pair", "database", "id", "severity"],
+        emit: findings,
+    },
+    Family {
+        name: "dgscope_warming_up",
+        kind: Kind::Gauge,
+        help: "1 while the pair has too few samples or commits for the causes to judge, else 0.",
+        labels: &["pair"],
+        emit: warming_up,
+    },
+];
+
+/// Renders every family for `pairs` in `format` (OpenMetrics ends with `# EOF`).
+pub fn render(pairs: &[Arc<PairSnapshot>], format: Format) -> String {
+    let mut s = String::with_capacity(4096 + pairs.len() * 48 * 1024);
+    render_into(&mut s, pairs, format);
+    s
+}
+
+/// As [`render`], appending to `buf` (a scrape reuses its buffer).
+pub fn render_into(buf: &mut String, pairs: &[Arc<PairSnapshot>], format: Format) {
+    let om = format == Format::OpenMetrics;
+    let mut out = Out { buf, om };
+    for (i, fam) in FAMILIES.iter().enumerate() {
+        let name = if om { fam.om_name() } else { fam.name };
+        out.header(name, fam.kind, fam.help);
+        if i == 0 {
+            out.buf.push_str("dgscope_build_info{version=\"");
+            out.buf.push_str(env!("CARGO_PKG_VERSION"));
+            out.buf.push_str("\"} 1\n");
+            continue;
+        }
+        for p in pairs {
+            (fam.emit)(&mut out, p);
+        }
+    }
+    if om {
+        out.buf.push_str("# EOF\n");
+    }
+}
+
+pub(crate) struct Out<'a> {
+    buf: &'a mut String,
+    om: bool,
+}
+
+type Labels<'l> = [(&'static str, Option<&'l str>)];
+
+impl Out<'_> {
+    fn header(&mut self, name: &str, kind: Kind, help: &str) {
+        let kind = match kind {
+            Kind::Gauge => "gauge",
+            Kind::Counter => "counter",
+            Kind::Histogram => "histogram",
+        };
+        let _ = write!(self.buf, "# HELP {name} {help}\n# TYPE {name} {kind}\n");
+    }
+
+    /// `name{labels} ` — the value follows.
+    fn start(
+        &mut self,
+        name: &str,
+        suffix: &str,
+        labels: &Labels<'_>,
+        le: Option<&dyn Fn(&mut String)>,
+    ) {
+        self.buf.push_str(name);
+        self.buf.push_str(suffix);
+        let mut first = true;
+        for (k, v) in labels {
+            let Some(v) = v else { continue };
+            self.buf.push(if first { '{' } else { ',' });
+            first = false;
+            self.buf.push_str(k);
+            self.buf.push_str("=\"");
+            escape_into(self.buf, v);
+            self.buf.push('"');
+        }
+        if let Some(le) = le {
+            self.buf.push(if first { '{' } else { ',' });
+            first = false;
+            self.buf.push_str("le=\"");
+            le(self.buf);
+            self.buf.push('"');
+        }
+        if !first {
+            self.buf.push('}');
+        }
+        self.buf.push(' ');
+    }
+
+    fn int(&mut self, name: &str, suffix: &str, labels: &Labels<'_>, v: u64) {
+        self.start(name, suffix, labels, None);
+        let _ = writeln!(self.buf, "{v}");
+    }
+
+    fn float(&mut self, name: &str, suffix: &str, labels: &Labels<'_>, v: f64) {
+        self.start(name, suffix, labels, None);
+        float_into(self.buf, v);
+        self.buf.push('\n');
+    }
+
+    /// `_created` of a counter or histogram: OpenMetrics only, from the instance startup.
+    fn created(&mut self, name: &str, labels: &Labels<'_>, startup: Option<Timestamp>) {
+        if let (true, Some(t)) = (self.om, startup) {
+            self.float(name, "_created", labels, secs(t));
+        }
+    }
+}
+
+/// Label value escaping of both formats: backslash, double quote and line feed.
+pub fn escape_into(buf: &mut String, v: &str) {
+    if !v.contains(['\\', '"', '\n']) {
+        buf.push_str(v);
+        return;
+    }
+    for c in v.chars() {
+        match c {
+            '\\' => buf.push_str("\\\\"),
+            '"' => buf.push_str("\\\""),
+            '\n' => buf.push_str("\\n"),
+            c => buf.push(c),
+        }
+    }
+}
+
+fn float_into(buf: &mut String, v: f64) {
+    if v.is_nan() {
+        buf.push_str("NaN");
+    } else if v == f64::INFINITY {
+        buf.push_str("+Inf");
+    } else if v == f64::NEG_INFINITY {
+        buf.push_str("-Inf");
+    } else {
+        let _ = write!(buf, "{v}");
+    }
+}
+
+fn secs(t: Timestamp) -> f64 {
+    t.ms as f64 / 1000.0
+}
+
+/// `pair`, `database`, `slot` of a slot.
+fn base<'a>(p: &'a PairSnapshot, s: &'a SlotSnapshot) -> [(&'static str, Option<&'a str>); 3] {
+    [
+        ("pair", Some(p.pair.as_str())),
+        ("database", s.database()),
+        ("slot", Some(s.slot.as_str())),
+    ]
+}
+
+/// The slots whose newest sample has data, with that sample.
+fn current(p: &PairSnapshot) -> impl Iterator<Item = (&SlotSnapshot, &Sample)> {
+    p.slots
+        .iter()
+        .filter_map(|s| s.current.as_deref().map(|c| (s, c)))
+}
+
+fn up(o: &mut Out<'_>, p: &PairSnapshot) {
+    for s in &p.slots {
+        let [a, b, c] = base(p, s);
+        let labels = [a, b, c, ("error", s.error.as_deref())];
+        o.int("dgscope_up", "", &labels, u64::from(s.is_up()));
+    }
+}
+
+fn last_sample(o: &mut Out<'_>, p: &PairSnapshot) {
+    for s in &p.slots {
+        if let Some(g) = &s.last_good {
+            o.float(
+                "dgscope_last_sample_timestamp_seconds",
+                "",
+                &base(p, s),
+                secs(g.t),
+            );
+        }
+    }
+}
+
+fn sample_duration(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        if let Some(us) = c.query_us {
+            o.float(
+                "dgscope_sample_duration_seconds",
+                "",
+                &base(p, s),
+                us.0 as f64 / 1e6,
+            );
+        }
+    }
+}
+
+fn database_info(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        let Some(db) = &c.db else { continue };
+        let [a, b, d] = base(p, s);
+        let labels = [
+            a,
+            b,
+            d,
+            ("role", db.role.as_ref().map(|r| r.as_str())),
+            ("open_mode", db.open_mode.as_ref().map(|m| m.as_str())),
+            ("version", db.version.as_deref()),
+        ];
+        o.int("dgscope_database_info", "", &labels, 1);
+    }
+}
+
+fn instances(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        if let Some(n) = c.db.as_ref().and_then(|d| d.instances) {
+            o.int("dgscope_instances", "", &base(p, s), u64::from(n));
+        }
+    }
+}
+
+fn protection_info(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        let Some(db) = &c.db else { continue };
+        if db.protection_mode.is_none() && db.protection_level.is_none() {
+            continue;
+        }
+        let [a, b, d] = base(p, s);
+        let labels = [
+            a,
+            b,
+            d,
+            ("mode", db.protection_mode.as_deref()),
+            ("level", db.protection_level.as_deref()),
+        ];
+        o.int("dgscope_protection_info", "", &labels, 1);
+    }
+}
+
+fn protection_degraded(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        let Some(db) = &c.db else { continue };
+        if db.role != Some(crate::sample::Role::Primary) {
+            continue;
+        }
+        if let (Some(m), Some(l)) = (&db.protection_mode, &db.protection_level) {
+            let degraded = !m.trim().eq_ignore_ascii_case(l.trim());
+            o.int(
+                "dgscope_protection_degraded",
+                "",
+                &base(p, s),
+                u64::from(degraded),
+            );
+        }
+    }
+}
+
+fn counter_name(o: &Out<'_>, total: &'static str) -> (&'static str, &'static str) {
+    // Text format: the sample is the family name; OpenMetrics: family + `_total`.
+    if o.om {
+        (total.trim_end_matches("_total"), "_total")
+    } else {
+        (total, "")
+    }
+}
+
+fn stat_name(stat: &str) -> &'static str {
+    use crate::sample::names::stat;
+    match stat {
+        stat::USER_COMMITS => "dgscope_user_commits_total",
+        stat::REDO_SIZE => "dgscope_redo_size_bytes_total",
+        _ => "dgscope_redo_writes_total",
+    }
+}
+
+fn stat_counter(o: &mut Out<'_>, p: &PairSnapshot, stat: &str, scale: u64) {
+    let (name, suffix) = counter_name(o, stat_name(stat));
+    for (s, c) in current(p) {
+        if let Some(v) = c.stat(stat) {
+            let labels = base(p, s);
+            o.int(name, suffix, &labels, v.saturating_mul(scale));
+            o.created(name, &labels, c.startup());
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum IoField {
+    Requests,
+    Bytes,
+    ServiceTime,
+}
+
+fn iostat(o: &mut Out<'_>, p: &PairSnapshot, field: IoField) {
+    let total = match field {
+        IoField::Requests => "dgscope_iostat_requests_total",
+        IoField::Bytes => "dgscope_iostat_bytes_total",
+        IoField::ServiceTime => "dgscope_iostat_service_time_seconds_total",
+    };
+    let (name, suffix) = counter_name(o, total);
+    for (s, c) in current(p) {
+        for (ft, io) in &c.iostat {
+            let [a, b, d] = base(p, s);
+            for (op, v) in [
+                ("read", (io.rreq, io.rmb, io.rms)),
+                ("write", (io.wreq, io.wmb, io.wms)),
+            ] {
+                let labels = [a, b, d, ("filetype", Some(ft.as_str())), ("op", Some(op))];
+                match field {
+                    IoField::Requests => o.int(name, suffix, &labels, v.0),
+                    IoField::Bytes => o.int(name, suffix, &labels, v.1.saturating_mul(1 << 20)),
+                    IoField::ServiceTime => o.float(name, suffix, &labels, v.2 as f64 / 1000.0),
+                }
+                o.created(name, &labels, c.startup());
+            }
+        }
+    }
+}
+
+/// The `le` ladder of an event: Oracle's power-of-two buckets as one fixed ladder (so every
+/// scrape has the same series whatever buckets have filled yet), from 1 µs up to 4.19 s or
+/// the highest bucket seen. 11.2's millisecond buckets (1000 µs × 2^k) get their own ladder;
+/// any other bounds are written as they are.
+pub fn ladder(hist: &[Bucket]) -> Vec<u64> {
+    let max = hist.iter().map(|b| b.upper().0).max().unwrap_or(0);
+    let pow2 = |b: u64| b.is_power_of_two();
+    let (base, floor) = if hist.iter().all(|b| pow2(b.upper().0)) {
+        (1u64, 1u64 << 22)
+    } else if hist
+        .iter()
+        .all(|b| b.upper().0.is_multiple_of(1000) && pow2(b.upper().0 / 1000))
+    {
+        (1000, 1000 << 12)
+    } else {
+        let mut v: Vec<u64> = hist.iter().map(|b| b.upper().0).collect();
+        v.sort_unstable();
+        v.dedup();
+        return v;
+    };
+    let top = max.max(floor);
+    let mut v = Vec::with_capacity(24);
+    let mut b = base;
+    while b <= top {
+        v.push(b);
+        match b.checked_mul(2) {
+            Some(n) => b = n,
+            None => break,
+        }
+    }
+    v
+}
+
+/// `le` of a bound in µs, in seconds: Oracle's ladders come from a table, anything else is
+/// formatted.
+fn le_into(buf: &mut String, bound_us: u64) {
+    static POW2: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    static MS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let table = |base: u64| -> Vec<String> {
+        (0..40)
+            .map(|k| {
+                let mut s = String::new();
+                float_into(&mut s, (base << k) as f64 / 1e6);
+                s
+            })
+            .collect()
+    };
+    if bound_us.is_power_of_two() && bound_us.trailing_zeros() < 40 {
+        buf.push_str(&POW2.get_or_init(|| table(1))[bound_us.trailing_zeros() as usize]);
+    } else if bound_us.is_multiple_of(1000)
+        && (bound_us / 1000).is_power_of_two()
+        && (bound_us / 1000).trailing_zeros() < 40
+    {
+        buf.push_str(&MS.get_or_init(|| table(1000))[(bound_us / 1000).trailing_zeros() as usize]);
+    } else {
+        float_into(buf, bound_us as f64 / 1e6);
+    }
+}
+
+fn wait_events(o: &mut Out<'_>, p: &PairSnapshot) {
+    let name = "dgscope_wait_event_duration_seconds";
+    let mut sorted: Vec<(u64, u64)> = Vec::new();
+    for (s, c) in current(p) {
+        for (event, ev) in &c.events {
+            let [a, b, d] = base(p, s);
+            let labels = [a, b, d, ("event", Some(event.as_str()))];
+            sorted.clear();
+            sorted.extend(ev.hist.iter().map(|b| (b.upper().0, b.count())));
+            sorted.sort_unstable();
+            let hist_total: u64 = sorted.iter().map(|b| b.1).sum();
+            // The histogram and the totals are separate views read moments apart: the count
+            // is the larger, so buckets never exceed +Inf.
+            let count = ev.waits.max(hist_total);
+            // The labels are escaped once per histogram, not once per bucket.
+            let mut prefix = String::with_capacity(160);
+            prefix.push_str(name);
+            prefix.push_str("_bucket{");
+            for (k, v) in &labels {
+                let Some(v) = v else { continue };
+                prefix.push_str(k);
+                prefix.push_str("=\"");
+                escape_into(&mut prefix, v);
+                prefix.push_str("\",");
+            }
+            prefix.push_str("le=\"");
+            let mut cum = 0u64;
+            let mut i = 0;
+            for bound in ladder(&ev.hist) {
+                while i < sorted.len() && sorted[i].0 <= bound {
+                    cum += sorted[i].1;
+                    i += 1;
+                }
+                o.buf.push_str(&prefix);
+                le_into(o.buf, bound);
+                let _ = writeln!(o.buf, "\"}} {cum}");
+            }
+            o.buf.push_str(&prefix);
+            o.buf.push_str("+Inf\"} ");
+            let _ = writeln!(o.buf, "{count}");
+            o.int(name, "_count", &labels, count);
+            o.float(name, "_sum", &labels, ev.us.0 as f64 / 1e6);
+            o.created(name, &labels, c.startup());
+        }
+    }
+}
+
+/// A standby gauge: written only from a current sample that has the figure.
+fn lag(o: &mut Out<'_>, p: &PairSnapshot, name: &str, get: fn(&Sample) -> Option<f64>) {
+    for (s, c) in current(p) {
+        if let Some(v) = get(c).filter(|v| v.is_finite()) {
+            o.float(name, "", &base(p, s), v);
+        }
+    }
+}
+
+fn dg_instance(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        if let Some(id) = c.dg.as_ref().and_then(|d| d.inst_id) {
+            let [a, b, d] = base(p, s);
+            let id = id.to_string();
+            let labels = [a, b, d, ("inst_id", Some(id.as_str()))];
+            o.int("dgscope_dataguard_stats_instance_info", "", &labels, 1);
+        }
+    }
+}
+
+const DEST_STATES: [DestStatus; 8] = [
+    DestStatus::Valid,
+    DestStatus::Inactive,
+    DestStatus::Deferred,
+    DestStatus::Error,
+    DestStatus::Disabled,
+    DestStatus::BadParam,
+    DestStatus::Alternate,
+    DestStatus::Full,
+];
+
+fn destinations(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (_, c) in current(p) {
+        if c.role() != Some(&crate::sample::Role::Primary) {
+            continue;
+        }
+        let db = database_of(c);
+        for d in &c.dests {
+            let id = d.id.to_string();
+            let standby = d.db_unique_name.as_deref().or(d.name.as_deref());
+            let mut emit = |state: &str, v: u64| {
+                let labels = [
+                    ("pair", Some(p.pair.as_str())),
+                    ("database", db),
+                    ("dest_id", Some(id.as_str())),
+                    ("standby", standby),
+                    ("status", Some(state)),
+                ];
+                o.int("dgscope_destination_status", "", &labels, v);
+            };
+            for st in &DEST_STATES {
+                emit(st.as_str(), u64::from(*st == d.status));
+            }
+            if let DestStatus::Other(x) = &d.status {
+                emit(x, 1);
+            }
+        }
+    }
+}
+
+fn findings(o: &mut Out<'_>, p: &PairSnapshot) {
+    let db = p.primary_database();
+    for f in &p.findings {
+        let labels = [
+            ("pair", Some(p.pair.as_str())),
+            ("database", db),
+            ("id", Some(f.id)),
+            ("severity", Some(f.severity.as_str())),
+        ];
+        o.int("dgscope_finding", "", &labels, 1);
+    }
+}
+
+fn warming_up(o: &mut Out<'_>, p: &PairSnapshot) {
+    o.int(
+        "dgscope_warming_up",
+        "",
+        &[("pair", Some(p.pair.as_str()))],
+        u64::from(p.warming_up),
+    );
+}
+
+/// The worst severity raised for a pair (the landing page).
+pub fn worst(p: &PairSnapshot) -> Option<Severity> {
+    p.findings.iter().map(|f| f.severity).max()
+}

@@ -1,0 +1,221 @@
+//! [`Driver`]: owns a metrics [`Engine`] and a [`CauseEngine`], consumes entries in time order
+//! and assesses at every completed sampling instant. An instant is complete when an entry of
+//! a later instant arrives (every slot of the earlier one is then in); [`Driver::finish`]
+//! completes the last one when the stream ends.
+
+use crate::causes::{Assessment, CauseEngine, Thresholds, Transition};
+use crate::metrics::{Engine, EngineConfig, Window};
+use crate::sample::recording::Entry;
+use crate::source::SourceEvent;
+use crate::timestamp::Timestamp;
+use std::time::Duration;
+
+/// How a driver keeps and judges its data.
+#[derive(Debug, Clone)]
+pub struct DriverConfig {
+    pub engine: EngineConfig,
+    /// The causes window (`check`: as long as the run; the screen and serve: the last minute).
+    pub window: Window,
+    pub thresholds: Thresholds,
+}
+
+impl DriverConfig {
+    /// The screen's and serve's setting: causes over the last minute, raw samples for it.
+    pub fn last_minute(thresholds: Thresholds) -> Self {
+        DriverConfig {
+            engine: EngineConfig {
+                raw_span: Duration::from_secs(60),
+                history_len: 120,
+            },
+            window: Window::Last(Duration::from_secs(60)),
+            thresholds,
+        }
+    }
+
+    /// `check`'s setting for a run of `duration` (`None`: an hour): the window is as long as
+    /// the run, at least a minute, and the engine keeps raw samples for all of it.
+    pub fn for_check(duration: Option<Duration>, thresholds: Thresholds) -> Self {
+        let span = duration
+            .unwrap_or(Duration::from_secs(3600))
+            .max(Duration::from_secs(60));
+        DriverConfig {
+            engine: EngineConfig {
+                raw_span: span,
+                history_len: 3600,
+            },
+            window: Window::Last(span),
+            thresholds,
+        }
+    }
+}
+
+/// source → metrics → causes for one pair, fed in order.
+#[derive(Debug)]
+pub struct Driver {
+    engine: Engine,
+    causes: CauseEngine,
+    window: Window,
+    assessment: Assessment,
+    /// The instant of the newest entry: assessed once a later one begins.
+    tick: Option<Timestamp>,
+    first: Option<Timestamp>,
+    samples: usize,
+    assessments: u64,
+}
+
+impl Driver {
+    pub fn new(config: DriverConfig) -> Self {
+        Driver {
+            engine: Engine::new(config.engine),
+            causes: CauseEngine::new(config.thresholds),
+            window: config.window,
+            assessment: Assessment {
+                warming_up: true,
+                ..Assessment::default()
+            },
+            tick: None,
+            first: None,
+            samples: 0,
+            assessments: 0,
+        }
+    }
+
+    /// Feeds one entry. When it begins a later instant than the previous entry, the previous
+    /// instant is assessed first (with every slot in) and what was raised or cleared then is
+    /// returned.
+    pub fn push(&mut self, entry: Entry) -> Vec<Transition> {
+        let t = entry.t();
+        self.first.get_or_insert(t);
+        let transitions = if self.tick.is_some_and(|k| t > k) {
+            self.assess_now()
+        } else {
+            Vec::new()
+        };
+        self.tick = Some(self.tick.map_or(t, |k| k.max(t)));
+        if matches!(entry, Entry::Sample(_)) {
+            self.samples += 1;
+        }
+        self.engine.push(entry);
+        transitions
+    }
+
+    /// Feeds a source event: samples and marks as [`push`](Self::push); connection states
+    /// and the end carry no data for the engine. Returns whether the event was data.
+    pub fn on_event(&mut self, ev: SourceEvent) -> (bool, Vec<Transition>) {
+        match ev {
+            SourceEvent::Sample(s) => (true, self.push(Entry::Sample(s))),
+            SourceEvent::Mark(m) => (true, self.push(Entry::Mark(m))),
+            SourceEvent::Status { .. } | SourceEvent::End => (false, Vec::new()),
+        }
+    }
+
+    /// The stream ended: assesses the last instant (when there is one).
+    pub fn finish(&mut self) -> Vec<Transition> {
+        if self.tick.is_some() {
+            self.assess_now()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Assesses at the engine's newest instant now (the causes engine does not advance its
+    /// hysteresis twice for one instant). The screen, which judges on every sample, calls
+    /// this after each push.
+    pub fn assess_now(&mut self) -> Vec<Transition> {
+        let (a, tr) = self.causes.assess_for(&self.engine, self.window, None);
+        self.assessment = a;
+        self.assessments += 1;
+        tr
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// For baselines (`Engine::set_baseline`) on the screen.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// The newest assessment (warming up before the first).
+    pub fn assessment(&self) -> &Assessment {
+        &self.assessment
+    }
+
+    pub fn window(&self) -> Window {
+        self.window
+    }
+
+    pub fn thresholds(&self) -> &Thresholds {
+        self.causes.thresholds()
+    }
+
+    /// Instant of the first entry fed.
+    pub fn first(&self) -> Option<Timestamp> {
+        self.first
+    }
+
+    /// Samples fed (good or failed).
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
+    /// How many times the causes were evaluated.
+    pub fn assessments(&self) -> u64 {
+        self.assessments
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::twin::{Scenario, Twin};
+    use crate::source::PullSource;
+
+    fn feed(d: &mut Driver, twin: &mut Twin, ticks: usize) -> Vec<Transition> {
+        let mut tr = Vec::new();
+        for _ in 0..ticks {
+            let tick = twin.next_tick().unwrap();
+            for s in tick.samples {
+                tr.extend(d.push(Entry::Sample(Box::new(s))));
+            }
+        }
+        tr
+    }
+
+    #[test]
+    fn assesses_once_per_completed_instant_not_per_sample() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        feed(&mut d, &mut twin, 10);
+        // Two slots per instant, ten instants: nine completed while feeding.
+        assert_eq!(d.samples(), 20);
+        assert_eq!(d.assessments(), 9);
+        d.finish();
+        assert_eq!(d.assessments(), 10);
+    }
+
+    #[test]
+    fn raises_the_scenario_finding_with_hysteresis() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::SlowSrl, 1);
+        let tr = feed(&mut d, &mut twin, 90);
+        d.finish();
+        let ids: Vec<_> = d.assessment().findings.iter().map(|f| f.id).collect();
+        assert!(ids.contains(&"standby-redo-write-slow"), "{ids:?}");
+        assert!(tr
+            .iter()
+            .any(|t| matches!(t, Transition::Raised(f) if f.id == "standby-redo-write-slow")));
+        assert!(!d.assessment().warming_up);
+    }
+
+    #[test]
+    fn status_events_are_not_data() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let (data, _) = d.on_event(SourceEvent::End);
+        assert!(!data);
+        assert_eq!(d.samples(), 0);
+        assert!(d.finish().is_empty());
+        assert!(d.assessment().warming_up);
+    }
+}

@@ -1,0 +1,42 @@
+//! `dgscope serve`'s flags, in the Prometheus exporter convention (`--web.*`).
+
+use clap::Args;
+
+/// The default listen address: every interface, port 9731.
+pub const DEFAULT_LISTEN: &str = ":9731";
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Profiles from the config file to serve, one pair each
+    #[arg(value_name = "PROFILE")]
+    pub profiles: Vec<String>,
+    /// Serve every profile of the config file
+    #[arg(long)]
+    pub all_profiles: bool,
+    /// Serve a simulated pair running this scenario, labelled pair="twin-SCENARIO"
+    /// (repeatable; see `dgscope twin list`)
+    #[arg(long = "twin", value_name = "SCENARIO")]
+    pub twins: Vec<String>,
+    /// Seed of the twins' random numbers
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Address to listen on: HOST:PORT, or :PORT for every interface
+    #[arg(
+        long = "web.listen-address",
+        value_name = "ADDR",
+        default_value = DEFAULT_LISTEN,
+        env = "DGSCOPE_WEB_LISTEN_ADDRESS"
+    )]
+    pub listen_address: String,
+    /// Path under which the metrics are served
+    #[arg(
+        long = "web.telemetry-path",
+        value_name = "PATH",
+        default_value = "/metrics",
+        env = "DGSCOPE_WEB_TELEMETRY_PATH"
+    )]
+    pub telemetry_path: String,
+    /// One live pair from flags (labelled by the primary's service or alias)
+    #[command(flatten)]
+    pub conn: crate::cli_oracle::ConnArgs,
+}

@@ -1,0 +1,281 @@
+//! A small HTTP/1.1 responder for scrapes: GET (and HEAD) only, the telemetry path, a landing
+//! page at `/`, 404 otherwise. Requests are bounded in size and time, concurrent connections
+//! in number; every response closes its connection. Rendering reads the board only.
+
+use super::Board;
+use crate::exposition::{render_into, Format, PairSnapshot};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
+
+/// Largest request head accepted (request line and headers).
+pub const MAX_REQUEST: usize = 16 * 1024;
+/// Time allowed to send the request head, and to take the response.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connections handled at once; more wait in the kernel's backlog.
+pub const MAX_CONNECTIONS: usize = 32;
+
+/// What the responder serves.
+pub struct Site {
+    pub board: Arc<Board>,
+    /// `--web.telemetry-path` (default `/metrics`).
+    pub telemetry_path: String,
+    /// Size of the last exposition, to allocate the next one at once.
+    last_len: AtomicUsize,
+}
+
+impl Site {
+    pub fn new(board: Arc<Board>, telemetry_path: &str) -> Arc<Self> {
+        Arc::new(Site {
+            board,
+            telemetry_path: telemetry_path.to_string(),
+            last_len: AtomicUsize::new(0),
+        })
+    }
+
+    /// The exposition of the board now, in the format `accept` asks for.
+    pub fn metrics(&self, accept: Option<&str>) -> (Format, String) {
+        let format = Format::from_accept(accept);
+        let pairs = self.board.snapshot();
+        let mut body = String::with_capacity(self.last_len.load(Ordering::Relaxed) + 4096);
+        render_into(&mut body, &pairs, format);
+        self.last_len.store(body.len(), Ordering::Relaxed);
+        (format, body)
+    }
+
+    /// The response to one request head (`None`: not HTTP we answer; the caller sends 400).
+    pub fn respond(&self, head: &str) -> Response {
+        let mut lines = head.split("\r\n");
+        let request = lines.next().unwrap_or("");
+        let mut parts = request.split(' ');
+        let (method, target, version) = (parts.next(), parts.next(), parts.next());
+        let (Some(method), Some(target), Some(version)) = (method, target, version) else {
+            return Response::plain(400, "Bad Request", "malformed request line\n");
+        };
+        if !version.starts_with("HTTP/1.") || parts.next().is_some() {
+            return Response::plain(400, "Bad Request", "malformed request line\n");
+        }
+        let head_only = method == "HEAD";
+        if method != "GET" && !head_only {
+            let mut r = Response::plain(405, "Method Not Allowed", "GET only\n");
+            r.extra = "Allow: GET, HEAD\r\n";
+            return r;
+        }
+        let path = target.split(['?', '#']).next().unwrap_or("");
+        let accept = lines
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("accept"))
+            .map(|(_, v)| v.trim());
+        let mut r = if path == self.telemetry_path {
+            let (format, body) = self.metrics(accept);
+            Response {
+                status: 200,
+                reason: "OK",
+                content_type: format.content_type(),
+                body,
+                extra: "",
+                head_only: false,
+            }
+        } else if path == "/" {
+            Response {
+                status: 200,
+                reason: "OK",
+                content_type: "text/html; charset=utf-8",
+                body: landing(&self.board.snapshot(), &self.telemetry_path),
+                extra: "",
+                head_only: false,
+            }
+        } else {
+            Response::plain(
+                404,
+                "Not Found",
+                "not found; metrics are at the telemetry path\n",
+            )
+        };
+        r.head_only = head_only;
+        r
+    }
+}
+
+pub struct Response {
+    pub status: u16,
+    pub reason: &'static str,
+    pub content_type: &'static str,
+    pub body: String,
+    extra: &'static str,
+    head_only: bool,
+}
+
+impl Response {
+    fn plain(status: u16, reason: &'static str, body: &str) -> Self {
+        Response {
+            status,
+            reason,
+            content_type: "text/plain; charset=utf-8",
+            body: body.to_string(),
+            extra: "",
+            head_only: false,
+        }
+    }
+
+    fn head(&self) -> String {
+        format!(
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{}Connection: close\r\nServer: dgscope/{}\r\n\r\n",
+            self.status,
+            self.reason,
+            self.content_type,
+            self.body.len(),
+            self.extra,
+            env!("CARGO_PKG_VERSION"),
+        )
+    }
+}
+
+fn html_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// The landing page: every pair, its slots' state and what is raised.
+pub fn landing(pairs: &[Arc<PairSnapshot>], telemetry_path: &str) -> String {
+    let mut s = String::from(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dgscope serve</title></head><body>\n<h1>dgscope serve</h1>\n",
+    );
+    s.push_str(&format!(
+        "<p>Metrics: <a href=\"{0}\">{0}</a> ({1} pair(s)). dgscope {2}.</p>\n",
+        html_escape(telemetry_path),
+        pairs.len(),
+        env!("CARGO_PKG_VERSION")
+    ));
+    s.push_str("<table border=\"1\" cellpadding=\"4\">\n<tr><th>pair</th><th>source</th><th>slots</th><th>findings</th></tr>\n");
+    for p in pairs {
+        let slots: Vec<String> = p
+            .slots
+            .iter()
+            .map(|sl| {
+                let db = sl.database().map(|d| format!(" ({d})")).unwrap_or_default();
+                match &sl.error {
+                    None => format!("{}{db}: up", sl.slot),
+                    Some(e) => format!("{}{db}: down, {e}", sl.slot),
+                }
+            })
+            .collect();
+        let findings = if p.findings.is_empty() {
+            if p.warming_up {
+                "warming up".to_string()
+            } else {
+                "none".to_string()
+            }
+        } else {
+            p.findings
+                .iter()
+                .map(|f| format!("{} {}", f.severity, f.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            html_escape(&p.pair),
+            html_escape(&p.source),
+            html_escape(&slots.join("; ")),
+            html_escape(&findings)
+        ));
+    }
+    s.push_str("</table>\n</body></html>\n");
+    s
+}
+
+/// Reads one request head: up to the blank line, at most [`MAX_REQUEST`] bytes.
+async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 2048];
+    loop {
+        let n = stream.read(&mut chunk).await.map_err(|_| 0u16)?;
+        if n == 0 {
+            return Err(0);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            buf.truncate(end);
+            return String::from_utf8(buf).map_err(|_| 400);
+        }
+        if buf.len() > MAX_REQUEST {
+            return Err(431);
+        }
+    }
+}
+
+async fn handle(site: Arc<Site>, mut stream: TcpStream) {
+    let head = tokio::time::timeout(READ_TIMEOUT, read_head(&mut stream)).await;
+    let response = match head {
+        Ok(Ok(head)) => site.respond(&head),
+        Ok(Err(431)) => Response::plain(
+            431,
+            "Request Header Fields Too Large",
+            "request too large\n",
+        ),
+        Ok(Err(400)) => Response::plain(400, "Bad Request", "bad request\n"),
+        Ok(Err(_)) => return,
+        Err(_) => Response::plain(408, "Request Timeout", "request timeout\n"),
+    };
+    let write = async {
+        stream.write_all(response.head().as_bytes()).await?;
+        if !response.head_only {
+            stream.write_all(response.body.as_bytes()).await?;
+        }
+        stream.shutdown().await
+    };
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, write).await;
+    if response.status >= 400 {
+        // A refused request may still be arriving: read (a bounded amount of) it, so closing
+        // with unread data does not reset the connection before the client reads the answer.
+        let drain = async {
+            let mut sink = [0u8; 4096];
+            let mut total = 0usize;
+            while total < (1 << 20) {
+                match stream.read(&mut sink).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => total += n,
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    }
+}
+
+/// Accepts connections until the task is dropped.
+pub async fn serve(listener: TcpListener, site: Arc<Site>) {
+    let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(permit) = permits.clone().acquire_owned().await else {
+            return;
+        };
+        let (stream, _) = match listener.accept().await {
+            Ok(x) => x,
+            Err(_) => {
+                // Out of file descriptors and the like: do not spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let site = site.clone();
+        tokio::spawn(async move {
+            handle(site, stream).await;
+            drop(permit);
+        });
+    }
+}

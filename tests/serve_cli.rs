@@ -1,0 +1,196 @@
+//! The `serve` and `check --format openmetrics / --textfile` commands as a user runs them.
+
+use assert_cmd::Command;
+use dgscope::exposition::parse::parse;
+use dgscope::exposition::Format;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::Stdio;
+
+fn dgscope(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("HOME", "/nonexistent-dgscope-test")
+        .env("XDG_CONFIG_HOME", "/nonexistent-dgscope-test")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_serve_input_is_one_line_and_exit_2() {
+    for (args, needle) in [
+        (vec!["serve"], "serve needs pairs"),
+        (vec!["serve", "--twin", "no-such"], "no-such"),
+        (
+            vec!["serve", "--twin", "slow-srl", "--twin", "slow-srl"],
+            "twice",
+        ),
+        (
+            vec![
+                "serve",
+                "--twin",
+                "slow-srl",
+                "--web.listen-address",
+                "nonsense",
+            ],
+            "--web.listen-address",
+        ),
+        (
+            vec![
+                "serve",
+                "--twin",
+                "slow-srl",
+                "--web.telemetry-path",
+                "metrics",
+            ],
+            "--web.telemetry-path",
+        ),
+        (
+            vec!["serve", "--standby", "mon@//h/s"],
+            "--standby needs --primary",
+        ),
+        (vec!["serve", "nosuchprofile"], "nosuchprofile"),
+    ] {
+        let (code, out, err) = dgscope(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn serve_binds_then_serves_twins_and_stops_on_sigterm() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .args([
+            "serve",
+            "--twin",
+            "healthy-sync",
+            "--web.listen-address",
+            "127.0.0.1:0",
+        ])
+        .env("HOME", "/nonexistent-dgscope-test")
+        .env("XDG_CONFIG_HOME", "/nonexistent-dgscope-test")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    // "dgscope serve: listening on http://127.0.0.1:PORT/metrics — 1 pair(s): twin-healthy-sync"
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(line.contains("twin-healthy-sync"), "{line}");
+    let hostport = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let fetch = || {
+        let mut s = std::net::TcpStream::connect(hostport).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        let mut body = String::new();
+        s.read_to_string(&mut body).unwrap();
+        body.split_once("\r\n\r\n").unwrap().1.to_string()
+    };
+    // Up once the paced twin (wall clock x1) has sampled: bounded by 100 tries.
+    let mut up = false;
+    for _ in 0..100 {
+        let e = parse(&fetch(), Format::Text).unwrap();
+        if e.value(
+            "dgscope_up",
+            &[("pair", "twin-healthy-sync"), ("slot", "standby")],
+        ) == Some(1.0)
+        {
+            up = true;
+            assert!(!e
+                .matching(
+                    "dgscope_wait_event_duration_seconds_count",
+                    &[("event", "log file sync")]
+                )
+                .is_empty());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(up, "the twin pair came up");
+    let pid = child.id().to_string();
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn check_writes_openmetrics_and_an_atomic_textfile() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = dgscope(&[
+        "check",
+        "--twin",
+        "slow-srl",
+        "--duration",
+        "90s",
+        "--format",
+        "openmetrics",
+        "--textfile",
+        d,
+    ]);
+    assert_eq!(code, Some(1), "slow-srl is WARN: {err}");
+    let om = parse(&out, Format::OpenMetrics).unwrap();
+    let pair = ("pair", "twin-slow-srl");
+    assert_eq!(
+        om.value(
+            "dgscope_finding",
+            &[pair, ("id", "standby-redo-write-slow")]
+        ),
+        Some(1.0)
+    );
+    assert!(om
+        .value("dgscope_user_commits_created", &[pair, ("slot", "primary")])
+        .is_some());
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["dgscope_twin-slow-srl.prom".to_string()]);
+    let text = std::fs::read_to_string(dir.path().join(&names[0])).unwrap();
+    let t = parse(&text, Format::Text).unwrap();
+    assert_eq!(
+        t.value(
+            "dgscope_finding",
+            &[pair, ("id", "standby-redo-write-slow")]
+        ),
+        Some(1.0)
+    );
+    // The same run as text keeps its usual output and still writes the file.
+    let (code, out, err) = dgscope(&["check", "--twin", "healthy-sync", "--textfile", d]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("dgscope check: OK"), "{out}");
+    assert!(dir.path().join("dgscope_twin-healthy-sync.prom").exists());
+    // A directory that does not exist: UNKNOWN, one line, nothing written.
+    let missing = dir.path().join("missing");
+    let (code, _, err) = dgscope(&[
+        "check",
+        "--twin",
+        "healthy-sync",
+        "--textfile",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(3));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--textfile"), "{err}");
+    assert!(!missing.exists());
+}
