@@ -80,7 +80,7 @@ fn part_two_scenarios_record_reproducibly_and_check_accepts_them() {
             assert!(text.contains(key), "{name}: no {key} in the recording");
         }
         let out = dgscope()
-            .args(["check", "--twin", name, "--duration", "10s"])
+            .args(["check", "--twin", name, "--duration", "20s"])
             .output()
             .unwrap();
         // 0/1/2 = OK/WARN/CRIT; an unknown name is 3 (UNKNOWN) with an error line.
