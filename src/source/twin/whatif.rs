@@ -128,12 +128,13 @@ impl WhatIfModel for TwinWhatIf {
             Change::LogsFor20Min => {
                 let base = mirror(obs)?;
                 let per_hour = obs.switches_per_hour.filter(|s| *s > 3.0)?;
+                // The size the finding's evidence shows, from the same computation.
+                let mb = obs.log_mb_for_20_min.filter(|m| *m > 0.0)?;
                 let mut changed = base.clone();
-                changed.orl_bytes = (base.orl_bytes as f64 * per_hour / 3.0) as u64;
-                let mut w = commit_path(obs, base, changed.clone(), self, change)?;
+                changed.orl_bytes = (mb * MB) as u64;
+                let mut w = commit_path(obs, base, changed, self, change)?;
                 w.outcome = format!(
-                    "{} MB logs, 3 switches per hour instead of {per_hour:.0}: {}",
-                    changed.orl_bytes / (1024 * 1024),
+                    "{mb:.0} MB logs, 3 switches per hour on the busiest thread instead of {per_hour:.0}: {}",
                     w.outcome
                 );
                 Some(w)
