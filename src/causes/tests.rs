@@ -776,14 +776,57 @@ fn logs_for_20_minutes_is_one_figure_per_thread() {
     );
     let f = finding(&a, "log-switch-frequent");
     let w = f.what_if.first().expect("what-if");
+    // Shown the same way too: the evidence's formatter.
+    let shown = crate::ui::fmt::evidence_value(size.value, &size.unit);
     assert!(
-        w.outcome.starts_with(&format!("{:.0} MB logs", size.value)),
+        w.outcome.starts_with(&format!("{shown} logs")),
         "{}",
         w.outcome
     );
     assert!(
-        f.advice[0].contains(&format!("about {:.0} MB", size.value)),
+        f.advice[0].contains(&format!("about {shown}")),
         "{}",
         f.advice[0]
     );
+}
+
+#[test]
+fn outlier_skew_never_reads_100_percent() {
+    // One 32 s stall per 2 500 fast commits: 99.96 % of waits are under 8 ms, and the title
+    // must say so rather than round it onto "100.0 %".
+    let stall = Pair {
+        lfs_hist: Some(vec![(1024, 2499), (1 << 25, 1)]),
+        ..Pair::default()
+    };
+    let a = assess(&stall, 40);
+    let f = finding(&a, "lfs-outlier-skew");
+    assert!(f.title.contains("99.96 % of waits < 8 ms"), "{}", f.title);
+    let shown: Vec<String> = f
+        .evidence
+        .iter()
+        .map(|e| crate::ui::fmt::evidence_value(e.value, &e.unit))
+        .collect();
+    assert_eq!(shown[0], "99.96 %", "{shown:?}");
+    assert!(
+        !shown.iter().any(|s| s == "100.0 %" || s == "0.0 %"),
+        "{shown:?}"
+    );
+    // Every wait under 8 ms: no outliers, no skew, whatever the spread below 8 ms.
+    let none = Pair {
+        lfs_hist: Some(vec![(1024, 2000), (4096, 400), (8192, 100)]),
+        ..Pair::default()
+    };
+    assert!(!has(&assess(&none, 40), "lfs-outlier-skew"));
+}
+
+#[test]
+fn evidence_values_read_one_way() {
+    use crate::ui::fmt::evidence_value as v;
+    assert_eq!(v(129.0, "s"), "2m09s");
+    assert_eq!(v(2.15, "min"), "2m09s");
+    assert_eq!(v(42.0, "s"), "42 s");
+    assert_eq!(v(0.62, "ms"), "0.62 ms");
+    assert_eq!(v(29999.76, "ms"), "30 000 ms");
+    assert_eq!(v(2.0, ""), "2");
+    assert_eq!(v(f64::NAN, "ms"), "–");
 }

@@ -464,8 +464,8 @@ pub fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: LFS_OUTLIER_SKEW,
             severity: Severity::Info,
             title: format!(
-                "log file sync average is skewed by outliers: {:.1} % of waits < {bound} ms",
-                below * 100.0
+                "log file sync average is skewed by outliers: {} % of waits < {bound} ms",
+                crate::units::pct(below * 100.0)
             ),
             evidence: vec![
                 ev(&format!("waits < {bound} ms"), below * 100.0, "%", None, "V$EVENT_HISTOGRAM_MICRO"),

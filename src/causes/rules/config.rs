@@ -136,7 +136,7 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .finish_advising(ctx, vec![
             format!(
                 "Size online and standby redo logs so one lasts at least 15–20 minutes on its thread at peak redo (size ≈ the thread's peak MB/s × 1200){}.",
-                sizing.map(|z| format!("; at this window's rate that is about {:.0} MB", z.mb)).unwrap_or_default()
+                sizing.map(|z| format!("; at this window's rate that is about {}", crate::ui::fmt::evidence_value(z.mb, "MB"))).unwrap_or_default()
             ),
             "Resize the SRLs to the same size as the new ORLs, keeping one more SRL group per thread than ORL groups.".into(),
             "Avoid forced switches (ARCHIVE_LAG_TARGET too low, frequent manual switches).".into(),

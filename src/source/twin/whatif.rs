@@ -134,7 +134,8 @@ impl WhatIfModel for TwinWhatIf {
                 changed.orl_bytes = (mb * MB) as u64;
                 let mut w = commit_path(obs, base, changed, self, change)?;
                 w.outcome = format!(
-                    "{mb:.0} MB logs, 3 switches per hour on the busiest thread instead of {per_hour:.0}: {}",
+                    "{} logs, 3 switches per hour on the busiest thread instead of {per_hour:.0}: {}",
+                    crate::ui::fmt::evidence_value(mb, "MB"),
                     w.outcome
                 );
                 Some(w)
