@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cli_oracle;
 pub mod commands;
 pub mod config;
+pub mod display;
 pub mod exposition;
 pub mod metrics;
 pub mod output;

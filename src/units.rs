@@ -59,6 +59,28 @@ fn fmt_trimmed(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
     f.write_str(s)
 }
 
+/// A percentage with one decimal that never rounds a share onto 0 % or 100 % it is not:
+/// 99.96 reads "99.96", 99.9996 "> 99.99", 0.004 "< 0.01" (no outlier skew may read "100.0 %
+/// of waits < 8 ms" while some waits are not).
+pub fn pct(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    for dec in 1..=2 {
+        let s = format!("{v:.dec$}");
+        let r: f64 = s.parse().unwrap_or(v);
+        let onto_edge = (r == 100.0 && v < 100.0) || (r == 0.0 && v > 0.0);
+        if !onto_edge {
+            return s;
+        }
+    }
+    if v > 50.0 {
+        "> 99.99".into()
+    } else {
+        "< 0.01".into()
+    }
+}
+
 /// A histogram bucket bound in milliseconds, as Oracle labels it. Micro histograms
 /// (`V$EVENT_HISTOGRAM_MICRO`) use powers of two microseconds and Oracle's `WAIT_TIME_FORMAT`
 /// calls 1024 µs "1 millisecond" and 8192 µs "8 milliseconds"; the older milli view stores
@@ -102,6 +124,12 @@ mod tests {
         assert_eq!(Millis(4.60).to_string(), "4.6 ms");
         assert_eq!(Millis(32.0).to_string(), "32 ms");
         assert_eq!(Secs(0.57).to_string(), "0.57 s");
+        assert_eq!(pct(91.44), "91.4");
+        assert_eq!(pct(100.0), "100.0");
+        assert_eq!(pct(99.96), "99.96");
+        assert_eq!(pct(99.9996), "> 99.99");
+        assert_eq!(pct(0.04), "0.04");
+        assert_eq!(pct(0.0), "0.0");
         assert_eq!(Micros(1500).as_millis(), Millis(1.5));
     }
 

@@ -375,12 +375,9 @@ impl App {
         let slot = self.primary()?;
         let sw = self.switches.get(slot)?;
         let end = at.or_else(|| self.engine.slot(slot)?.last_good().map(|s| s.t))?;
-        let start = end.add_millis(-3_600_000);
-        Some(
-            sw.iter()
-                .filter(|s| s.time > start && s.time <= end)
-                .count() as f64,
-        )
+        // All threads together, computed as the findings compute it (one function).
+        let rates = crate::causes::rates::switch_rates(sw, end);
+        Some(crate::causes::rates::total_per_hour(&rates))
     }
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {

@@ -5,6 +5,7 @@ pub mod context;
 pub mod engine;
 pub mod finding;
 pub mod live;
+pub mod rates;
 pub mod rules;
 pub mod thresholds;
 pub mod verify;

@@ -347,20 +347,24 @@ impl Pair {
                 .collect(),
             standby: vec![],
         });
-        // Switches of the last hour at the configured pace.
+        // Switches of the last hour at the configured pace, on every thread with online logs
+        // (thread 1 at the pace, each further thread half as often, so the busiest is known).
         let mut switches = Vec::new();
-        let mut k = 0;
-        loop {
-            let at = t.add_millis(-((k as f64 * self.switch_every_s * 1000.0) as i64));
-            if t.secs_since(at) > 3600.0 {
-                break;
+        for thread in 1..=self.orl_threads.max(1) {
+            let every = self.switch_every_s * f64::from(1 << (thread - 1).min(8));
+            let mut k = 0;
+            loop {
+                let at = t.add_millis(-((k as f64 * every * 1000.0) as i64));
+                if t.secs_since(at) >= 3600.0 {
+                    break;
+                }
+                switches.push(LogSwitch {
+                    thread,
+                    sequence: 5000 - k,
+                    time: at,
+                });
+                k += 1;
             }
-            switches.push(LogSwitch {
-                thread: 1,
-                sequence: 5000 - k,
-                time: at,
-            });
-            k += 1;
         }
         s.switches = Some(switches);
         let mut params = BTreeMap::new();

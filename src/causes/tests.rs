@@ -639,3 +639,198 @@ fn text_only_evidence_never_prints_a_number() {
         }
     }
 }
+
+/// Runs `pair` and returns the last assessment with the run, for what-if observations.
+fn assess_run(pair: &Pair, secs: i64) -> (Assessment, Run) {
+    let mut run = Run::default();
+    let mut engine = CauseEngine::default();
+    let mut last = Assessment::default();
+    for _ in 0..secs {
+        run.step(pair);
+        last = engine.assess(&run.engine, MIN);
+    }
+    (last, run)
+}
+
+fn finding<'a>(a: &'a Assessment, id: &str) -> &'a super::Finding {
+    a.findings
+        .iter()
+        .find(|f| f.id == id)
+        .unwrap_or_else(|| panic!("{id} missing: {:?}", ids(a)))
+}
+
+#[test]
+fn srl_advice_follows_the_evidence() {
+    // Two members, enough groups: advise one member, never more groups.
+    let a = assess(&slow_srl(), 60);
+    for id in ["standby-redo-write-slow", "srl-config"] {
+        let f = finding(&a, id);
+        let advice = f.advice.join("\n");
+        assert!(
+            advice.contains("one member per standby redo log group (2 now)"),
+            "{id}: {advice}"
+        );
+        assert!(
+            !advice.contains("group per thread") && !advice.contains("Add standby redo log groups"),
+            "{id}: {advice}"
+        );
+    }
+    // One member, one group short on thread 1: advise the group, never "one member".
+    let short = Pair {
+        srl_members: 1,
+        srl_groups: 4,
+        ..slow_srl()
+    };
+    let a = assess(&short, 60);
+    for id in ["standby-redo-write-slow", "srl-config"] {
+        let advice = finding(&a, id).advice.join("\n");
+        assert!(
+            advice.contains(
+                "Add standby redo log groups for thread 1: 4 usable for 4 online groups, 5 needed"
+            ),
+            "{id}: {advice}"
+        );
+        assert!(!advice.contains("one member per"), "{id}: {advice}");
+    }
+    let f = finding(&a, "standby-redo-write-slow");
+    assert!(
+        f.title
+            .contains("log file parallel write 0.62 ms on the primary"),
+        "{}",
+        f.title
+    );
+}
+
+#[test]
+fn switch_rates_say_per_thread_or_in_total() {
+    // Three threads: thread 1 every 2 min, thread 2 every 4, thread 3 every 8 (testkit).
+    let pair = Pair {
+        switch_every_s: 120.0,
+        orl_threads: 3,
+        orl_mb: 1024,
+        srl_mb: 1024,
+        srl_groups: 13,
+        ..Pair::default()
+    };
+    let (a, run) = assess_run(&pair, 40);
+    let f = finding(&a, "log-switch-frequent");
+    assert!(f.title.contains("30 per hour on thread 1"), "{}", f.title);
+    // 30 + 15 + 7.5 per hour: the figure the screen shows as "/h total".
+    assert!(f.title.contains("52 per hour in total"), "{}", f.title);
+    let total = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.starts_with("log switches per hour in total"))
+        .expect("total switch rate");
+    assert!((total.value - 52.5).abs() < 0.01, "{}", total.value);
+    let ctx = super::context::Context::new(&run.engine, MIN, None);
+    let rates = super::rates::primary_switch_rates(&ctx);
+    assert!((super::rates::total_per_hour(&rates) - total.value).abs() < 1e-9);
+    // Every switch rate in the evidence names its thread or says "in total".
+    for e in f.evidence.iter().filter(|e| e.unit == "/h") {
+        assert!(
+            e.metric.contains("thread") || e.metric.contains("in total"),
+            "{}",
+            e.metric
+        );
+    }
+}
+
+#[test]
+fn logs_for_20_minutes_is_one_figure_per_thread() {
+    use crate::causes::whatif::{annotate, Observed};
+    let pair = Pair {
+        switch_every_s: 120.0,
+        orl_threads: 3,
+        orl_mb: 1024,
+        srl_mb: 1024,
+        srl_groups: 13,
+        redo_mb_s: 21.0,
+        ..Pair::default()
+    };
+    let (mut a, run) = assess_run(&pair, 40);
+    let ctx = super::context::Context::new(&run.engine, MIN, None);
+    let observed = Observed::from_context(&ctx);
+    let f = finding(&a, "log-switch-frequent");
+    let size = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.starts_with("log size for 20 min on thread 1"))
+        .expect("sizing evidence")
+        .clone();
+    // Per thread: thread 1 switched 30 of the 52.5 logs per hour (equal sizes), so it carries
+    // 30/52.5 of the redo, not all of it.
+    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s()).unwrap();
+    let expected = redo * 30.0 / 52.5 * 1200.0;
+    assert!(
+        (size.value - expected).abs() < 1.0,
+        "{} vs {expected}",
+        size.value
+    );
+    assert_eq!(observed.log_mb_for_20_min, Some(size.value));
+    // The twin's what-if quotes the same size.
+    annotate(
+        &mut a.findings,
+        &observed,
+        &crate::source::twin::whatif::TwinWhatIf {
+            secs: 20,
+            seed: 1,
+            ..Default::default()
+        },
+    );
+    let f = finding(&a, "log-switch-frequent");
+    let w = f.what_if.first().expect("what-if");
+    // Shown the same way too: the evidence's formatter.
+    let shown = crate::display::evidence_value(size.value, &size.unit);
+    assert!(
+        w.outcome.starts_with(&format!("{shown} logs")),
+        "{}",
+        w.outcome
+    );
+    assert!(
+        f.advice[0].contains(&format!("about {shown}")),
+        "{}",
+        f.advice[0]
+    );
+}
+
+#[test]
+fn outlier_skew_never_reads_100_percent() {
+    // One 32 s stall per 2 500 fast commits: 99.96 % of waits are under 8 ms, and the title
+    // must say so rather than round it onto "100.0 %".
+    let stall = Pair {
+        lfs_hist: Some(vec![(1024, 2499), (1 << 25, 1)]),
+        ..Pair::default()
+    };
+    let a = assess(&stall, 40);
+    let f = finding(&a, "lfs-outlier-skew");
+    assert!(f.title.contains("99.96 % of waits < 8 ms"), "{}", f.title);
+    let shown: Vec<String> = f
+        .evidence
+        .iter()
+        .map(|e| crate::display::evidence_value(e.value, &e.unit))
+        .collect();
+    assert_eq!(shown[0], "99.96 %", "{shown:?}");
+    assert!(
+        !shown.iter().any(|s| s == "100.0 %" || s == "0.0 %"),
+        "{shown:?}"
+    );
+    // Every wait under 8 ms: no outliers, no skew, whatever the spread below 8 ms.
+    let none = Pair {
+        lfs_hist: Some(vec![(1024, 2000), (4096, 400), (8192, 100)]),
+        ..Pair::default()
+    };
+    assert!(!has(&assess(&none, 40), "lfs-outlier-skew"));
+}
+
+#[test]
+fn evidence_values_read_one_way() {
+    use crate::display::evidence_value as v;
+    assert_eq!(v(129.0, "s"), "2m09s");
+    assert_eq!(v(2.15, "min"), "2m09s");
+    assert_eq!(v(42.0, "s"), "42 s");
+    assert_eq!(v(0.62, "ms"), "0.62 ms");
+    assert_eq!(v(29999.76, "ms"), "30 000 ms");
+    assert_eq!(v(2.0, ""), "2");
+    assert_eq!(v(f64::NAN, "ms"), "–");
+}

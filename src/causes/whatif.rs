@@ -20,6 +20,9 @@ pub struct Observed {
     pub srl_members: Option<u32>,
     pub orl_mb: Option<f64>,
     pub switches_per_hour: Option<f64>,
+    /// The log size (MB) that lasts 20 minutes on the busiest thread at the window's redo
+    /// rate: the same figure `log-switch-frequent` shows ([`super::rates::log_size_for`]).
+    pub log_mb_for_20_min: Option<f64>,
     pub transport_lag_s: Option<f64>,
     /// Seconds of transport lag gained per second lately (> 0: the link is short).
     pub transport_lag_growth: Option<f64>,
@@ -50,6 +53,7 @@ impl Observed {
                 .and_then(|l| l.online.iter().map(|g| g.bytes).max())
                 .map(|b| b as f64 / 1048576.0),
             switches_per_hour: super::rules::switches_per_hour(ctx).map(|s| s.1),
+            log_mb_for_20_min: super::rates::log_size_for(ctx, 20.0).map(|z| z.mb),
             transport_lag_s: transport.map(|x| x.0),
             transport_lag_growth: super::rules::transport_lag_slope(ctx, 60.0),
         }

@@ -337,17 +337,12 @@ pub fn evidence_text(e: &crate::causes::Evidence) -> String {
     if !e.has_value() {
         return e.metric.clone();
     }
-    // Latencies keep their decimals (1.00 ms beside 0.90 ms); counts read as whole numbers.
-    let value = if e.unit == "ms" {
-        format!("{:.2}", e.value)
-    } else {
-        fmt_value(e.value)
-    };
-    if e.unit.is_empty() {
-        format!("{} {value}", e.metric)
-    } else {
-        format!("{} {value} {}", e.metric, e.unit)
-    }
+    // The screen's format for each quantity (one format everywhere).
+    format!(
+        "{} {}",
+        e.metric,
+        crate::display::evidence_value(e.value, &e.unit)
+    )
 }
 
 fn fmt_value(v: f64) -> String {

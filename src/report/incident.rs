@@ -465,11 +465,8 @@ pub fn render_markdown(i: &Incident) -> String {
                 .map(|e| {
                     vec![
                         e.metric.clone(),
-                        if !e.has_value() {
-                            "–".to_string()
-                        } else {
-                            format!("{:.2} {}", e.value, e.unit).trim().to_string()
-                        },
+                        // The screen's format for each quantity (one format everywhere).
+                        crate::display::evidence_value(e.value, &e.unit),
                         e.threshold.clone().unwrap_or_else(|| "–".into()),
                         e.source.clone(),
                     ]

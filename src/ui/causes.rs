@@ -12,9 +12,7 @@ use ratatui::Frame;
 
 pub fn evidence_text(e: &Evidence) -> String {
     let mut s = if e.has_value() {
-        format!("{} {} {}", e.metric, fmt::count_or_auto(e.value), e.unit)
-            .trim_end()
-            .to_string()
+        format!("{} {}", e.metric, fmt::evidence_value(e.value, &e.unit))
     } else {
         e.metric.clone()
     };

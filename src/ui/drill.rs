@@ -31,12 +31,7 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
         for e in &f.evidence {
             out.push(Line::from(vec![
                 Span::styled(format!("{} ", e.metric), t.text()),
-                Span::styled(
-                    format!("{} {}", value(e.value), e.unit)
-                        .trim_end()
-                        .to_string(),
-                    t.style(Role::Title),
-                ),
+                Span::styled(fmt::evidence_value(e.value, &e.unit), t.style(Role::Title)),
             ]));
             let th = e
                 .threshold
@@ -79,10 +74,7 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
         out.push(Line::from(vec![
             Span::styled(fmt::fit(&e.metric, mw), t.text()),
             Span::styled(
-                format!(
-                    "  {:>14}",
-                    format!("{} {}", value(e.value), e.unit).trim_end()
-                ),
+                format!("  {:>14}", fmt::evidence_value(e.value, &e.unit)),
                 t.style(Role::Title),
             ),
             Span::styled(
@@ -96,10 +88,6 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
         ]));
     }
     out
-}
-
-fn value(v: f64) -> String {
-    fmt::count_or_auto(v)
 }
 
 /// The text below the chart (what it means, SQL, advice, what-if), also used for `y`.

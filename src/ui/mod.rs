@@ -6,7 +6,8 @@ pub mod chart;
 pub mod commit;
 pub mod drill;
 pub mod fault_menu;
-pub mod fmt;
+/// Quantities are written one way everywhere: the screen uses the shared formatters.
+pub use crate::display as fmt;
 pub mod header;
 pub mod help;
 pub mod impact;

@@ -89,11 +89,8 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             V_SYSTEM_EVENT,
         ),
     ];
-    if let Some(members) = ctx
-        .s_last()
-        .and_then(|s| s.logs.as_ref())
-        .and_then(|l| l.standby.iter().map(|g| g.members).max())
-    {
+    let layout = super::srl_layout(ctx);
+    if let Some(members) = layout.as_ref().and_then(|l| l.members) {
         evidence.push(ev(
             "SRL members per group",
             f64::from(members),
@@ -123,12 +120,22 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
     } else {
         Severity::Warn
     };
+    // Advice follows the evidence: the member advice only with extra members, the group
+    // advice only for a thread that is short of groups (the layout srl-config judges too).
+    let mut advice = layout.as_ref().map(|l| l.advice()).unwrap_or_default();
+    if layout.as_ref().and_then(|l| l.extra_members()).is_none() {
+        advice.insert(0, "Move the standby redo logs to the standby's fastest storage: RFS writes them while every SYNC AFFIRM commit waits.".into());
+    }
+    advice.push(
+        "Check what else writes to the SRL disks on the standby host (backups, other databases)."
+            .into(),
+    );
     Some(
         Draft {
             id: STANDBY_REDO_WRITE_SLOW,
             severity,
             title: format!(
-                "Standby redo log writes are slow: SYNC remote write {} vs local write {}; RFS random i/o {}{}",
+                "Standby redo log writes are slow: SYNC Remote Write {} vs log file parallel write {} on the primary; RFS random i/o {}{}",
                 ms(remote),
                 ms(lfpw),
                 ms(rfs),
@@ -137,15 +144,11 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             evidence,
             meaning: "With SYNC AFFIRM every commit waits until the standby's RFS has written the redo into a standby redo log. When that write is slower than the primary's own log write, the standby's disk sets the commit time. Seed 000 shows 2-member SRLs on a slow disk: RFS 2.89 ms, log file sync 4.60 ms and TPS −20 %; after moving to one member on fast storage RFS fell to 0.89 ms.",
             check: &[V::CommitPathAverages, V::RfsLatency, V::SrlLayout, V::IoByFiletype],
-            advice: &[
-                "Use one member per standby redo log group (LGWR and RFS wait for the slowest member), on the standby's fastest storage.",
-                "Give SRLs the same size as the online logs, and one more group per thread than the ORLs.",
-                "Check what else writes to the SRL disks on the standby host (backups, other databases).",
-            ],
+            advice: &[],
             // The SRL write's part of the time a commit waits beyond its local write.
             explains: rfs.min(remote - lfpw),
         }
-        .finish(ctx)
+        .finish_advising(ctx, advice)
         .with_mode_advice(ctx, &[ModeChange::FastSync]),
     )
 }
@@ -461,8 +464,8 @@ pub fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: LFS_OUTLIER_SKEW,
             severity: Severity::Info,
             title: format!(
-                "log file sync average is skewed by outliers: {:.1} % of waits < {bound} ms",
-                below * 100.0
+                "log file sync average is skewed by outliers: {} % of waits < {bound} ms",
+                crate::units::pct(below * 100.0)
             ),
             evidence: vec![
                 ev(&format!("waits < {bound} ms"), below * 100.0, "%", None, "V$EVENT_HISTOGRAM_MICRO"),

@@ -4,10 +4,10 @@
 use super::{ev, ms, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::rates;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::sample::names::{event, filetype};
-use std::collections::BTreeMap;
 
 pub const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
 pub const STANDBY_IO_SATURATED: &str = "standby-io-saturated";
@@ -16,32 +16,10 @@ pub const REDO_SIZING: &str = "redo-sizing";
 
 const MB: f64 = 1048576.0;
 
-/// Switches per hour of the busiest thread, from the switches of the last hour. A short
-/// history is scaled by the span it covers (the gaps between switches), so a fresh instance
-/// is judged by its pace, not by its age.
+/// Switches per hour of the busiest thread (thread, per hour, switches in the last hour),
+/// from [`rates::switch_rates`]: the one computation the screen's total uses too.
 pub(crate) fn switches_per_hour(ctx: &Context) -> Option<(u32, f64, usize)> {
-    let p = ctx.p_last()?;
-    let switches = p.switches.as_ref()?;
-    let hour_ago = p.t.add_millis(-3_600_000);
-    let mut by_thread: BTreeMap<u32, Vec<crate::timestamp::Timestamp>> = BTreeMap::new();
-    for s in switches
-        .iter()
-        .filter(|s| s.time >= hour_ago && s.time <= p.t)
-    {
-        by_thread.entry(s.thread).or_default().push(s.time);
-    }
-    by_thread
-        .into_iter()
-        .filter_map(|(thread, mut times)| {
-            times.sort();
-            let n = times.len();
-            if n < 2 {
-                return None;
-            }
-            let span = times[n - 1].secs_since(times[0]);
-            (span > 0.0).then(|| (thread, (n - 1) as f64 * 3600.0 / span, n))
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+    rates::busiest(&rates::primary_switch_rates(ctx)).map(|b| (b.thread, b.per_hour, b.in_hour))
 }
 
 pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
@@ -49,17 +27,30 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     if per_hour <= th.switches_per_hour {
         return None;
     }
-    let minutes_per_log = 60.0 / per_hour;
+    let all = rates::primary_switch_rates(ctx);
+    let total = rates::total_per_hour(&all);
+    let secs_per_log = 3600.0 / per_hour;
+    // Every rate says whose it is: the busiest thread's, or all threads' together (the
+    // screen's "/h total" is the same figure, from the same function).
     let mut evidence = vec![ev(
-        &format!("log switches per hour (thread {thread}, {n} in the last hour)"),
+        &format!("log switches per hour on thread {thread} ({n} in the last hour)"),
         per_hour,
         "/h",
         Some(format!(
-            "> {:.0} /h (a log should last ≥ 10 min)",
+            "> {:.0} /h per thread (a log should last ≥ 10 min)",
             th.switches_per_hour
         )),
         "V$LOG_HISTORY",
     )];
+    if all.len() > 1 {
+        evidence.push(ev(
+            &format!("log switches per hour in total ({} threads)", all.len()),
+            total,
+            "/h",
+            None,
+            "V$LOG_HISTORY",
+        ));
+    }
     let orl_mb = ctx
         .p_last()
         .and_then(|s| s.logs.as_ref())
@@ -68,21 +59,39 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     if let Some(mb) = orl_mb {
         evidence.push(ev("online redo log size", mb, "MB", None, "V$LOG"));
     }
-    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s());
-    if let Some(r) = redo {
-        evidence.push(ev("redo rate", r, "MB/s", None, "V$SYSSTAT"));
+    let sizing = rates::log_size_for(ctx, 20.0);
+    if let Some(z) = sizing {
         evidence.push(ev(
-            "log size for 20 min at this rate",
-            r * 1200.0,
+            "redo rate, all threads",
+            z.total_mb_s,
+            "MB/s",
+            None,
+            "V$SYSSTAT",
+        ));
+        if let Some(t) = z.thread.filter(|_| all.len() > 1) {
+            evidence.push(ev(
+                &format!("redo rate of thread {t} (its share of the log bytes switched)"),
+                z.thread_mb_s,
+                "MB/s",
+                None,
+                "V$SYSSTAT, V$LOG_HISTORY",
+            ));
+        }
+        evidence.push(ev(
+            &match z.thread {
+                Some(t) => format!("log size for 20 min on thread {t} at the window's redo rate"),
+                None => "log size for 20 min per thread at the window's redo rate".to_string(),
+            },
+            z.mb,
             "MB",
             None,
             "V$SYSSTAT",
         ));
     }
     evidence.push(ev(
-        "time per log",
-        minutes_per_log,
-        "min",
+        &format!("time per log on thread {thread}"),
+        secs_per_log,
+        "s",
         None,
         "V$LOG_HISTORY",
     ));
@@ -109,20 +118,29 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: LOG_SWITCH_FREQUENT,
             severity: Severity::Warn,
             title: format!(
-                "Logs switch too often: {per_hour:.0} per hour on thread {thread} (one every {minutes_per_log:.1} min){}",
+                "Logs switch too often: {per_hour:.0} per hour on thread {thread} (one every {}){}{}",
+                crate::display::dur(secs_per_log),
+                if all.len() > 1 {
+                    format!(", {total:.0} per hour in total")
+                } else {
+                    String::new()
+                },
                 orl_mb.map(|m| format!(", {m:.0} MB logs")).unwrap_or_default()
             ),
             evidence,
             meaning: "Each log switch makes the standby finish its standby redo log and run a full checkpoint, a burst of write I/O that slows RFS writes (and so SYNC commits) for seconds. MAA and seed 000 name frequent switches as a main source of log file sync outliers; logs should last 15–20 minutes at peak redo.",
             check: &[V::LogSwitches, V::OrlLayout, V::SrlLayout],
-            advice: &[
-                "Size online and standby redo logs so one lasts at least 15–20 minutes at peak redo rate (size ≈ peak MB/s × 1200).",
-                "Resize the SRLs to the same size as the new ORLs, with one more group per thread.",
-                "Avoid forced switches (ARCHIVE_LAG_TARGET too low, frequent manual switches).",
-            ],
+            advice: &[],
             explains: tail_ms.max(0.01),
         }
-        .finish(ctx),
+        .finish_advising(ctx, vec![
+            format!(
+                "Size online and standby redo logs so one lasts at least 15–20 minutes on its thread at peak redo (size ≈ the thread's peak MB/s × 1200){}.",
+                sizing.map(|z| format!("; at this window's rate that is about {}", crate::display::evidence_value(z.mb, "MB"))).unwrap_or_default()
+            ),
+            "Resize the SRLs to the same size as the new ORLs, keeping one more SRL group per thread than ORL groups.".into(),
+            "Avoid forced switches (ARCHIVE_LAG_TARGET too low, frequent manual switches).".into(),
+        ]),
     )
 }
 
@@ -203,92 +221,165 @@ pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+/// A thread with fewer usable SRL groups than its online groups + 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ShortThread {
+    pub thread: u32,
+    /// SRL groups usable by the thread: its own and the unassigned (thread 0) ones.
+    pub srl: usize,
+    pub orl: usize,
+    pub unassigned: usize,
+}
+
+/// The standby redo logs against the recommendation, measured once for every finding that
+/// speaks of them (`srl-config`, `standby-redo-write-slow`), so their advice follows the
+/// same evidence.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct SrlLayout {
+    pub short: Vec<ShortThread>,
+    /// The largest online log, bytes.
+    pub orl_bytes: u64,
+    /// The smallest SRL when smaller than the largest online log.
+    pub smaller: Option<u64>,
+    /// An SRL of another size than the online logs (when none is smaller).
+    pub differs: Option<u64>,
+    /// The most members any SRL group has.
+    pub members: Option<u32>,
+}
+
+impl SrlLayout {
+    pub fn extra_members(&self) -> Option<u32> {
+        self.members.filter(|&m| m > 1)
+    }
+
+    pub fn size_off(&self) -> bool {
+        self.smaller.is_some() || self.differs.is_some()
+    }
+
+    /// Advice for exactly what is off, nothing else.
+    pub fn advice(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(m) = self.extra_members() {
+            out.push(format!("Drop the extra members: one member per standby redo log group ({m} now), on the standby's fastest storage; LGWR's SYNC write waits for RFS, and RFS for the slowest member."));
+        }
+        for t in &self.short {
+            out.push(format!(
+                "Add standby redo log groups for thread {}: {} usable for {} online groups, {} needed (one more than the online groups).",
+                t.thread,
+                t.srl,
+                t.orl,
+                t.orl + 1
+            ));
+        }
+        if self.size_off() {
+            out.push(format!(
+                "Recreate the SRLs at the online log size ({:.0} MB, never smaller than the largest ORL) and with the same block size.",
+                self.orl_bytes as f64 / MB
+            ));
+        }
+        out
+    }
+}
+
+/// Measures the standby's SRLs against the primary's online logs; `None` without both.
+pub(crate) fn srl_layout(ctx: &Context) -> Option<SrlLayout> {
     let standby_logs = ctx.s_last()?.logs.as_ref()?;
     let online = ctx.p_last()?.logs.as_ref()?;
     if online.online.is_empty() {
         return None;
     }
+    let srls = &standby_logs.standby;
+    // An SRL of thread 0 is not yet assigned: RFS takes it for whichever thread needs one, so
+    // it counts for every thread.
+    let unassigned = srls.iter().filter(|l| l.thread == 0).count();
+    let threads: std::collections::BTreeSet<u32> = online.online.iter().map(|l| l.thread).collect();
+    let short = threads
+        .into_iter()
+        .filter_map(|t| {
+            let orl = online.online.iter().filter(|l| l.thread == t).count();
+            let srl = srls.iter().filter(|l| l.thread == t).count() + unassigned;
+            (srl < orl + 1).then_some(ShortThread {
+                thread: t,
+                srl,
+                orl,
+                unassigned,
+            })
+        })
+        .collect();
+    let orl_bytes = online.online.iter().map(|l| l.bytes).max().unwrap_or(0);
+    let smaller = srls
+        .iter()
+        .filter(|l| l.bytes < orl_bytes)
+        .map(|l| l.bytes)
+        .min();
+    let differs = smaller
+        .is_none()
+        .then(|| srls.iter().find(|l| l.bytes != orl_bytes).map(|l| l.bytes))
+        .flatten();
+    Some(SrlLayout {
+        short,
+        orl_bytes,
+        smaller,
+        differs,
+        members: srls.iter().map(|l| l.members).max(),
+    })
+}
+
+pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+    let layout = srl_layout(ctx)?;
     let mut problems = Vec::new();
     let mut evidence = Vec::new();
     let mut severity = Severity::Info;
-    // An SRL of thread 0 is not yet assigned: RFS takes it for whichever thread needs one, so
-    // it counts for every thread.
-    let unassigned = standby_logs
-        .standby
-        .iter()
-        .filter(|l| l.thread == 0)
-        .count();
-    let threads: std::collections::BTreeSet<u32> = online.online.iter().map(|l| l.thread).collect();
-    for t in threads {
-        let orl = online.online.iter().filter(|l| l.thread == t).count();
-        let own = standby_logs
-            .standby
-            .iter()
-            .filter(|l| l.thread == t)
-            .count();
-        let srl = own + unassigned;
-        if srl < orl + 1 {
-            problems.push(format!(
-                "thread {t}: {srl} SRL groups{} for {orl} ORL groups",
-                if unassigned > 0 {
-                    format!(" ({unassigned} unassigned)")
-                } else {
-                    String::new()
-                }
-            ));
-            evidence.push(ev(
-                &format!("SRL groups usable by thread {t}"),
-                srl as f64,
-                "",
-                Some(format!("≥ ORL groups + 1 = {}", orl + 1)),
-                "V$STANDBY_LOG",
-            ));
-        }
+    for t in &layout.short {
+        problems.push(format!(
+            "thread {}: {} SRL groups{} for {} ORL groups",
+            t.thread,
+            t.srl,
+            if t.unassigned > 0 {
+                format!(" ({} unassigned)", t.unassigned)
+            } else {
+                String::new()
+            },
+            t.orl
+        ));
+        evidence.push(ev(
+            &format!("SRL groups usable by thread {}", t.thread),
+            t.srl as f64,
+            "",
+            Some(format!("≥ ORL groups + 1 = {}", t.orl + 1)),
+            "V$STANDBY_LOG",
+        ));
     }
-    let orl_bytes = online.online.iter().map(|l| l.bytes).max().unwrap_or(0);
+    let orl_mb = layout.orl_bytes as f64 / MB;
     // Smaller than the largest online log: a log that does not fit is archived directly and
     // real-time apply stops for it (WARN). Larger works but wastes space (INFO).
-    if let Some(l) = standby_logs
-        .standby
-        .iter()
-        .filter(|l| l.bytes < orl_bytes)
-        .min_by_key(|l| l.bytes)
-    {
+    if let Some(b) = layout.smaller {
         severity = Severity::Warn;
         problems.push(format!(
-            "SRL of {:.0} MB smaller than the largest ORL ({:.0} MB)",
-            l.bytes as f64 / MB,
-            orl_bytes as f64 / MB
+            "SRL of {:.0} MB smaller than the largest ORL ({orl_mb:.0} MB)",
+            b as f64 / MB
         ));
         evidence.push(ev(
             "smallest SRL",
-            l.bytes as f64 / MB,
+            b as f64 / MB,
             "MB",
-            Some(format!("≥ largest ORL ({:.0} MB)", orl_bytes as f64 / MB)),
+            Some(format!("≥ largest ORL ({orl_mb:.0} MB)")),
             "V$STANDBY_LOG",
         ));
-    } else if let Some(l) = standby_logs.standby.iter().find(|l| l.bytes != orl_bytes) {
+    } else if let Some(b) = layout.differs {
         problems.push(format!(
-            "SRL size {:.0} MB ≠ ORL size {:.0} MB",
-            l.bytes as f64 / MB,
-            orl_bytes as f64 / MB
+            "SRL size {:.0} MB ≠ ORL size {orl_mb:.0} MB",
+            b as f64 / MB
         ));
         evidence.push(ev(
             "SRL size",
-            l.bytes as f64 / MB,
+            b as f64 / MB,
             "MB",
-            Some(format!("= ORL size ({:.0} MB)", orl_bytes as f64 / MB)),
+            Some(format!("= ORL size ({orl_mb:.0} MB)")),
             "V$STANDBY_LOG",
         ));
     }
-    if let Some(m) = standby_logs
-        .standby
-        .iter()
-        .map(|l| l.members)
-        .max()
-        .filter(|&m| m > 1)
-    {
+    if let Some(m) = layout.extra_members() {
         problems.push(format!("{m} members per SRL group"));
         evidence.push(ev(
             "SRL members per group",
@@ -309,13 +400,10 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             evidence,
             meaning: "Data Guard wants one more standby redo log group per thread than online log groups (unassigned SRLs, thread 0, serve any thread), each at least as large as the largest online log and preferably the same size; a log that finds no fitting SRL is written as an archive log instead and real-time apply waits for it. Every extra member is another write the SRL write waits for (seed 000). Block sizes of SRLs and ORLs must match too (V$STANDBY_LOG.BLOCKSIZE, V$LOG.BLOCKSIZE).",
             check: &[V::SrlLayout, V::OrlLayout],
-            advice: &[
-                "Add standby redo log groups until each thread has one more than its online groups.",
-                "Recreate SRLs at the ORL size (never smaller than the largest ORL) and with the same block size, with a single member on fast storage.",
-            ],
+            advice: &[],
             explains: 0.0,
         }
-        .finish(ctx),
+        .finish_advising(ctx, layout.advice()),
     )
 }
 

@@ -6,7 +6,7 @@ mod config;
 mod lag;
 mod standby_state;
 
-pub(crate) use config::switches_per_hour;
+pub(crate) use config::{srl_layout, switches_per_hour};
 pub(crate) use lag::transport_lag_slope;
 
 use super::context::Context;
@@ -150,6 +150,16 @@ impl Draft {
             since: ctx.now,
             caused_by: None,
         }
+    }
+}
+
+impl Draft {
+    /// As [`Draft::finish`], with advice built from the finding's own evidence instead of
+    /// the static list (advice must never contradict what the evidence shows).
+    pub fn finish_advising(self, ctx: &Context, advice: Vec<String>) -> Finding {
+        let mut f = self.finish(ctx);
+        f.advice = advice;
+        f
     }
 }
 

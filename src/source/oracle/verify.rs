@@ -442,6 +442,26 @@ mod tests {
     }
 
     #[test]
+    fn every_release_names_one_database_per_query() {
+        // Issue 12: "(run on both databases) (run on the standby)" must never recur, whatever
+        // releases and instance counts the pair mixes.
+        let versions = ["11.2.0.4", "12.1.0.1", "12.1.0.2", "12.2.0.1", "19.21.0.0"];
+        for p in versions {
+            for st in versions {
+                for inst in [1, 2] {
+                    let rel = Releases {
+                        primary: Release::from_db(Some(p), Some(inst)),
+                        standby: Release::from_db(Some(st), Some(inst)),
+                    };
+                    for t in texts(VerifyKey::ALL, &rel) {
+                        assert_eq!(t.matches("(run on").count(), 1, "{p}/{st}/{inst}: {t}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn each_text_names_one_database() {
         let rel = Releases::default();
         for &k in VerifyKey::ALL {

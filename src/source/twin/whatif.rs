@@ -187,14 +187,17 @@ impl WhatIfModel for TwinWhatIf {
             Change::LogsFor20Min => {
                 let base = mirror(obs)?;
                 let per_hour = obs.switches_per_hour.filter(|s| *s > 3.0)?;
+                // The size the finding's evidence shows, from the same computation.
+                let mb = obs.log_mb_for_20_min.filter(|m| *m > 0.0)?;
                 let mut changed = base.clone();
                 // Capped at the largest plausible log: the model is not asked for more.
-                let max = crate::causes::whatif::plausible::ORL_MB_MAX * MB;
-                changed.orl_bytes = (base.orl_bytes as f64 * per_hour / 3.0).min(max) as u64;
-                let mut w = commit_path(obs, base, changed.clone(), self, change)?;
+                let max = crate::causes::whatif::plausible::ORL_MB_MAX;
+                let mb = mb.min(max);
+                changed.orl_bytes = (mb * MB) as u64;
+                let mut w = commit_path(obs, base, changed, self, change)?;
                 w.outcome = format!(
-                    "{} MB logs, 3 switches per hour instead of {per_hour:.0}: {}",
-                    changed.orl_bytes / (1024 * 1024),
+                    "{} logs, 3 switches per hour on the busiest thread instead of {per_hour:.0}: {}",
+                    crate::display::evidence_value(mb, "MB"),
                     w.outcome
                 );
                 Some(w)

@@ -1,5 +1,6 @@
-//! Number formatting for the screen: fixed widths, units, thousands grouped, "–" for absent
-//! data, so columns stay aligned and nothing jitters between frames.
+//! How quantities are written, one way everywhere (screen, reports, findings, what-ifs): fixed
+//! widths, units, thousands grouped, "–" for absent data, so columns stay aligned and the same
+//! figure never reads two ways.
 
 /// Absent data: never printed as zero.
 pub const NONE: &str = "–";
@@ -121,6 +122,25 @@ pub fn dur(s: f64) -> String {
     } else {
         let h = (whole + 1800) / 3600;
         format!("{}d{:02}h", h / 24, h % 24)
+    }
+}
+
+/// An evidence value with its unit, one format per quantity wherever a finding is shown (the
+/// causes pane, the drill-down, `check` and the incident report): durations as [`dur`]
+/// ("2m09s", seconds below a minute), latencies in ms as [`ms`], shares as
+/// [`crate::units::pct`] (never rounded onto 100 %), the rest as [`count_or_auto`]; "–" for
+/// text-only evidence (NaN).
+pub fn evidence_value(v: f64, unit: &str) -> String {
+    if v.is_nan() {
+        return NONE.into();
+    }
+    match unit {
+        "s" => dur(v),
+        "min" => dur(v * 60.0),
+        "ms" => format!("{} ms", ms(v)),
+        "%" => format!("{} %", crate::units::pct(v)),
+        "" => count_or_auto(v),
+        u => format!("{} {u}", count_or_auto(v)),
     }
 }
 
