@@ -133,6 +133,8 @@ say "OpenMetrics negotiated: $created dgscope_user_commits_created series ingest
 
 # --- p99 of log file sync: Prometheus vs `dgscope check` for the same scenario
 failures=0
+# promtool check rules, test rules and check metrics passed above (each exits on failure).
+checks=3
 for scenario in slow-srl healthy-sync; do
   pair="twin-$scenario"
   # check's histogram over 90 s: the difference of a 5 s run and a 95 s run (same seed,
@@ -154,19 +156,24 @@ for scenario in slow-srl healthy-sync; do
   [ -n "$q" ] || fail "no p99 from Prometheus for $pair"
   ok=$(awk -v q="$q" -v lo="$lower" -v hi="$upper" 'BEGIN { print (q >= lo && q <= hi) ? "yes" : "no" }')
   say "$pair: log file sync p99 from Prometheus ${q} s; dgscope check puts p99 in the bucket ($lower, $upper] s: $ok"
+  checks=$((checks + 1))
   [ "$ok" = yes ] || failures=$((failures + 1))
 done
 
 # --- the finding, per pair
 raised=$(query 'dgscope_finding{id="standby-redo-write-slow"} == 1' | jq -r '[.[].metric.pair] | sort | join(",")')
 say "dgscope_finding{id=\"standby-redo-write-slow\"} == 1 for: ${raised:-no pair}"
+checks=$((checks + 1))
 [ "$raised" = "twin-slow-srl" ] || { echo "e2e: FAIL: expected the slow-srl pair only" >&2; failures=$((failures + 1)); }
 lag=$(query 'dgscope_apply_lag_seconds' | jq 'length')
 say "apply lag gauges in Prometheus: $lag (one per standby)"
+checks=$((checks + 1))
 [ "$lag" = 2 ] || failures=$((failures + 1))
 rules=$(curl -sf --max-time 5 "$API/api/v1/rules" | jq '[.data.groups[].rules[]] | length')
 say "Prometheus loaded $rules alert rules"
+checks=$((checks + 1))
 [ "$rules" = 6 ] || failures=$((failures + 1))
 
+echo "prometheus-e2e: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ] || fail "$failures comparison(s) failed"
 say "PASS"
