@@ -251,18 +251,7 @@ pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let reason = apply_stopped_now(ctx, th)?;
     let s = ctx.s_last()?;
     let mut evidence = vec![text(format!("redo apply: {reason}"), "V$DATAGUARD_PROCESS")];
-    if let Some(p) = ctx.mrp() {
-        evidence.push(text(
-            format!(
-                "MRP0 {}{}",
-                p.action.as_deref().unwrap_or("–"),
-                p.sequence
-                    .map(|q| format!(" (thread {}, sequence {q})", p.thread.unwrap_or(1)))
-                    .unwrap_or_default()
-            ),
-            "V$DATAGUARD_PROCESS",
-        ));
-    }
+    evidence.extend(mrp_evidence(ctx));
     if let Some(m) = ctx.standby_dest().and_then(|d| d.recovery_mode.as_deref()) {
         evidence.push(text(format!("recovery mode {m}"), "V$ARCHIVE_DEST_STATUS"));
     }
@@ -333,18 +322,7 @@ pub fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> 
             ));
         }
     }
-    if let Some(p) = ctx.mrp() {
-        evidence.push(text(
-            format!(
-                "MRP0 {}{}",
-                p.action.as_deref().unwrap_or("–"),
-                p.sequence
-                    .map(|q| format!(" (thread {}, sequence {q})", p.thread.unwrap_or(1)))
-                    .unwrap_or_default()
-            ),
-            "V$DATAGUARD_PROCESS",
-        ));
-    }
+    evidence.extend(mrp_evidence(ctx));
     for d in ctx.dests().iter().filter(|d| d.has_gap()) {
         evidence.push(text(
             format!(
@@ -853,4 +831,19 @@ pub fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
         }
         .finish(ctx),
     )
+}
+
+/// MRP0's state as evidence ("MRP0 WAIT_FOR_GAP (thread 1, sequence 2542)"), when it runs.
+fn mrp_evidence(ctx: &Context) -> Option<crate::causes::finding::Evidence> {
+    let p = ctx.mrp()?;
+    Some(text(
+        format!(
+            "MRP0 {}{}",
+            p.action.as_deref().unwrap_or("–"),
+            p.sequence
+                .map(|q| format!(" (thread {}, sequence {q})", p.thread.unwrap_or(1)))
+                .unwrap_or_default()
+        ),
+        "V$DATAGUARD_PROCESS",
+    ))
 }
