@@ -125,9 +125,12 @@ fn primary_19c_single_instance() {
     assert!(logs
         .online
         .iter()
-        .all(|l| l.members == 2 && l.bytes == 1 << 30));
+        .all(|l| l.members == 2 && l.bytes == 1 << 30 && l.blocksize == Some(512)));
     assert_eq!(logs.standby.len(), 4);
-    assert!(logs.standby.iter().all(|l| l.members == 1));
+    assert!(logs
+        .standby
+        .iter()
+        .all(|l| l.members == 1 && l.blocksize == Some(512)));
     let sw = first.switches.as_ref().unwrap();
     assert_eq!(
         sw.iter().map(|x| (x.sequence, x.time)).collect::<Vec<_>>(),

@@ -43,6 +43,8 @@ pub struct Pair {
     pub srl_groups: u32,
     pub srl_mb: u64,
     pub srl_members: u32,
+    /// `V$STANDBY_LOG.BLOCKSIZE` (the online logs are 512).
+    pub srl_blocksize: u32,
     pub log_buffer_mb: u64,
     pub dest_status: DestStatus,
     pub dest_error: Option<String>,
@@ -115,6 +117,7 @@ impl Default for Pair {
             srl_groups: 5,
             srl_mb: 32768,
             srl_members: 1,
+            srl_blocksize: 512,
             log_buffer_mb: 64,
             dest_status: DestStatus::Valid,
             dest_error: None,
@@ -343,6 +346,7 @@ impl Pair {
                     members: 2,
                     status: LogStatus::Inactive,
                     used: None,
+                    blocksize: Some(512),
                 })
                 .collect(),
             standby: vec![],
@@ -500,6 +504,7 @@ impl Pair {
                     members: self.srl_members,
                     status: LogStatus::Unassigned,
                     used: None,
+                    blocksize: Some(self.srl_blocksize),
                 })
                 .collect(),
         });

@@ -476,6 +476,32 @@ fn srl_smaller_than_the_largest_orl_is_warn_larger_is_info() {
     );
 }
 
+/// RFS never uses an SRL whose block size differs from the online logs' (a 4 KB-sector
+/// standby disk with 512-byte primary logs): WARN, with the sizes, and advice to recreate.
+#[test]
+fn srl_block_size_must_match_the_online_logs() {
+    let same = Pair::default();
+    assert!(!has(&assess(&same, 30), "srl-config"));
+    let other = Pair {
+        srl_blocksize: 4096,
+        ..Pair::default()
+    };
+    let a = assess(&other, 30);
+    let f = get(&a, "srl-config").expect("block size mismatch");
+    assert_eq!(f.severity, Severity::Warn);
+    assert!(
+        f.title
+            .contains("SRL block size 4096 bytes ≠ ORL block size 512 bytes"),
+        "{}",
+        f.title
+    );
+    assert!(
+        f.advice.iter().any(|a| a.contains("same block size")),
+        "{:?}",
+        f.advice
+    );
+}
+
 #[test]
 fn a_256_mb_log_buffer_is_fine() {
     let a = assess(

@@ -371,6 +371,10 @@ pub struct Log {
     pub status: LogStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used: Option<u64>,
+    /// `BLOCKSIZE` in bytes (512, 4096): an SRL of another block size than the online logs
+    /// is never used by RFS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocksize: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -680,6 +680,7 @@ mod tests {
             members,
             status: crate::sample::LogStatus::Current,
             used: None,
+            blocksize: None,
         };
         s.logs = Some(crate::sample::Logs {
             online: vec![log(0, 2)],

@@ -245,6 +245,9 @@ pub(crate) struct SrlLayout {
     pub differs: Option<u64>,
     /// The most members any SRL group has.
     pub members: Option<u32>,
+    /// (online logs' block size, an SRL's other block size) when they differ; only where both
+    /// sides report `BLOCKSIZE`.
+    pub blocksize: Option<(u32, u32)>,
 }
 
 impl SrlLayout {
@@ -253,7 +256,7 @@ impl SrlLayout {
     }
 
     pub fn size_off(&self) -> bool {
-        self.smaller.is_some() || self.differs.is_some()
+        self.smaller.is_some() || self.differs.is_some() || self.blocksize.is_some()
     }
 
     /// Advice for exactly what is off, nothing else.
@@ -322,7 +325,21 @@ pub(crate) fn srl_layout(ctx: &Context) -> Option<SrlLayout> {
         smaller,
         differs,
         members: srls.iter().map(|l| l.members).max(),
+        blocksize: blocksize_mismatch(&online.online, srls),
     })
+}
+
+/// The online logs' block size and an SRL's other one. RFS only uses an SRL whose block size
+/// matches the online log it receives; a mismatched SRL sits unused.
+fn blocksize_mismatch(
+    online: &[crate::sample::Log],
+    srls: &[crate::sample::Log],
+) -> Option<(u32, u32)> {
+    let orl = online.iter().find_map(|l| l.blocksize)?;
+    srls.iter()
+        .filter_map(|l| l.blocksize)
+        .find(|&b| b != orl)
+        .map(|b| (orl, b))
 }
 
 pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
@@ -376,6 +393,20 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             b as f64 / MB,
             "MB",
             Some(format!("= ORL size ({orl_mb:.0} MB)")),
+            "V$STANDBY_LOG",
+        ));
+    }
+    if let Some((orl, srl)) = layout.blocksize {
+        // An SRL RFS cannot use is as good as a missing one: real-time apply suffers.
+        severity = Severity::Warn;
+        problems.push(format!(
+            "SRL block size {srl} bytes ≠ ORL block size {orl} bytes"
+        ));
+        evidence.push(ev(
+            "SRL block size",
+            f64::from(srl),
+            "bytes",
+            Some(format!("= ORL block size ({orl} bytes)")),
             "V$STANDBY_LOG",
         ));
     }

@@ -806,6 +806,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "bytes",
                     "sequence#",
                     "members",
+                    "blocksize",
                     "archived",
                 ],
             )?;
@@ -815,7 +816,13 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     c(r, "THREAD#"),
                     c(r, "GROUP#"),
                     c(r, "STATUS"),
-                    vec![c(r, "BYTES"), c(r, "SEQUENCE#"), c(r, "MEMBERS")],
+                    vec![
+                        c(r, "BYTES"),
+                        c(r, "SEQUENCE#"),
+                        c(r, "MEMBERS"),
+                        None,
+                        c(r, "BLOCKSIZE"),
+                    ],
                     c(r, "ARCHIVED"),
                 ));
             }
@@ -830,6 +837,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "bytes",
                     "sequence#",
                     "used",
+                    "blocksize",
                     "archived",
                     "v$logfile",
                 ],
@@ -850,6 +858,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         c(r, "SEQUENCE#"),
                         Some(members.to_string()),
                         c(r, "USED"),
+                        c(r, "BLOCKSIZE"),
                     ],
                     c(r, "ARCHIVED"),
                 ));

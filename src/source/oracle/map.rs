@@ -692,6 +692,7 @@ fn logs(rows: &[&Row]) -> Vec<Log> {
                 members: cnt(r, 3).and_then(|m| u32::try_from(m).ok()).unwrap_or(0),
                 status: LogStatus::from(text(r, K2).unwrap_or("")),
                 used: cnt(r, 4),
+                blocksize: cnt(r, 5).and_then(|b| u32::try_from(b).ok()),
             })
         })
         .collect();

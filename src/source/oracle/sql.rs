@@ -756,7 +756,8 @@ fn logs_part() -> Part {
                 "thread#",
                 "TO_CHAR(group#)",
                 "status",
-                &["bytes", "sequence#", "members"],
+                // n4 is the SRL part's USED; both parts carry BLOCKSIZE (11.2+) in n5.
+                &["bytes", "sequence#", "members", NN, "blocksize"],
                 "archived"
             )
         ),
@@ -780,7 +781,8 @@ fn standby_logs_part() -> Part {
                     "l.bytes",
                     "l.sequence#",
                     "(SELECT COUNT(*) FROM v$logfile f WHERE f.group# = l.group#)",
-                    "l.used"
+                    "l.used",
+                    "l.blocksize"
                 ],
                 "l.archived"
             )

@@ -32,6 +32,8 @@ enum Waiter {
     Background,
 }
 
+/// Redo block size of every log the twin reports (the platform default on Linux).
+const REDO_BLOCKSIZE: u32 = 512;
 fn startup(twin: &Twin) -> Timestamp {
     // The instances started with the run, so counters since startup are the run's counters.
     twin.epoch
@@ -152,6 +154,7 @@ fn online_logs(twin: &Twin, p: &Params) -> Vec<Log> {
                 members: p.log.members,
                 status,
                 used,
+                blocksize: Some(REDO_BLOCKSIZE),
             });
         }
     }
@@ -175,6 +178,7 @@ fn standby_logs(twin: &Twin, p: &Params, receiving: bool) -> Vec<Log> {
                     members: p.srl.members,
                     status: LogStatus::Active,
                     used: Some(p.orl_bytes),
+                    blocksize: Some(REDO_BLOCKSIZE),
                 });
             }
         }
@@ -195,6 +199,7 @@ fn standby_logs(twin: &Twin, p: &Params, receiving: bool) -> Vec<Log> {
                     LogStatus::Unassigned
                 },
                 used: active.then_some(lg.log_used),
+                blocksize: Some(REDO_BLOCKSIZE),
             });
         }
     }
