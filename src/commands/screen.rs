@@ -30,6 +30,9 @@ pub fn options(
             .or_else(|| config.theme.clone());
     }
     opts.raise_after_s = config.thresholds.raise_after_s;
+    if config.mouse == Some(false) {
+        opts.mouse = false;
+    }
     if let Some(h) = config.history {
         opts.history = h;
     }
