@@ -85,7 +85,7 @@ pub fn run_check<I, E>(
 where
     I: IntoIterator<Item = Result<Entry, E>>,
 {
-    let mut driver = Driver::new(DriverConfig::for_check(duration, thresholds));
+    let mut driver = Driver::new(DriverConfig::for_check(duration, thresholds.clone()));
     let mut transitions = Vec::new();
     for entry in entries {
         let entry = entry?;
@@ -117,6 +117,7 @@ where
         samples: driver.samples(),
         transitions,
         releases: crate::report::check::releases(engine, None),
+        thresholds,
     };
     Ok(Checked { result, driver })
 }
