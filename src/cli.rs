@@ -209,6 +209,9 @@ pub struct UiArgs {
     /// ASCII only: no braille or box-drawing characters (legacy fonts, PuTTY)
     #[arg(long, env = "DGSCOPE_ASCII")]
     pub ascii: bool,
+    /// Leave the mouse to the terminal (select text with it): no mouse capture
+    #[arg(long, env = "DGSCOPE_NO_MOUSE")]
+    pub no_mouse: bool,
 }
 
 #[derive(Debug, Args)]

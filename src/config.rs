@@ -49,6 +49,8 @@ pub struct Config {
     pub history: Option<usize>,
     /// Default sampling interval for live databases, e.g. "1s".
     pub interval: Option<String>,
+    /// `false`: never capture the mouse (as `--no-mouse`), so the terminal selects text.
+    pub mouse: Option<bool>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -437,6 +439,10 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 
 # Default sampling interval for live databases.
 # interval = "1s"
+
+# Capture the mouse (click a pane, scroll with the wheel); false leaves it to the terminal
+# for selecting text, as --no-mouse does.
+# mouse = true
 
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.

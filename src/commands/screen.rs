@@ -45,6 +45,9 @@ pub fn options(
         }
     }
     opts.raise_after_s = config.thresholds.raise_after_s;
+    if config.mouse == Some(false) {
+        opts.mouse = false;
+    }
     if let Some(h) = config.history {
         opts.history = h;
     }

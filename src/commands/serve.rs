@@ -114,6 +114,7 @@ fn profile_spec(name: &str, config: &Config, base: &ConnArgs) -> Result<Spec, Fa
             theme: None,
             no_color: false,
             ascii: false,
+            no_mouse: false,
         },
     };
     let profile = super::watch::apply_profile(&mut args, name, config)?;

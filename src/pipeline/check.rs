@@ -86,7 +86,7 @@ pub fn run_check<I, E>(
 where
     I: IntoIterator<Item = Result<Entry, E>>,
 {
-    let mut driver = Driver::new(DriverConfig::for_check(duration, thresholds));
+    let mut driver = Driver::new(DriverConfig::for_check(duration, thresholds.clone()));
     let mut transitions = Vec::new();
     let mut order = OrderCheck::default();
     let mut worst: Option<Severity> = None;
@@ -141,6 +141,7 @@ where
         worst,
         whole: false,
         releases: crate::report::check::releases(engine, None),
+        thresholds,
     };
     Ok(Checked { result, driver })
 }

@@ -13,6 +13,10 @@ use crate::timestamp::Timestamp;
 use serde_json::json;
 use std::time::Duration;
 
+/// The `schema` of `check --format json` (docs/schema/check.json): the number changes
+/// when a key changes meaning or goes; new keys come with a new number too.
+pub const SCHEMA: &str = "dgscope.check/1";
+
 /// What a check run saw and concluded.
 #[derive(Debug, Clone)]
 pub struct CheckResult {
@@ -36,6 +40,8 @@ pub struct CheckResult {
     /// The releases of the newest primary and standby samples: the verification SQL is
     /// spelled for them.
     pub releases: Releases,
+    /// What the run judged against (the performance data's warn/crit).
+    pub thresholds: Thresholds,
 }
 
 /// The releases of the engine's newest primary and standby samples (the chosen standby, or
@@ -219,6 +225,7 @@ impl CheckResult {
         let m = &self.metrics;
         let r = |v: Option<f64>| v.map(|x| round(x, 4));
         let v = json!({
+            "schema": SCHEMA,
             "status": self.status(),
             "window": {"from": self.from, "to": self.to},
             "warming_up": self.assessment.warming_up,
@@ -328,7 +335,9 @@ impl CheckResult {
         if !parts.is_empty() {
             out.push_str(&format!("metrics: {}\n", parts.join(", ")));
         }
-        out
+        // Nagios performance data after `|` on the first line.
+        let perf = super::perfdata::perfdata(&self.metrics, &self.thresholds);
+        super::perfdata::append_to_first_line(&out, &perf)
     }
 }
 

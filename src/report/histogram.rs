@@ -10,6 +10,9 @@ use crate::units::{bound_label, bound_ms};
 use serde_json::json;
 use std::path::Path;
 
+/// The `schema` of `report histogram --format json` (docs/schema/report-histogram.json).
+pub const SCHEMA: &str = "dgscope.report.histogram/1";
+
 pub const SHARE_BOUNDS_MS: [u32; 5] = [1, 2, 4, 8, 16];
 
 pub struct HistogramReport {
@@ -153,6 +156,7 @@ impl HistogramReport {
             );
         }
         let v = json!({
+            "schema": SCHEMA,
             "event": self.event,
             "slot": self.slot.as_str(),
             "from": self.from,

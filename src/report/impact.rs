@@ -7,6 +7,9 @@ use crate::sample::Slot;
 use serde_json::json;
 use std::path::Path;
 
+/// The `schema` of `report impact --format json` (docs/schema/report-impact.json).
+pub const SCHEMA: &str = "dgscope.report.impact/1";
+
 pub struct ImpactReport {
     pub baseline: ScannedWindow,
     pub compare: ScannedWindow,
@@ -104,6 +107,7 @@ impl ImpactReport {
             })
             .collect();
         let v = json!({
+            "schema": SCHEMA,
             "baseline": {"from": self.baseline.from, "to": self.baseline.to},
             "compare": {"from": self.compare.from, "to": self.compare.to},
             "rows": rows,

@@ -52,6 +52,9 @@ pub struct TuiOptions {
     /// `raise_after_s`): until the session has that much data the causes pane says
     /// "warming up".
     pub raise_after_s: f64,
+    /// Capture the mouse (click to focus, wheel to scroll); `--no-mouse` or the config's
+    /// `mouse = false` leave it to the terminal, for selecting text.
+    pub mouse: bool,
 }
 
 impl TuiOptions {
@@ -60,6 +63,9 @@ impl TuiOptions {
         self.theme = ui.theme.clone();
         self.no_color = ui.no_color;
         self.ascii = ui.ascii;
+        if ui.no_mouse {
+            self.mouse = false;
+        }
         self
     }
 
@@ -78,6 +84,7 @@ impl TuiOptions {
             causes_available: true,
             history: crate::metrics::EngineConfig::default().history_len,
             raise_after_s: crate::causes::Thresholds::default().raise_after_s,
+            mouse: true,
         }
     }
 }
@@ -221,8 +228,12 @@ pub async fn run(
     let mut sigterm = signal(SignalKind::terminate()).map_err(io_fail)?;
     let mut sighup = signal(SignalKind::hangup()).map_err(io_fail)?;
     let mut sigint = signal(SignalKind::interrupt()).map_err(io_fail)?;
+    // Job control: an external SIGTSTP suspends as Ctrl-Z does (the terminal handed back
+    // first); SIGCONT, whoever sends it, takes the terminal again and repaints everything.
+    let mut sigtstp = signal(SignalKind::from_raw(libc::SIGTSTP)).map_err(io_fail)?;
+    let mut sigcont = signal(SignalKind::from_raw(libc::SIGCONT)).map_err(io_fail)?;
 
-    let mut guard = terminal::TerminalGuard::enter().map_err(io_fail)?;
+    let mut guard = terminal::TerminalGuard::enter(opts.mouse).map_err(io_fail)?;
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -307,6 +318,14 @@ pub async fn run(
             _ = sigterm.recv() => { exit = ExitCode::from(143); break 'main; }
             _ = sighup.recv() => { exit = ExitCode::from(129); break 'main; }
             _ = sigint.recv() => { exit = ExitCode::from(130); break 'main; }
+            _ = sigtstp.recv() => {
+                guard.suspend().map_err(io_fail)?;
+                dirty = true;
+            }
+            _ = sigcont.recv() => {
+                guard.resume().map_err(io_fail)?;
+                dirty = true;
+            }
         }
         for effect in app.take_effects() {
             match effect {
@@ -362,6 +381,16 @@ pub async fn run(
     Ok(exit)
 }
 
+/// The footer line when Ctrl-Z cannot suspend: nothing could continue the process.
+pub const NO_JOB_CONTROL: &str =
+    "Ctrl-Z: not suspended, no job-control shell here to resume it (q quits)";
+
+fn is_suspend_key(k: &crossterm::event::KeyEvent) -> bool {
+    k.code == crossterm::event::KeyCode::Char('z')
+        && k.modifiers
+            .contains(crossterm::event::KeyModifiers::CONTROL)
+}
+
 /// One terminal event: keys, mouse, resize and paste. Returns whether the screen changed.
 fn on_input(
     app: &mut App,
@@ -371,6 +400,17 @@ fn on_input(
     let size = guard.terminal.size()?;
     let area = Rect::new(0, 0, size.width, size.height);
     let action = match ev {
+        // Ctrl-Z (raw mode delivers it as a key), unless the config binds it to an action.
+        Event::Key(k)
+            if k.kind != KeyEventKind::Release
+                && is_suspend_key(&k)
+                && app::action_for_key(app, &k).is_none() =>
+        {
+            if !guard.suspend()? {
+                app.status = Some(NO_JOB_CONTROL.to_string());
+            }
+            return Ok(true);
+        }
         Event::Key(k) if k.kind != KeyEventKind::Release => {
             app.set_scroll_max(ui::scroll_max(area, app));
             app::action_for_key(app, &k)
