@@ -20,17 +20,6 @@ pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
     )
 }
 
-/// `2026-11-30T05:03:12.000Z` → `20261130-050312`, safe in any file system.
-pub fn file_stamp(t: crate::timestamp::Timestamp) -> String {
-    let s = t.to_string();
-    let digits: String = s.chars().filter(|c| c.is_ascii_digit()).collect();
-    if digits.len() >= 14 {
-        format!("{}-{}", &digits[..8], &digits[8..14])
-    } else {
-        digits
-    }
-}
-
 /// What the screen knows now, as the same report `dgscope report incident` writes: the
 /// configuration, marks and raised findings on a timeline, the commit path over the current
 /// window, the session so far against that window, the impact table when a baseline exists,
