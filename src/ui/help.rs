@@ -11,7 +11,7 @@ use ratatui::Frame;
 /// (keys, what they do) for every bindable action, in the help's order.
 pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
     let km = &cx.app.cfg.keymap;
-    Action::BINDABLE
+    let mut e: Vec<(String, &'static str)> = Action::BINDABLE
         .iter()
         .filter(|a| **a != Action::FaultMenu || !cx.app.cfg.scenarios.is_empty())
         .map(|a| {
@@ -19,7 +19,12 @@ pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
             (keys.join(" "), a.describe())
         })
         .filter(|(k, _)| !k.is_empty())
-        .collect()
+        .collect();
+    // Ctrl-Z is job control, not an action: listed unless the config binds it to one.
+    if !e.iter().any(|(k, _)| k.split(' ').any(|c| c == "Ctrl-z")) {
+        e.push(("Ctrl-z".into(), "suspend (fg resumes)"));
+    }
+    e
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
