@@ -4,10 +4,12 @@
 use super::{Driver, DriverConfig};
 use crate::causes::context::Context;
 use crate::causes::whatif::{annotate, Observed, WhatIfModel};
-use crate::causes::{Severity, Thresholds};
-use crate::report::check::{CheckMetrics, CheckResult};
+use crate::causes::{Assessment, Severity, Thresholds};
+use crate::metrics::{Delta, Engine, Window};
+use crate::sample::names::event;
 use crate::sample::recording::Entry;
 use crate::sample::Slot;
+use crate::source::oracle::verify::Releases;
 use crate::timestamp::Timestamp;
 use std::ops::Deref;
 use std::time::Duration;
@@ -140,7 +142,7 @@ where
         warnings: order.warning().into_iter().collect(),
         worst,
         whole: false,
-        releases: crate::report::check::releases(engine, None),
+        releases: releases(engine, None),
         thresholds,
     };
     Ok(Checked { result, driver })
@@ -181,38 +183,106 @@ impl OrderCheck {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::report::check::pull_entries;
-    use crate::source::twin::whatif::TwinWhatIf;
-    use crate::source::twin::{Scenario, Twin};
+/// What a check run saw and concluded.
+#[derive(Debug, Clone)]
+pub struct CheckResult {
+    pub assessment: Assessment,
+    pub from: Option<Timestamp>,
+    pub to: Option<Timestamp>,
+    pub metrics: CheckMetrics,
+    pub samples: usize,
+    /// Every finding raised or cleared during the run, in order.
+    pub transitions: Vec<crate::causes::Transition>,
+    /// The sampling interval seen (the smallest step between instants), when there were two.
+    pub interval_s: Option<f64>,
+    /// What was wrong with the input but did not stop the check (samples out of time order
+    /// or repeated, which the engine cannot use): on stderr and in the JSON.
+    pub warnings: Vec<String>,
+    /// The worst severity any assessment of the run had (findings raised and cleared again
+    /// included).
+    pub worst: Option<crate::causes::Severity>,
+    /// Judge the whole run (worst severity at any time) instead of the state at its end.
+    pub whole: bool,
+    /// The releases of the newest primary and standby samples: the verification SQL is
+    /// spelled for them.
+    pub releases: Releases,
+    /// What the run judged against (the performance data's warn/crit).
+    pub thresholds: Thresholds,
+}
 
-    /// The driver's check and the hand-written loop judge alike: same findings, transitions,
-    /// window, figures and JSON, for a scenario that raises findings and one that does not.
-    #[test]
-    fn the_driver_judges_as_run_check_does() {
-        for (scenario, secs) in [(Scenario::SlowSrl, 120), (Scenario::HealthySync, 70)] {
-            let d = Duration::from_secs(secs);
-            let mut a = Twin::new(scenario, 3);
-            let mut b = Twin::new(scenario, 3);
-            let wf = TwinWhatIf::default();
-            let Ok(old) = crate::report::check::run_check(
-                pull_entries(&mut a, d),
-                Some(d),
-                Thresholds::default(),
-                Some(&wf),
-            );
-            let Ok(new) = run_check(
-                pull_entries(&mut b, d),
-                Some(d),
-                Thresholds::default(),
-                Some(&wf),
-            );
-            assert_eq!(old.json(), new.json(), "{scenario:?}");
-            assert_eq!(old.transitions, new.transitions);
-            assert_eq!(old.samples, new.samples);
-            assert_eq!(old.from, new.from);
+/// The releases of the engine's newest primary and standby samples (the chosen standby, or
+/// the first), for spelling verification SQL. A failed sample has no release: its last good
+/// one is used, a release does not go stale.
+pub fn releases(engine: &Engine, standby: Option<&Slot>) -> Releases {
+    let newest = |slot: Option<&Slot>| {
+        slot.and_then(|s| engine.slot(s))
+            .and_then(|s| s.last_good())
+            .map(|s| s.as_ref())
+    };
+    let standby = standby.or_else(|| engine.standby_slots().first().copied());
+    Releases::from_samples(newest(engine.primary_slot()), newest(standby))
+}
+
+/// The headline figures over the checked window.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CheckMetrics {
+    pub tps: Option<f64>,
+    pub redo_rate_mb_s: Option<f64>,
+    pub log_file_sync_ms: Option<f64>,
+    pub log_file_parallel_write_ms: Option<f64>,
+    pub sync_remote_write_ms: Option<f64>,
+    pub rfs_random_io_ms: Option<f64>,
+    pub transport_lag_s: Option<f64>,
+    pub apply_lag_s: Option<f64>,
+}
+
+impl CheckMetrics {
+    pub fn from_engine(engine: &Engine, window: Window) -> Self {
+        let deltas = engine.window_deltas(window, None);
+        let p = deltas.primary.as_ref();
+        let s = deltas.standby.as_ref();
+        // The stale rule: a standby whose newest sample failed has no current lag or I/O
+        // figures; they are null (unknown), never its last good ones shown as now.
+        let standby_slot = engine.standby_slots().first().map(|s| (*s).clone());
+        let standby_current = standby_slot
+            .as_ref()
+            .is_none_or(|slot| !engine.freshness(slot).is_stale());
+        let standby_last = standby_slot
+            .as_ref()
+            .and_then(|slot| engine.slot(slot))
+            .and_then(|st| st.current().cloned());
+        let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
+        let s = s.filter(|_| standby_current);
+        CheckMetrics {
+            tps: p.and_then(Delta::tps),
+            redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
+            log_file_sync_ms: p
+                .and_then(|d| d.event_avg(event::LOG_FILE_SYNC))
+                .map(|m| m.0),
+            log_file_parallel_write_ms: p
+                .and_then(|d| d.event_avg(event::LOG_FILE_PARALLEL_WRITE))
+                .map(|m| m.0),
+            sync_remote_write_ms: p.and_then(Delta::sync_remote_avg).map(|m| m.0),
+            rfs_random_io_ms: s.and_then(Delta::rfs_avg).map(|m| m.0),
+            transport_lag_s: dg.as_ref().and_then(|d| d.transport_lag_s).map(|x| x.0),
+            apply_lag_s: dg.as_ref().and_then(|d| d.apply_lag_s).map(|x| x.0),
         }
     }
+}
+
+/// A pull source as a stream of entries for `duration` of its own (virtual) time.
+pub fn pull_entries(
+    source: &mut dyn crate::source::PullSource,
+    duration: Duration,
+) -> impl Iterator<Item = Result<Entry, std::convert::Infallible>> + '_ {
+    let ticks =
+        (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize;
+    (0..ticks)
+        .map_while(move |_| source.next_tick())
+        .flat_map(|tick| {
+            tick.samples
+                .into_iter()
+                .map(|s| Ok(Entry::Sample(Box::new(s))))
+                .chain(tick.marks.into_iter().map(|m| Ok(Entry::Mark(m))))
+        })
 }

@@ -2,138 +2,29 @@
 //! convention (0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN). The pipeline is the app's, minus the screen.
 
 use super::format::round;
-use crate::causes::whatif::WhatIfModel;
-use crate::causes::{Assessment, Status, Thresholds};
-use crate::metrics::{Delta, Engine, Window};
-use crate::sample::names::event;
-use crate::sample::recording::Entry;
-use crate::sample::Slot;
-use crate::source::oracle::verify::{self, Releases};
+use crate::causes::Status;
+use crate::source::oracle::verify;
 use crate::timestamp::Timestamp;
 use serde_json::json;
-use std::time::Duration;
 
 /// The `schema` of `check --format json` (docs/schema/check.json): the number changes
 /// when a key changes meaning or goes; new keys come with a new number too.
 pub const SCHEMA: &str = "dgscope.check/1";
 
-/// What a check run saw and concluded.
-#[derive(Debug, Clone)]
-pub struct CheckResult {
-    pub assessment: Assessment,
-    pub from: Option<Timestamp>,
-    pub to: Option<Timestamp>,
-    pub metrics: CheckMetrics,
-    pub samples: usize,
-    /// Every finding raised or cleared during the run, in order.
-    pub transitions: Vec<crate::causes::Transition>,
-    /// The sampling interval seen (the smallest step between instants), when there were two.
-    pub interval_s: Option<f64>,
-    /// What was wrong with the input but did not stop the check (samples out of time order
-    /// or repeated, which the engine cannot use): on stderr and in the JSON.
-    pub warnings: Vec<String>,
-    /// The worst severity any assessment of the run had (findings raised and cleared again
-    /// included).
-    pub worst: Option<crate::causes::Severity>,
-    /// Judge the whole run (worst severity at any time) instead of the state at its end.
-    pub whole: bool,
-    /// The releases of the newest primary and standby samples: the verification SQL is
-    /// spelled for them.
-    pub releases: Releases,
-    /// What the run judged against (the performance data's warn/crit).
-    pub thresholds: Thresholds,
-}
+// The result of a run is the pipeline's (one driver); this module renders it.
+pub use crate::pipeline::check::{pull_entries, releases, CheckMetrics, CheckResult};
 
-/// The releases of the engine's newest primary and standby samples (the chosen standby, or
-/// the first), for spelling verification SQL. A failed sample has no release: its last good
-/// one is used, a release does not go stale.
-pub fn releases(engine: &Engine, standby: Option<&Slot>) -> Releases {
-    let newest = |slot: Option<&Slot>| {
-        slot.and_then(|s| engine.slot(s))
-            .and_then(|s| s.last_good())
-            .map(|s| s.as_ref())
-    };
-    let standby = standby.or_else(|| engine.standby_slots().first().copied());
-    Releases::from_samples(newest(engine.primary_slot()), newest(standby))
-}
-
-/// The headline figures over the checked window.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CheckMetrics {
-    pub tps: Option<f64>,
-    pub redo_rate_mb_s: Option<f64>,
-    pub log_file_sync_ms: Option<f64>,
-    pub log_file_parallel_write_ms: Option<f64>,
-    pub sync_remote_write_ms: Option<f64>,
-    pub rfs_random_io_ms: Option<f64>,
-    pub transport_lag_s: Option<f64>,
-    pub apply_lag_s: Option<f64>,
-}
-
-impl CheckMetrics {
-    pub fn from_engine(engine: &Engine, window: Window) -> Self {
-        let deltas = engine.window_deltas(window, None);
-        let p = deltas.primary.as_ref();
-        let s = deltas.standby.as_ref();
-        // The stale rule: a standby whose newest sample failed has no current lag or I/O
-        // figures; they are null (unknown), never its last good ones shown as now.
-        let standby_slot = engine.standby_slots().first().map(|s| (*s).clone());
-        let standby_current = standby_slot
-            .as_ref()
-            .is_none_or(|slot| !engine.freshness(slot).is_stale());
-        let standby_last = standby_slot
-            .as_ref()
-            .and_then(|slot| engine.slot(slot))
-            .and_then(|st| st.current().cloned());
-        let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
-        let s = s.filter(|_| standby_current);
-        CheckMetrics {
-            tps: p.and_then(Delta::tps),
-            redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
-            log_file_sync_ms: p
-                .and_then(|d| d.event_avg(event::LOG_FILE_SYNC))
-                .map(|m| m.0),
-            log_file_parallel_write_ms: p
-                .and_then(|d| d.event_avg(event::LOG_FILE_PARALLEL_WRITE))
-                .map(|m| m.0),
-            sync_remote_write_ms: p.and_then(Delta::sync_remote_avg).map(|m| m.0),
-            rfs_random_io_ms: s.and_then(Delta::rfs_avg).map(|m| m.0),
-            transport_lag_s: dg.as_ref().and_then(|d| d.transport_lag_s).map(|x| x.0),
-            apply_lag_s: dg.as_ref().and_then(|d| d.apply_lag_s).map(|x| x.0),
-        }
-    }
-}
-
-/// Feeds entries (in time order) until `duration` past the first one, judging at every
-/// completed sampling instant. The loop itself is the pipeline's one driver
-/// ([`crate::pipeline::check::run_check`]); this keeps the result only.
+/// [`crate::pipeline::check::run_check`] without the driver, for callers that only render.
 pub fn run_check<I, E>(
     entries: I,
-    duration: Option<Duration>,
-    thresholds: Thresholds,
-    what_if: Option<&dyn WhatIfModel>,
+    duration: Option<std::time::Duration>,
+    thresholds: crate::causes::Thresholds,
+    what_if: Option<&dyn crate::causes::whatif::WhatIfModel>,
 ) -> Result<CheckResult, E>
 where
-    I: IntoIterator<Item = Result<Entry, E>>,
+    I: IntoIterator<Item = Result<crate::sample::recording::Entry, E>>,
 {
     crate::pipeline::check::run_check(entries, duration, thresholds, what_if).map(|c| c.result)
-}
-
-/// A pull source as a stream of entries for `duration` of its own (virtual) time.
-pub fn pull_entries(
-    source: &mut dyn crate::source::PullSource,
-    duration: Duration,
-) -> impl Iterator<Item = Result<Entry, std::convert::Infallible>> + '_ {
-    let ticks =
-        (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize;
-    (0..ticks)
-        .map_while(move |_| source.next_tick())
-        .flat_map(|tick| {
-            tick.samples
-                .into_iter()
-                .map(|s| Ok(Entry::Sample(Box::new(s))))
-                .chain(tick.marks.into_iter().map(|m| Ok(Entry::Mark(m))))
-        })
 }
 
 /// Which status makes `check` fail (exit non-zero).
@@ -367,7 +258,9 @@ fn fmt_value(v: f64) -> String {
 #[cfg(test)]
 mod stale_figures {
     use super::*;
+    use crate::causes::Thresholds;
     use crate::source::twin::{Scenario, Twin};
+    use std::time::Duration;
 
     fn check(scenario: Scenario, secs: u64) -> CheckResult {
         let mut twin = Twin::new(scenario, 7);
