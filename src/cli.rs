@@ -126,6 +126,9 @@ pub enum ConfigCommand {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// A config profile: its databases (or its twin scenario) and settings
+    #[arg(conflicts_with_all = ["twin", "replay"])]
+    pub profile: Option<String>,
     /// Judge the digital twin running this scenario (see `dgscope twin list`)
     #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["replay", "primary"])]
     pub twin: Option<String>,
@@ -147,9 +150,10 @@ pub struct CheckArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
-    /// Lowest status that makes the exit code non-zero (crit: WARN exits 0)
-    #[arg(long, value_enum, default_value_t = crate::report::check::FailOn::Warn)]
-    pub fail_on: crate::report::check::FailOn,
+    /// Lowest status that makes the exit code non-zero (crit: WARN exits 0) [default: warn]
+    // No clap default: a profile's or the config's fail_on fills it only when unset.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<crate::report::check::FailOn>,
     /// Also write the run's metrics to DIR/dgscope_<pair>.prom for node_exporter's textfile
     /// collector (atomically: a temporary file renamed into place)
     #[arg(long, value_name = "DIR")]
@@ -170,15 +174,18 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct RecordArgs {
+    /// A config profile: its databases (or its twin scenario) and settings
+    #[arg(conflicts_with = "twin")]
+    pub profile: Option<String>,
     /// Record the digital twin running this scenario (see `dgscope twin list`)
     #[arg(long, value_name = "SCENARIO", conflicts_with = "primary")]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers (same seed, same recording)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h
-    #[arg(long, default_value = "10m")]
-    pub duration: String,
+    /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h [default: 10m]
+    #[arg(long)]
+    pub duration: Option<String>,
     /// Output recording file (.jsonl), `-` for standard output. An existing file is refused
     /// unless --force
     #[arg(short = 'o', long = "output", value_name = "FILE")]

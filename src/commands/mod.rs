@@ -14,6 +14,7 @@ mod replay;
 mod report;
 mod screen;
 pub mod serve;
+pub mod settings;
 mod twin;
 pub mod watch;
 
@@ -145,10 +146,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             print(&man_page())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Record(a) => record::run(a),
+        Command::Record(a) => record::run(a, cli.config.as_deref()),
         Command::Twin(t) => twin::run(t),
         Command::Watch(a) => watch::run(a, cli.config.as_deref()),
-        Command::Grants(a) => grants::run(a),
+        Command::Grants(a) => grants::run(a, cli.config.as_deref()),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),
         Command::Replay(r) => replay::run(r, cli.config.as_deref()),
         Command::Serve(a) => serve::run(a, cli.config.as_deref()),

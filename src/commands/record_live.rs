@@ -120,6 +120,7 @@ pub fn run_live(
     duration: Duration,
     output: &Path,
     force: bool,
+    profile_password: Option<&crate::source::oracle::Secret>,
 ) -> Result<ExitCode, Failure> {
     if duration.is_zero() {
         return Err(Failure::bad_input(
@@ -132,7 +133,7 @@ pub fn run_live(
     } else {
         Some(Recorder::open_stream(output, force)?)
     };
-    let src = match live::start(conn) {
+    let src = match live::start(conn, profile_password) {
         Ok(s) => s,
         Err(f) => {
             if let Some(s) = stream {
