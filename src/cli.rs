@@ -21,6 +21,13 @@ pub struct Cli {
     /// Config file (default: the platform config directory's dgscope/config.toml)
     #[arg(long, global = true, env = "DGSCOPE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Append a log to FILE: connects, the probe and its SQL variant, every ORA-/DPI- code,
+    /// reconnects, recordings (never a password). Also config `log_file`
+    #[arg(long, global = true, env = "DGSCOPE_LOG", value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+    /// How much the log holds [default: info]
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<crate::log::LogLevel>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -108,6 +115,31 @@ docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana das
     )]
     #[command(display_order = 5)]
     Serve(crate::serve::args::ServeArgs),
+    /// Print what a bug report needs: version, platform, config (passwords redacted), the
+    /// log's last lines and each profile's probe
+    #[command(
+        after_help = "Example:\n  dgscope bugreport --log-file ~/dgscope.log -o bugreport.txt\n\n\
+Read it before you send it: it names hosts, services and users (never a password)."
+    )]
+    #[command(display_order = 13)]
+    Bugreport(BugreportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BugreportArgs {
+    /// Write the report here (default: standard output). An existing file is refused unless
+    /// --force
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing output file
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    /// How many of the log's last lines to include
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub log_lines: usize,
+    /// Do not connect to the profiles' databases (no probe section)
+    #[arg(long)]
+    pub no_probe: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -55,6 +55,9 @@ pub struct Config {
     pub fail_on: Option<String>,
     /// `check` and `record`: how long to sample, e.g. "5m", as `--duration`.
     pub duration: Option<String>,
+    /// Append a log here (as `--log-file`); `log_level` as `--log-level`.
+    pub log_file: Option<PathBuf>,
+    pub log_level: Option<String>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -229,6 +232,14 @@ impl Config {
         }
         check_run_keys(self.fail_on.as_deref(), self.duration.as_deref())
             .map_err(|(key, m)| at(key, m))?;
+        if let Some(l) = &self.log_level {
+            if <crate::log::LogLevel as clap::ValueEnum>::from_str(l, true).is_err() {
+                return Err(at(
+                    "log_level",
+                    format!("log_level = {l:?} must be error, warn, info, debug or trace"),
+                ));
+            }
+        }
         if self.history == Some(0) {
             return Err(at("history", "history must be at least 1 point".into()));
         }
@@ -483,6 +494,11 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # samples and `record` records (defaults: 60s for check, 10m for record).
 # fail_on = "warn"
 # duration = "60s"
+
+# A log for the first contact with a database and for bug reports (as --log-file and
+# --log-level): connects, the probe's SQL variant, every ORA-/DPI- code. Never a password.
+# log_file = "/var/tmp/dgscope.log"
+# log_level = "info"
 
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.

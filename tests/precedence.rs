@@ -162,3 +162,76 @@ fn record_duration_follows_the_rule_too() {
         30
     );
 }
+
+/// `watch` writes the settings it resolved to the log before it connects (here it stops at
+/// the missing client library, DPI-1047): standby_as and theme at every level they exist.
+fn watch_settings(cfg: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("w.log");
+    let mut c = dgscope(cfg);
+    c.env_remove("LD_LIBRARY_PATH")
+        .env("DGSCOPE_TEST_PW", "pw")
+        .arg("--log-file")
+        .arg(&log)
+        .arg("watch")
+        .args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    text.lines()
+        .find(|l| l.contains("watch settings"))
+        .unwrap_or_else(|| panic!("no settings line:\n{text}"))
+        .to_string()
+}
+
+#[test]
+fn standby_as_and_theme_flag_env_profile_config_default() {
+    let (_d, plain) = config("");
+    let (_d2, cfg) = config(
+        "theme = \"light\"\n[profiles.p]\nprimary = \"m@//h1/a\"\nstandby = \"m@//h2/b\"\n\
+password_env = \"DGSCOPE_TEST_PW\"\nstandby_as = \"normal\"\ntheme = \"mono\"\n",
+    );
+    let flags = [
+        "--primary",
+        "m@//h1/a",
+        "--standby",
+        "m@//h2/b",
+        "--password-env",
+        "DGSCOPE_TEST_PW",
+    ];
+    let l = watch_settings(&plain, &flags, &[]);
+    assert!(l.contains("standby_as=Sysdg theme=default"), "default: {l}");
+    let l = watch_settings(&cfg, &flags, &[]);
+    assert!(
+        l.contains("theme=light theme_from=\"config file\""),
+        "config: {l}"
+    );
+    let l = watch_settings(&cfg, &["p"], &[]);
+    assert!(
+        l.contains("standby_as=Normal theme=mono theme_from=profile"),
+        "profile: {l}"
+    );
+    let env = [("DGSCOPE_STANDBY_AS", "sysdba"), ("DGSCOPE_THEME", "dark")];
+    let l = watch_settings(&cfg, &["p"], &env);
+    assert!(
+        l.contains("standby_as=Sysdba theme=dark theme_from=\"flag or variable\""),
+        "env: {l}"
+    );
+    let l = watch_settings(
+        &cfg,
+        &["p", "--standby-as", "sysdg", "--theme", "high-contrast"],
+        &env,
+    );
+    assert!(
+        l.contains("standby_as=Sysdg theme=high-contrast"),
+        "flag: {l}"
+    );
+}

@@ -221,6 +221,13 @@ pub fn read_passwords(
 
 /// The DPI-1047 explanation (exit 3) or another load failure.
 pub fn client_failure(e: &OraError, dir: Option<&Path>) -> Failure {
+    tracing::warn!(
+        code = %e.code,
+        class = "no_client_library",
+        dir = dir.map_or_else(|| "-".to_string(), |d| d.display().to_string()),
+        "cannot load the Oracle Client library: {}",
+        e.message.lines().next().unwrap_or("")
+    );
     let message = if e.code == ErrCode::Dpi(1047) {
         client_library_help(e, dir)
     } else {

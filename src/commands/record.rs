@@ -101,6 +101,12 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
         })?;
         (Box::new(s.try_clone().map_err(fail)?), Some(s))
     };
+    tracing::info!(
+        path = %out.display(),
+        source = %src.describe(),
+        duration = %humantime::format_duration(duration),
+        "recording started (virtual time)"
+    );
     let progress = super::progress::Progress::new("record", duration);
     let mut w = RecordingWriter::new(sink, &header).map_err(fail)?;
     let written = (|| {
@@ -118,6 +124,7 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
     })();
     progress.done();
     drop(w);
+    tracing::info!(path = %out.display(), ok = written.is_ok(), "recording stopped");
     match (written, stream) {
         (Ok(()), Some(s)) => s.finish().map_err(Failure::bad_input)?,
         (Ok(()), None) => {}

@@ -55,6 +55,12 @@ impl Recorder {
             &src.describe,
         );
         let w = RecordingWriter::new(out, &header).map_err(|e| write_failure(path, &e))?;
+        tracing::info!(
+            path = %path.display(),
+            interval_ms = ?header.interval_ms,
+            source = %src.describe,
+            "recording started"
+        );
         Ok(Recorder {
             w,
             path: path.to_path_buf(),
@@ -201,6 +207,13 @@ fn record_to(
         }
     });
     src.collector.stop();
+    tracing::info!(
+        path = %path.display(),
+        samples = rec.samples,
+        failed = rec.failed,
+        ok = result.is_ok(),
+        "recording stopped"
+    );
     result?;
     eprintln!(
         "dgscope: recorded {} samples ({} failed) from {} database(s) to {}",

@@ -55,7 +55,7 @@ pub fn theme<'a>(
     profile: Option<&'a str>,
     config: &'a Config,
 ) -> Option<(&'a str, &'static str)> {
-    flag.map(|t| (t, "command line"))
+    flag.map(|t| (t, "flag or variable"))
         .or_else(|| layered(profile, config.theme.as_deref()))
 }
 
@@ -168,7 +168,7 @@ mod tests {
         let c = config("theme = \"light\"\n");
         assert_eq!(
             theme(Some("mono"), Some("dark"), &c),
-            Some(("mono", "command line"))
+            Some(("mono", "flag or variable"))
         );
         assert_eq!(theme(None, Some("dark"), &c), Some(("dark", "profile")));
         assert_eq!(theme(None, None, &c), Some(("light", "config file")));

@@ -130,6 +130,19 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
             None
         }
     };
+    let theme = super::settings::theme(
+        args.ui.theme.as_deref(),
+        profile.as_ref().and_then(|p| p.theme.as_deref()),
+        &config,
+    );
+    tracing::info!(
+        profile = args.profile.as_deref().unwrap_or("-"),
+        interval = %humantime::format_duration(args.conn.interval()),
+        standby_as = ?args.conn.standby_as(),
+        theme = theme.map_or("default", |t| t.0),
+        theme_from = theme.map_or("default", |t| t.1),
+        "watch settings"
+    );
     if args.conn.primary.is_none() && args.conn.standby.is_empty() {
         return Err(Failure::bad_input(
             "watch needs databases: --primary CONN [--standby CONN …], or a profile name from the config file",
@@ -177,5 +190,8 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         }
     });
     collector.stop();
+    if let Some(path) = &args.record {
+        tracing::info!(path = %path.display(), "recording stopped (watch ended)");
+    }
     result
 }
