@@ -28,6 +28,10 @@ pub struct Cli {
     /// How much the log holds [default: info]
     #[arg(long, global = true, value_enum, value_name = "LEVEL")]
     pub log_level: Option<crate::log::LogLevel>,
+    /// Time zone of times in text: the screen's clock and timelines, `check` text and reports:
+    /// utc, local or an IANA name (Europe/Berlin). JSON and recordings stay UTC [default: utc]
+    #[arg(long, global = true, value_name = "ZONE")]
+    pub tz: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -58,6 +58,8 @@ pub struct Config {
     /// Append a log here (as `--log-file`); `log_level` as `--log-level`.
     pub log_file: Option<PathBuf>,
     pub log_level: Option<String>,
+    /// Time zone of times in text output (as `--tz`): utc, local or Area/City.
+    pub tz: Option<String>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -232,6 +234,9 @@ impl Config {
         }
         check_run_keys(self.fail_on.as_deref(), self.duration.as_deref())
             .map_err(|(key, m)| at(key, m))?;
+        if let Some(z) = &self.tz {
+            crate::timestamp::parse_zone(z).map_err(|m| at("tz", m.replacen("--tz", "tz =", 1)))?;
+        }
         if let Some(l) = &self.log_level {
             if <crate::log::LogLevel as clap::ValueEnum>::from_str(l, true).is_err() {
                 return Err(at(
@@ -499,6 +504,10 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # --log-level): connects, the probe's SQL variant, every ORA-/DPI- code. Never a password.
 # log_file = "/var/tmp/dgscope.log"
 # log_level = "info"
+
+# Time zone of times in text (screen, check text, reports), as --tz: utc, local or an IANA
+# name such as "Europe/Berlin". JSON and recordings are always UTC.
+# tz = "utc"
 
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.

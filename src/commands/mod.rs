@@ -138,8 +138,12 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 /// else the config file's `log_file`/`log_level` (a config that does not load is the
 /// command's to report; the log then follows the flags alone).
 pub fn log_settings(cli: &Cli) -> crate::log::LogSettings {
+    log_settings_from(cli, &load_config(cli.config.as_deref()).unwrap_or_default())
+}
+
+fn log_settings_from(cli: &Cli, config: &crate::config::Config) -> crate::log::LogSettings {
     use clap::ValueEnum;
-    let config = load_config(cli.config.as_deref()).unwrap_or_default();
+    let config = config.clone();
     crate::log::LogSettings {
         file: cli.log_file.clone().or(config.log_file),
         level: cli.log_level.or_else(|| {
@@ -171,16 +175,22 @@ fn command_name(c: &Command) -> &'static str {
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
-    let log = log_settings(&cli);
+    let config = load_config(cli.config.as_deref()).unwrap_or_default();
+    let log = log_settings_from(&cli, &config);
     let name = command_name(&cli.command);
-    crate::log::init(&log).map_err(|e| Failure {
-        message: e.to_string(),
+    let bad = |message: String| Failure {
+        message,
         code: if name == "check" {
             check::EXIT_UNKNOWN
         } else {
             EXIT_BAD_INPUT
         },
-    })?;
+    };
+    // --tz / DGSCOPE_TZ, else the config's tz, else UTC.
+    if let Some(zone) = cli.tz.as_deref().or(config.tz.as_deref()) {
+        crate::timestamp::set_display_zone(crate::timestamp::parse_zone(zone).map_err(bad)?);
+    }
+    crate::log::init(&log).map_err(|e| bad(e.to_string()))?;
     let config_path = crate::config::config_path(cli.config.as_deref());
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
