@@ -42,14 +42,22 @@ impl DriverConfig {
     }
 
     /// `check`'s setting for a run of `duration` (`None`: an hour): the window is as long as
-    /// the run, at least a minute, and the engine keeps raw samples for all of it.
+    /// the run, at least a minute. A run of known length never outgrows its window, which
+    /// then always reaches back to the first sample and is answered by the engine's running
+    /// accumulator: raw samples are kept for at most 15 minutes (the rules' recent checks),
+    /// so memory does not grow with `--duration`. Without a duration (a replay of unknown
+    /// length) the last hour slides and is kept raw.
     pub fn for_check(duration: Option<Duration>, thresholds: Thresholds) -> Self {
         let span = duration
             .unwrap_or(Duration::from_secs(3600))
             .max(Duration::from_secs(60));
+        let raw_span = match duration {
+            Some(_) => span.min(EngineConfig::default().raw_span),
+            None => span,
+        };
         DriverConfig {
             engine: EngineConfig {
-                raw_span: span,
+                raw_span,
                 history_len: 3600,
             },
             window: Window::Last(span),
