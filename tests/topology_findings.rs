@@ -300,7 +300,7 @@ fn an_async_standby_monitored_alone_is_never_blamed_for_sync_commits() {
         .iter()
         .find(|f| f.id == "standby-redo-write-slow")
         .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
-    assert!(f.title.ends_with("on prod_b"), "{}", f.title);
+    assert!(f.title.ends_with("(prod_b)"), "{}", f.title);
 }
 
 #[test]
@@ -327,11 +327,11 @@ fn with_both_standbys_monitored_the_sync_one_is_judged_whatever_the_panes_show()
         .iter()
         .find(|f| f.id == "standby-redo-write-slow")
         .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
-    assert!(f.title.ends_with("on prod_b"), "{}", f.title);
+    assert!(f.title.ends_with("(prod_b)"), "{}", f.title);
     let rfs = f
         .evidence
         .iter()
-        .find(|e| e.metric.starts_with("RFS write avg"))
+        .find(|e| e.metric.starts_with("RFS random i/o avg"))
         .unwrap();
     assert!((rfs.value - 1.2).abs() < 1e-6, "{}", rfs.value);
 }
@@ -391,7 +391,7 @@ fn a_far_sync_member_gets_no_apply_findings_but_its_slow_srl_is_named() {
         .iter()
         .find(|f| f.id == "standby-redo-write-slow")
         .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
-    assert!(f.title.ends_with("on far sync prod_fs"), "{}", f.title);
+    assert!(f.title.ends_with("(far sync prod_fs)"), "{}", f.title);
     // The control: the same member reporting PHYSICAL STANDBY without MRP0 is apply-stopped.
     for r in fs.view("V$DATABASE") {
         r.insert("DATABASE_ROLE".into(), "PHYSICAL STANDBY".into());

@@ -128,11 +128,11 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             V_SYSTEM_EVENT,
         ),
         ev(
-            &format!(
-                "RFS write avg ({}{})",
-                if far_sync { "far sync " } else { "" },
-                dest_label(dest)
-            ),
+            &if far_sync {
+                format!("RFS random i/o avg (far sync {})", dest_label(dest))
+            } else {
+                "RFS random i/o avg (standby)".to_string()
+            },
             rfs,
             "ms",
             Some(format!(
@@ -189,7 +189,7 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             id: STANDBY_REDO_WRITE_SLOW,
             severity,
             title: format!(
-                "Standby redo log writes are slow: SYNC Remote Write {} vs log file parallel write {} on the primary; RFS writes {} on {}{}",
+                "Standby redo log writes are slow: SYNC Remote Write {} vs log file parallel write {} on the primary; RFS random i/o {} ({}{})",
                 ms(remote),
                 ms(lfpw),
                 ms(rfs),
@@ -465,11 +465,15 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         c.source("V$OSSTAT", "GV$OSSTAT"),
         c.source(V_SYSTEM_EVENT, "GV$SYSTEM_EVENT"),
     );
-    let host = if c.inst.is_some() { "its host" } else { "host" };
+    let (cpu_label, load_label) = if c.inst.is_some() {
+        ("its host CPU busy", "its host load average")
+    } else {
+        ("host CPU busy", "load average")
+    };
     let mut evidence = vec![];
     if let Some(cpu) = c.cpu {
         evidence.push(ev(
-            &format!("{host} CPU busy"),
+            cpu_label,
             cpu,
             "%",
             Some(format!("≥ {:.0} %", th.cpu_busy_pct)),
@@ -478,7 +482,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     }
     if let (Some(l), Some(n)) = (c.load, c.cpus) {
         evidence.push(ev(
-            &format!("{host} load average"),
+            load_label,
             l,
             "",
             Some(format!("≥ NUM_CPUS ({n:.0})")),
