@@ -12,7 +12,7 @@ use super::Twin;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgMember, DgStats, InstanceSample, IoStat, Log, LogStatus, Logs,
-    OpenMode, Process, Recovery, Role, Sample, Slot, TransmitMode,
+    OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -287,6 +287,9 @@ pub fn dress_standby(twin: &Twin, s: &mut Sample) {
 pub struct Extra {
     pub sb: Standby,
     pub params: Params,
+    /// The scenario switched to one without this member: its slot now reports failed
+    /// samples, so its last figures go stale instead of passing for current.
+    pub retired: bool,
 }
 
 impl Extra {
@@ -296,6 +299,17 @@ impl Extra {
         Some(Extra {
             sb: Standby::new(&params),
             params,
+            retired: false,
+        })
+    }
+
+    /// The extra member after a scenario switch: the new scenario's, or the old one retired.
+    pub fn switch(old: Option<Extra>, p: &Params) -> Option<Self> {
+        Extra::new(p).or_else(|| {
+            old.map(|mut x| {
+                x.retired = true;
+                x
+            })
         })
     }
 }
@@ -303,6 +317,17 @@ impl Extra {
 /// The extra member's sample (slot `standby:prod_c`), or none for a pair.
 pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
     let x = twin.extra.as_ref()?;
+    if x.retired {
+        return Some(Sample::failed(
+            t,
+            Slot::named_standby(FAR),
+            SampleErrorKind::InstanceDown,
+            format!(
+                "{FAR} is not part of the twin's scenario {}",
+                twin.scenario.name()
+            ),
+        ));
+    }
     let (p, sb) = (&x.params, &x.sb);
     let elapsed = twin.cp.now as f64 / 1e9;
     let mut s = Sample::new(t, Slot::named_standby(FAR));

@@ -156,7 +156,7 @@ impl Twin {
     pub fn set_params(&mut self, scenario: Scenario, p: Params) {
         self.scenario = scenario;
         self.cp.set_params(&p);
-        self.extra = members::Extra::new(&p);
+        self.extra = members::Extra::switch(self.extra.take(), &p);
         // The new scenario brings its own recovery area (a switch is a new incident).
         self.sb.fra_used = p.standby_fra.used_bytes as f64;
         self.sb.fra_full_s = None;
@@ -227,7 +227,7 @@ impl Twin {
                 apply_running,
             };
             self.sb.step(&p, &inp);
-            if let Some(x) = &mut self.extra {
+            if let Some(x) = self.extra.as_mut().filter(|x| !x.retired) {
                 // Fed the same redo over its own ASYNC link, applying all along.
                 let own = StepInput {
                     receiving: true,
