@@ -426,15 +426,9 @@ impl<'a> Context<'a> {
     }
 }
 
-/// `redo write broadcast ack time` (µs from 11.2) per `log file sync` wait, in ms, never
-/// more than the wait itself.
+/// `redo write broadcast ack time` per commit in ms (see [`Delta::broadcast_ack_ms`]).
 pub fn broadcast_ms(d: &Delta) -> Option<f64> {
-    let ack_us = d.stat(crate::sample::names::stat::REDO_WRITE_BROADCAST_ACK_TIME)?;
-    let lfs = d.event(event::LOG_FILE_SYNC)?;
-    (lfs.waits > 0).then(|| {
-        let per = ack_us as f64 / lfs.waits as f64 / 1000.0;
-        per.min(lfs.us as f64 / lfs.waits as f64 / 1000.0)
-    })
+    d.broadcast_ack_ms()
 }
 
 fn is_mrp(p: &Process) -> bool {

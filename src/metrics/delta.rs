@@ -253,6 +253,19 @@ impl Delta {
             .or_else(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
     }
 
+    /// RAC broadcast on commit: `redo write broadcast ack time` (µs from 11.2) per `log file
+    /// sync` wait, in ms, never more than the wait itself: the part of a commit spent
+    /// waiting for the other instances' acknowledgement beyond the log write. `None`
+    /// without the statistic or without commits.
+    pub fn broadcast_ack_ms(&self) -> Option<f64> {
+        let ack_us = self.stat(stat::REDO_WRITE_BROADCAST_ACK_TIME)?;
+        let lfs = self.event(event::LOG_FILE_SYNC)?;
+        (lfs.waits > 0).then(|| {
+            let per = ack_us as f64 / lfs.waits as f64 / 1000.0;
+            per.min(lfs.us as f64 / lfs.waits as f64 / 1000.0)
+        })
+    }
+
     /// Host CPU busy in percent from `V$OSSTAT` busy and idle centiseconds.
     pub fn cpu_busy_pct(&self) -> Option<f64> {
         let busy = *self.os.get(os::BUSY_TIME)?;

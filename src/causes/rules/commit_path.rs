@@ -332,8 +332,7 @@ impl CommitPath {
     /// `inst 2 on dbhost2: ` on RAC, nothing on a single instance.
     fn prefix(&self) -> String {
         match &self.inst {
-            Some((id, Some(h))) => format!("inst {id} on {h}: "),
-            Some((id, None)) => format!("inst {id}: "),
+            Some((id, h)) => format!("{}: ", crate::display::instance_label(*id, h.as_deref())),
             None => String::new(),
         }
     }
@@ -555,8 +554,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     let prefix = match &inst {
-        Some((id, Some(h))) => format!("inst {id} on {h}: "),
-        Some((id, None)) => format!("inst {id}: "),
+        Some((id, h)) => format!("{}: ", crate::display::instance_label(*id, h.as_deref())),
         None => String::new(),
     };
     let (sysevent, hist) = if inst.is_some() {
