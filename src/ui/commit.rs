@@ -541,3 +541,33 @@ pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
     ];
     chart::render(buf, area, cx, &s, "ms", span);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(avg: Option<f64>) -> Wait {
+        Wait {
+            label: "x",
+            role: Role::SeriesLfs,
+            avg,
+            hist: None,
+            per_s: None,
+        }
+    }
+
+    #[test]
+    fn the_broadcast_ack_is_its_own_part_and_never_more_than_the_rest() {
+        let w = [wait(Some(9.0)), wait(Some(0.5)), wait(Some(1.5))];
+        let single = waterfall(&w, None).unwrap();
+        assert_eq!((single.local, single.remote, single.other), (0.5, 1.0, 7.5));
+        assert_eq!(single.broadcast, None);
+        let rac = waterfall(&w, Some(0.4)).unwrap();
+        assert_eq!(rac.broadcast, Some(0.4));
+        assert!((rac.other - 7.1).abs() < 1e-9);
+        // The parts still add up to log file sync.
+        assert!((rac.local + rac.remote + 0.4 + rac.other - 9.0).abs() < 1e-9);
+        let capped = waterfall(&w, Some(20.0)).unwrap();
+        assert_eq!((capped.broadcast, capped.other), (Some(7.5), 0.0));
+    }
+}
