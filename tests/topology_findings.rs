@@ -399,3 +399,75 @@ fn a_far_sync_member_gets_no_apply_findings_but_its_slow_srl_is_named() {
     let found = run(fs);
     assert!(ids(&found).contains(&"apply-stopped"), "{:?}", ids(&found));
 }
+
+/// A 19c far sync `prod_fs` whose transport lag is `fs_lag` (`+00 00:00:SS`).
+fn far_sync_lagging(lag: &str) -> FakeDb {
+    let mut fs = far_sync(Release::R19);
+    for r in fs.view("V$DATAGUARD_STATS") {
+        r.insert("VALUE".into(), lag.into());
+    }
+    fs
+}
+
+#[test]
+fn a_cascaded_standby_is_judged_by_its_own_hop_behind_the_far_sync() {
+    use dgscope::source::oracle::scenarios::cascaded_standby;
+    // The terminal standby is 45 s behind the primary, the far sync 40 s of that: the hop
+    // from the far sync to it lags 5 s, under the 10 s MAA line.
+    let terminal = |lag: &str| {
+        let mut db = cascaded_standby(Release::R19);
+        for r in db.view("V$DATAGUARD_STATS") {
+            let name = r
+                .get("NAME")
+                .cloned()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if name == "transport lag" || name == "apply lag" {
+                r.insert("VALUE".into(), lag.into());
+            }
+        }
+        db
+    };
+    let run = |fs: &str, term: &str| {
+        judge(
+            &[
+                member(P, Slot::primary(), primary_to_far_sync()),
+                member(
+                    "//fshost1:1521/prod_fs",
+                    Slot::named_standby("prod_fs"),
+                    far_sync_lagging(fs),
+                ),
+                // Sorts first: the panes (and the rules) show the terminal standby.
+                member(
+                    "//dbhost3:1521/prod_c",
+                    Slot::named_standby("prod_c"),
+                    terminal(term),
+                ),
+            ],
+            30,
+        )
+    };
+    let found = run("+00 00:00:40", "+00 00:00:45");
+    assert!(
+        !ids(&found).contains(&"transport-bandwidth"),
+        "{:?}",
+        found.iter().map(|f| &f.title).collect::<Vec<_>>()
+    );
+    // The control: the far sync keeps up (1 s) and the hop to the terminal lags 44 s.
+    let found = run("+00 00:00:01", "+00 00:00:45");
+    let f = found
+        .iter()
+        .find(|f| f.id == "transport-bandwidth")
+        .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
+    assert!(
+        f.title.contains("transport lag 44 s behind prod_fs"),
+        "{}",
+        f.title
+    );
+    let total = f
+        .evidence
+        .iter()
+        .find(|e| e.metric == "transport lag behind the primary")
+        .unwrap();
+    assert_eq!(total.value, 45.0);
+}
