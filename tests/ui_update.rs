@@ -341,14 +341,18 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     act(&mut a, &[Action::Focus(1)]);
     let text = tui::copy_text(&a);
     assert!(
-        text.contains("log file sync") && text.contains("≤32"),
+        text.contains("log file sync") && text.contains("≤ 32"),
         "{text}"
     );
     // Text to paste into a ticket: no box drawing, no padding, nothing after the last line.
     let boxy = |t: &str| t.chars().any(|c| ('\u{2500}'..='\u{257f}').contains(&c));
     assert!(!boxy(&text), "{text}");
     assert!(text.lines().all(|l| l == l.trim_end()), "{text:?}");
-    assert!(text.starts_with("1 Commit path"), "{text}");
+    assert!(text.starts_with("Commit path (primary, last 1m)"), "{text}");
+    assert!(
+        !text.contains('█') && !text.contains('▓'),
+        "no chart or bar in the copy: {text}"
+    );
     assert!(
         !text.contains("dgscope  REPLAY"),
         "no header in the copy: {text}"
@@ -359,7 +363,7 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     let text = tui::copy_text(&d);
     assert!(!boxy(&text), "{text}");
     assert!(
-        text.starts_with("WARN standby-redo-write-slow (since "),
+        text.starts_with("WARN standby-redo-write-slow — Standby redo log writes are slow"),
         "{text}"
     );
     assert!(tui::copy_status(&text).contains(&format!("{} bytes", text.len())));
@@ -377,6 +381,24 @@ fn copy_text_and_incident_report_carry_the_numbers() {
         "{md}"
     );
     assert!(md.contains("standby-redo-write-slow"), "{md}");
+    // `y` copies what the report writes: the drill-down's finding, the commit pane's table
+    // and the causes pane's findings, line for line.
+    common::assert_copy_in_report(&tui::copy_text(&d), &md);
+    common::assert_copy_in_report(&tui::copy_text(&a), &md);
+    let mut c = app(Setup::default());
+    act(&mut c, &[Action::Focus(5)]);
+    let causes = tui::copy_text(&c);
+    assert!(causes.contains("INFO lfs-outlier-skew — "), "{causes}");
+    common::assert_copy_in_report(&causes, &md);
+    // Panes the report only sums up copy their figures, without sparklines.
+    let mut tp = app(Setup::default());
+    act(&mut tp, &[Action::Focus(2)]);
+    let tps = tui::copy_text(&tp);
+    assert!(tps.contains("TPS") && tps.contains("vs base"), "{tps}");
+    assert!(
+        !tps.chars().any(|c| ('\u{2581}'..='\u{2588}').contains(&c)),
+        "{tps}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let p = tui::incident::write_report(&a, dir.path()).unwrap();
     assert!(p

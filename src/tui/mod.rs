@@ -501,15 +501,46 @@ pub fn copy_screen(app: &App) -> Screen {
     }
 }
 
-/// The text `y` puts on the clipboard: the drill-down whole (not the visible part) or the
-/// focused pane with everything its zoomed view has, as plain text: no borders, no padding,
-/// no chart, lines as long as they are, trailing blanks trimmed.
+/// The text `y` puts on the clipboard, as plain text (no borders, no padding, no chart,
+/// lines as long as they are, trailing blanks trimmed). Where the incident report (`e`,
+/// `dgscope report incident`) has a section for what is shown, it is that section's text
+/// from the same builder: a drill-down is its finding (whole, not the visible part), the
+/// causes pane every finding, the commit pane the commit-path table. The other panes, which
+/// the report sums up in its key-metrics table, copy everything their zoomed view has.
 pub fn copy_text(app: &App) -> String {
-    match copy_screen(app) {
-        Screen::Cause(i) => ui::drill::text(&ui::Ctx::new(app), i)
-            .unwrap_or_else(|| "this cause has cleared\n".to_string()),
-        Screen::Zoom(p) => ui::pane_text(app, p),
-        Screen::Main => ui::pane_text(app, app.focus),
+    use crate::report::text;
+    let releases = || crate::report::check::releases(&app.engine, app.standby());
+    let pane = match copy_screen(app) {
+        Screen::Cause(i) => {
+            return ui::drill::text(&ui::Ctx::new(app), i)
+                .unwrap_or_else(|| "this cause has cleared\n".to_string())
+        }
+        Screen::Zoom(p) => p,
+        Screen::Main => app.focus,
+    };
+    match pane {
+        // With no finding the pane's own words (warming up, not available) are the truth.
+        app::Pane::Causes if !app.assessment.findings.is_empty() => {
+            let mut blocks = vec![text::Block::Heading("Findings".into())];
+            blocks.extend(text::findings(&app.assessment.findings, &releases()));
+            text::plain(&blocks)
+        }
+        app::Pane::Commit => {
+            let rows = crate::report::incident::commit_rows(app.deltas().primary.as_ref());
+            let mut blocks = vec![text::Block::Heading(format!(
+                "Commit path (primary, last {})",
+                app.window
+            ))];
+            let table = text::commit_path(&rows);
+            if table.is_empty() {
+                blocks.push(text::Block::Para(
+                    "no commit-path waits in this window".into(),
+                ));
+            }
+            blocks.extend(table);
+            text::plain(&blocks)
+        }
+        p => ui::pane_text(app, p),
     }
 }
 
