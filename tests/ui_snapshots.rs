@@ -263,6 +263,38 @@ fn main_screen_100x30() {
     snap("main_100x30", t);
 }
 
+/// A zoomed pane scrolls as a whole like a drill-down: at 80×24 the commit pane's text is
+/// taller than the view; scrolled to its end its last text row is at the bottom, it says
+/// where you are ("N/N end") and one more j changes nothing. Where it fits, no indicator.
+#[test]
+fn zoomed_pane_scrolled_to_its_end() {
+    for (w, h) in ALL_SIZES {
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Focus(1), Action::Enter]);
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        a.set_scroll_max(dgscope::ui::scroll_max(area, &a));
+        let top = render(&a, w, h);
+        act(&mut a, &[Action::Bottom]);
+        let end = render(&a, w, h);
+        act(&mut a, &[Action::Down]);
+        assert_eq!(render(&a, w, h), end, "{w}x{h}: scrolled past the end");
+        if a.scroll_max > 0 {
+            let rows = h as usize - 4;
+            assert!(
+                top.contains(&format!(" {rows}/{} ↓ ", rows + a.scroll_max as usize)),
+                "{w}x{h}: position at the top\n{top}"
+            );
+            assert!(end.contains(" end "), "{w}x{h}: position\n{end}");
+            // The bucket table's last row (<64 ms) is the end of the text.
+            let lines: Vec<&str> = end.lines().collect();
+            assert!(lines[lines.len() - 3].contains("<64"), "{w}x{h}\n{end}");
+        } else {
+            assert!(!end.contains(" end "), "{w}x{h}\n{end}");
+        }
+        snap(&format!("zoom_1_end_{w}x{h}"), end);
+    }
+}
+
 /// Scrolled as far as it goes: the last row of the drill-down at the bottom, no blank rows
 /// past it, and where you are ("N/N end").
 #[test]

@@ -42,6 +42,14 @@ fn enter_zooms_a_pane_or_opens_the_selected_cause_and_esc_goes_back() {
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Focus(2), Action::Enter]);
     assert_eq!(a.screen, Screen::Zoom(Pane::Throughput));
+    // The throughput pane fits at 160×48: nothing to scroll.
+    a.set_scroll_max(dgscope::ui::scroll_max(Rect::new(0, 0, 160, 48), &a));
+    act(&mut a, &[Action::Down, Action::Down]);
+    assert_eq!(a.scroll, 0, "a zoomed pane that fits does not scroll");
+    act(&mut a, &[Action::Back, Action::Focus(1), Action::Enter]);
+    // The commit pane's text is taller than 80×24: j scrolls it, up to its end.
+    a.set_scroll_max(dgscope::ui::scroll_max(Rect::new(0, 0, 80, 24), &a));
+    assert!(a.scroll_max > 2, "{}", a.scroll_max);
     act(&mut a, &[Action::Down, Action::Down]);
     assert_eq!(a.scroll, 2, "j scrolls a zoomed pane");
     act(&mut a, &[Action::Back]);
