@@ -469,3 +469,47 @@ fn log_scale_toggles_the_histogram_label() {
     assert!(a.log_scale);
     assert!(render(&a, 160, 48).contains("(log)"));
 }
+
+/// `[`/`]` choose the standby the panes show, the header follows; with one standby they
+/// say so instead of doing nothing.
+#[test]
+fn brackets_choose_the_standby_or_say_there_is_only_one() {
+    use common::screen::Topology;
+    let mut a = app(Setup {
+        topology: Topology::TwoStandbys,
+        ..Setup::default()
+    });
+    let head = |a: &dgscope::app::App| render(a, 160, 48).lines().next().unwrap().to_string();
+    assert!(head(&a).contains("[prod_b]"), "{}", head(&a));
+    let lag = |a: &dgscope::app::App| {
+        render(a, 160, 48)
+            .lines()
+            .find(|l| l.contains("3 Lag"))
+            .unwrap()
+            .to_string()
+    };
+    assert!(lag(&a).contains("standby prod_b"), "{}", lag(&a));
+    act(&mut a, &[Action::NextStandby]);
+    assert!(head(&a).contains("[prod_c]"), "{}", head(&a));
+    assert!(!head(&a).contains("[prod_b]"), "{}", head(&a));
+    assert!(lag(&a).contains("standby prod_c"), "{}", lag(&a));
+    assert_eq!(
+        a.status.as_deref(),
+        Some("standby panes show prod_c (2 of 2)")
+    );
+    act(&mut a, &[Action::PrevStandby]);
+    assert!(lag(&a).contains("standby prod_b"), "{}", lag(&a));
+
+    let mut one = app(Setup::default());
+    let before = one.standby().cloned();
+    act(&mut one, &[Action::NextStandby]);
+    assert_eq!(one.standby().cloned(), before);
+    assert!(
+        one.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("only one standby")),
+        "{:?}",
+        one.status
+    );
+    assert!(render(&one, 160, 48).contains("only one standby"));
+}

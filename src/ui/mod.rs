@@ -17,6 +17,7 @@ pub mod mark_input;
 pub mod standby_io;
 pub mod theme;
 pub mod throughput;
+pub mod topology;
 
 use crate::app::{App, Overlay, Pane, Screen};
 use crate::metrics::WindowDeltas;
