@@ -70,6 +70,54 @@ pub fn fixture_sample(db: dgscope::source::oracle::fake::FakeDb, slot: Slot) -> 
     super::good_samples(&ev, &name)[0].clone()
 }
 
+/// Puts the synthetic pair into `topo`: returns the second monitored database's sample.
+fn decorate(topo: &TopologyParts, p: &mut Sample, sb: &mut Sample) -> Option<Sample> {
+    p.dests.extend(topo.primary_dests.iter().cloned());
+    if let Some(n) = topo.rename_dest2 {
+        for d in p.dests.iter_mut().filter(|d| d.id == 2) {
+            d.name = Some(n.into());
+            d.db_unique_name = Some(n.into());
+        }
+    }
+    if topo.dg_config.is_some() {
+        p.dg_config = topo.dg_config.clone();
+    }
+    let second = topo.second.as_ref().map(|(slot, name, role, dests)| {
+        let mut x = sb.clone();
+        x.slot = slot.clone();
+        if let Some(db) = x.db.as_mut() {
+            db.name = Some(name.to_string());
+            if let Some(r) = role {
+                db.role = Some(r.clone());
+            }
+        }
+        if !dests.is_empty() {
+            x.dests = dests.clone();
+        }
+        x
+    });
+    if let (Some(n), Some(db)) = (topo.standby_name, sb.db.as_mut()) {
+        db.name = Some(n.into());
+    }
+    second
+}
+
+/// `secs` seconds of the synthetic pair (seed 7) in `topo`, in the order a source emits
+/// them: what a recording of that configuration holds.
+pub fn topology_samples(topo: Topology, secs: usize) -> Vec<Sample> {
+    let parts = topology_parts(topo);
+    let mut g = synthetic::Synth::new(7);
+    let mut out = Vec::new();
+    for _ in 0..secs {
+        let (mut p, mut sb) = g.next_pair();
+        let second = decorate(&parts, &mut p, &mut sb);
+        out.push(p);
+        out.push(sb);
+        out.extend(second);
+    }
+    out
+}
+
 struct TopologyParts {
     /// Destinations added to (or renaming) the primary's, and its configuration rows.
     primary_dests: Vec<dgscope::sample::Dest>,
@@ -183,33 +231,7 @@ pub fn app(s: Setup) -> App {
         if let (Some(n), true) = (s.buckets, i + 1 == s.secs) {
             many_buckets(&mut p, n);
         }
-        p.dests.extend(topo.primary_dests.iter().cloned());
-        if let Some(n) = topo.rename_dest2 {
-            for d in p.dests.iter_mut().filter(|d| d.id == 2) {
-                d.name = Some(n.into());
-                d.db_unique_name = Some(n.into());
-            }
-        }
-        if topo.dg_config.is_some() {
-            p.dg_config = topo.dg_config.clone();
-        }
-        let second = topo.second.as_ref().map(|(slot, name, role, dests)| {
-            let mut x = sb.clone();
-            x.slot = slot.clone();
-            if let Some(db) = x.db.as_mut() {
-                db.name = Some(name.to_string());
-                if let Some(r) = role {
-                    db.role = Some(r.clone());
-                }
-            }
-            if !dests.is_empty() {
-                x.dests = dests.clone();
-            }
-            x
-        });
-        if let (Some(n), Some(db)) = (topo.standby_name, sb.db.as_mut()) {
-            db.name = Some(n.into());
-        }
+        let second = decorate(&topo, &mut p, &mut sb);
         app.ingest(SourceEvent::Sample(Box::new(p)));
         app.ingest(SourceEvent::Sample(Box::new(sb)));
         if let Some(x) = second {
