@@ -297,8 +297,11 @@ fn no_color_means_mono_only_and_unknown_themes_are_one_line() {
     assert_eq!(t[0].name, "light");
     assert_eq!(t.len(), 4);
     let e = tui::themes(Some("neon"), false, false, None).unwrap_err();
-    assert_eq!(e.code, 2);
-    assert!(e.message.contains("--theme \"neon\""), "{}", e.message);
+    assert!(e.is_bad_input());
+    // At the edge: one line, exit 2.
+    let f = dgscope::commands::Failure::from(e);
+    assert_eq!(f.code, 2);
+    assert!(f.message.contains("--theme \"neon\""), "{}", f.message);
 }
 
 #[test]
