@@ -152,7 +152,7 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         inner: &Terminal,
         password: profile.as_ref().and_then(|p| p.password.as_ref()),
     };
-    let src = prepare(&args, &passwords, &tui::require_tty)?;
+    let src = prepare(&args, &passwords, &|| Ok(tui::require_tty()?))?;
     let opts = TuiOptions::new(Mode::Live, src.describe.clone(), src.interval);
     let opts = screen::options(
         opts,
@@ -193,5 +193,5 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
     if let Some(path) = &args.record {
         tracing::info!(path = %path.display(), "recording stopped (watch ended)");
     }
-    result
+    Ok(result?)
 }
