@@ -72,9 +72,9 @@ fn mixed_sync_evidence(ctx: &Context) -> Vec<Evidence> {
     for d in sync {
         if let Some((n, slow)) = ctx.dest_resp(d.id) {
             out.push(ev(
-                &format!("{} responses of 2 s or more", dest_label(d)),
+                &format!("{} SYNC responses of 2 s or more (of {n})", dest_label(d)),
                 slow as f64,
-                &format!("of {n}"),
+                "",
                 None,
                 "V$REDO_DEST_RESP_HISTOGRAM",
             ));
