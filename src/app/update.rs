@@ -125,13 +125,30 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::PrevStandby | Action::NextStandby => {
             let n = app.engine.standby_slots().len();
-            if n > 1 {
+            if n == 0 {
+                app.status = Some("no standby to choose: none is monitored".into());
+            } else if n == 1 {
+                app.status = Some(
+                    "only one standby: [ and ] choose among several (watch --standby A --standby B)"
+                        .into(),
+                );
+            } else {
                 let i = app.standby_idx.min(n - 1);
                 app.standby_idx = if action == Action::NextStandby {
                     (i + 1) % n
                 } else {
                     (i + n - 1) % n
                 };
+                app.status = app.standby().map(|s| {
+                    let name = app
+                        .engine
+                        .slot(s)
+                        .and_then(|x| x.last_good())
+                        .and_then(|x| x.db.as_ref())
+                        .and_then(|d| d.name.clone())
+                        .unwrap_or_else(|| s.to_string());
+                    format!("standby panes show {name} ({} of {n})", app.standby_idx + 1)
+                });
             }
         }
         Action::CycleInstance => {

@@ -506,14 +506,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             let chart_h = inner.height.saturating_sub(used).min(16);
             if chart_h >= 5 {
                 let text_area = Rect::new(inner.x, inner.y, inner.width, used);
-                frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), text_area);
+                frame.render_widget(Paragraph::new(lines), text_area);
                 let r = Rect::new(inner.x, inner.y + used, inner.width, chart_h);
                 latency_chart(frame.buffer_mut(), r, cx);
                 return;
             }
         }
     }
-    frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), inner);
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// Averages of the three waits per sample over the history, up to the instant shown.
