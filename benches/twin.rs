@@ -77,6 +77,10 @@ fn main() {
         // Part 2: a 30 min DELAY keeps a long apply queue; SYNC stalls hold whole batches.
         Scenario::DelayedApply,
         Scenario::SyncStall,
+        // Issue 13: per-instance counters, a second fluid standby, the far sync's dressing.
+        Scenario::RacNodeSaturated,
+        Scenario::TwoStandbys,
+        Scenario::FarSync,
     ] {
         report(
             &format!("{scenario}, 10 simulated min"),

@@ -471,3 +471,68 @@ fn a_cascaded_standby_is_judged_by_its_own_hop_behind_the_far_sync() {
         .unwrap();
     assert_eq!(total.value, 45.0);
 }
+
+/// `primary_two_standbys` with both destinations SYNC AFFIRM, each with its own response
+/// histogram (dest 3: 40 responses of 2 s on top of dest 2's shape).
+fn primary_two_sync() -> FakeDb {
+    let mut db = primary_two_standbys(Release::R19);
+    for r in db.view("V$ARCHIVE_DEST") {
+        if r.get("DEST_ID").map(String::as_str) == Some("3") {
+            r.insert("TRANSMIT_MODE".into(), "SYNCHRONOUS".into());
+            r.insert("AFFIRM".into(), "YES".into());
+        }
+    }
+    for (dur, freq) in [("1", "123456"), ("2", "40"), ("3", "0")] {
+        db.view("V$REDO_DEST_RESP_HISTOGRAM")
+            .push(dgscope::source::oracle::fake::vrow(&[
+                ("INST_ID", "1"),
+                ("DEST_ID", "3"),
+                ("DURATION", dur),
+                ("FREQUENCY", freq),
+            ]));
+    }
+    db
+}
+
+#[test]
+fn two_sync_destinations_are_said_to_mix_and_the_slow_member_is_named() {
+    let found = judge(
+        &[
+            member(P, Slot::primary(), primary_two_sync()),
+            member(
+                "//dbhost2:1521/prod_b",
+                Slot::named_standby("prod_b"),
+                standby_with_rfs("prod_b", 0.3),
+            ),
+            member(
+                "//dbhost3:1521/prod_c",
+                Slot::named_standby("prod_c"),
+                standby_with_rfs("prod_c", 1.2),
+            ),
+        ],
+        30,
+    );
+    let f = found
+        .iter()
+        .find(|f| f.id == "standby-redo-write-slow")
+        .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
+    assert!(f.title.ends_with("(prod_c)"), "{}", f.title);
+    let metrics: Vec<&str> = f.evidence.iter().map(|e| e.metric.as_str()).collect();
+    assert!(
+        metrics.contains(&"SYNC Remote Write mixes 2 SYNC destinations (prod_b, prod_c)"),
+        "{metrics:?}"
+    );
+    // Each destination from its own histogram: the fixture's counters grow each second by
+    // 3 responses of 2 s for dest 2 (prod_b) and 40 for dest 3 (prod_c).
+    let slow = |name: &str| {
+        f.evidence
+            .iter()
+            .find(|e| {
+                e.metric
+                    .starts_with(&format!("{name} SYNC responses of 2 s"))
+            })
+            .map(|e| e.value)
+    };
+    let (b, c) = (slow("prod_b").unwrap(), slow("prod_c").unwrap());
+    assert!(b > 0.0 && (c / b - 40.0 / 3.0).abs() < 1e-9, "{b} {c}");
+}

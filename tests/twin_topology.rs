@@ -139,6 +139,17 @@ fn far_sync_is_transport_only_and_the_terminal_standby_names_it() {
 }
 
 #[test]
+fn slots_of_lists_what_a_tick_returns() {
+    use dgscope::source::twin::{slots_of, Twin};
+    use dgscope::source::PullSource;
+    for s in Scenario::ALL {
+        let tick = Twin::new(s, 1).next_tick().unwrap();
+        let got: Vec<_> = tick.samples.iter().map(|x| x.slot.clone()).collect();
+        assert_eq!(got, slots_of(s), "{s}");
+    }
+}
+
+#[test]
 fn topology_runs_are_reproducible_for_a_seed() {
     for s in [
         Scenario::RacNodeSaturated,

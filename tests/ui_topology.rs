@@ -77,3 +77,18 @@ fn n_on_a_single_instance_primary_says_so() {
         .as_deref()
         .is_some_and(|s| s.starts_with("single instance")));
 }
+
+#[test]
+fn the_header_draws_the_twins_far_sync_chain_and_two_standbys() {
+    let app = demo_app(Scenario::FarSync, 30);
+    let head = text(&app, 160, 48).lines().next().unwrap().to_string();
+    assert!(head.contains("prod_a PRIMARY"), "{head}");
+    assert!(
+        head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c"),
+        "{head}"
+    );
+    let app = demo_app(Scenario::TwoStandbys, 30);
+    let head = text(&app, 160, 48).lines().next().unwrap().to_string();
+    assert!(head.contains("SYNC AFFIRM ══▶ [prod_b]"), "{head}");
+    assert!(head.contains("ASYNC ══▶ prod_c"), "{head}");
+}

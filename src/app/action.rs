@@ -177,7 +177,7 @@ impl Action {
             Action::FaultMenu => "fault menu (demo only)",
             Action::PrevStandby => "previous standby",
             Action::NextStandby => "next standby",
-            Action::CycleInstance => "commit path: all / next RAC instance",
+            Action::CycleInstance => "next instance (commit)",
             Action::Char(_) | Action::DeleteChar => "text input",
         }
     }

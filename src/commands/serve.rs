@@ -220,7 +220,6 @@ fn start(
     cfg: &DriverConfig,
     running: &mut Running,
 ) {
-    let twin_slots = || crate::source::twin::slots().to_vec();
     let src = match spec {
         Spec::Twin { pair, scenario } => {
             let twin = Twin::starting_at(scenario, seed, Timestamp::now());
@@ -235,7 +234,7 @@ fn start(
             PairSource {
                 pair,
                 describe,
-                slots: twin_slots(),
+                slots: crate::source::twin::slots_of(scenario),
                 rx,
             }
         }
@@ -319,7 +318,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         .iter()
         .map(|s| {
             let slots = match s {
-                Spec::Twin { .. } => crate::source::twin::slots().to_vec(),
+                Spec::Twin { scenario, .. } => crate::source::twin::slots_of(*scenario),
                 Spec::Live { conn, .. } => live::plan(conn)
                     .map(|p| p.targets.into_iter().map(|t| t.0).collect())
                     .unwrap_or_default(),

@@ -72,9 +72,9 @@ fn mixed_sync_evidence(ctx: &Context) -> Vec<Evidence> {
     for d in sync {
         if let Some((n, slow)) = ctx.dest_resp(d.id) {
             out.push(ev(
-                &format!("{} responses of 2 s or more", dest_label(d)),
+                &format!("{} SYNC responses of 2 s or more (of {n})", dest_label(d)),
                 slow as f64,
-                &format!("of {n}"),
+                "",
                 None,
                 "V$REDO_DEST_RESP_HISTOGRAM",
             ));
@@ -281,9 +281,12 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 
 /// One LGWR's commit path: the cluster's on a single instance, each instance's on RAC
 /// (its own LGWR, its own host's CPU and load).
+/// A RAC instance: `(inst_id, host)`.
+type Inst = (u32, Option<String>);
+
 struct CommitPath {
-    /// `(inst_id, host)` on RAC; `None` for a single instance.
-    inst: Option<(u32, Option<String>)>,
+    /// The instance on RAC; `None` for a single instance.
+    inst: Option<Inst>,
     lfs: f64,
     /// The slowest write the commit waits for: local, or remote under SYNC.
     path: f64,
@@ -299,7 +302,7 @@ struct CommitPath {
 }
 
 impl CommitPath {
-    fn of(ctx: &Context, d: &Delta, inst: Option<(u32, Option<String>)>) -> Option<Self> {
+    fn of(ctx: &Context, d: &Delta, inst: Option<Inst>) -> Option<Self> {
         let lfs = d.event_avg(event::LOG_FILE_SYNC)?.0;
         let lfpw = d.event_avg(event::LOG_FILE_PARALLEL_WRITE).map(|m| m.0);
         // 11.2's LNS wait is in the commit path only with a SYNC destination.
@@ -457,7 +460,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // Judged per LGWR: a saturated node with its own slow commits, the worst one named.
     let c = commit_paths(ctx)
         .into_iter()
-        .filter(|c| !c.polled.is_some_and(|n| n > 0))
+        .filter(|c| c.polled.is_none_or(|n| n == 0))
         .filter(|c| c.busy(th) && c.extra >= th.lfs_unexplained_ms)
         .max_by(|a, b| a.extra.total_cmp(&b.extra))?;
     let (osstat, sysevent) = (
@@ -532,7 +535,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let d = ctx.p.as_ref()?;
     // On RAC each instance's LGWR writes its own thread: judge each, name the slowest.
-    let lgwrs: Vec<(Option<(u32, Option<String>)>, &Delta)> = if d.instances.is_empty() {
+    let lgwrs: Vec<(Option<Inst>, &Delta)> = if d.instances.is_empty() {
         vec![(None, d)]
     } else {
         d.instances

@@ -359,6 +359,16 @@ pub fn slots() -> [Slot; 2] {
     [Slot::primary(), Slot::standby()]
 }
 
+/// Slots a scenario fills, in the order `next_tick` returns them: the pair, and the extra
+/// member of a topology that has one (`standby:prod_c`).
+pub fn slots_of(scenario: Scenario) -> Vec<Slot> {
+    let mut v = slots().to_vec();
+    if members::extra_member(&scenario.params()).is_some() {
+        v.push(Slot::named_standby(members::FAR));
+    }
+    v
+}
+
 /// Runs a twin headless for `duration` and returns every sample (tests, `check --twin`).
 pub fn run_headless(scenario: Scenario, seed: u64, duration: Duration) -> Vec<Sample> {
     let mut twin = Twin::new(scenario, seed);
