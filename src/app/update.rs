@@ -151,6 +151,31 @@ pub fn update(app: &mut App, action: Action) {
                 });
             }
         }
+        Action::CycleInstance => {
+            let ids = app.primary_instances();
+            if ids.is_empty() {
+                app.commit_inst = None;
+                app.status =
+                    Some("single instance: the commit path has no instances to switch".into());
+            } else {
+                let next = match app
+                    .commit_inst
+                    .and_then(|c| ids.iter().position(|i| i.0 == c))
+                {
+                    None => Some(0),
+                    Some(k) if k + 1 < ids.len() => Some(k + 1),
+                    Some(_) => None,
+                };
+                app.commit_inst = next.map(|k| ids[k].0);
+                app.status = Some(match next {
+                    Some(k) => format!(
+                        "commit path: {}",
+                        crate::display::instance_label(ids[k].0, ids[k].1.as_deref())
+                    ),
+                    None => "commit path: all instances".into(),
+                });
+            }
+        }
         Action::Char(_) | Action::DeleteChar => {}
     }
 }

@@ -1,11 +1,12 @@
-//! The causes engine as the triage screen uses it: assess on every new sample, and fill the
-//! drill-down's what-if figures from a model computed off the UI path (a background thread,
+//! The causes engine as the triage screen uses it: the pipeline's [`Judge`] assesses the
+//! screen's engine after every batch of samples, and this fills the drill-down's what-if figures from a model computed off the UI path (a background thread,
 //! at most once a minute per finding), so the screen never waits for a simulation.
 
 use super::whatif::{changes_for, Observed, WhatIfModel};
-use super::{Assessment, CauseEngine, Thresholds, WhatIf};
+use super::{Assessment, Thresholds, WhatIf};
 use crate::causes::context::Context;
 use crate::metrics::{Engine, Window};
+use crate::pipeline::Judge;
 use crate::timestamp::Timestamp;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +19,7 @@ const WHAT_IF_EVERY_S: f64 = 60.0;
 type Cache = Arc<Mutex<HashMap<&'static str, (Timestamp, Vec<WhatIf>)>>>;
 
 pub struct LiveAssessor {
-    causes: CauseEngine,
-    window: Window,
+    judge: Judge,
     model: Option<Arc<dyn WhatIfModel>>,
     cache: Cache,
     busy: Arc<AtomicBool>,
@@ -28,8 +28,8 @@ pub struct LiveAssessor {
 impl LiveAssessor {
     pub fn new(thresholds: Thresholds, model: Option<Arc<dyn WhatIfModel>>) -> Self {
         LiveAssessor {
-            causes: CauseEngine::new(thresholds),
-            window: Window::Last(Duration::from_secs(60)),
+            // The screen's window: the last minute (as `DriverConfig::last_minute`).
+            judge: Judge::new(Window::Last(Duration::from_secs(60)), thresholds),
             model,
             cache: Arc::default(),
             busy: Arc::default(),
@@ -37,7 +37,8 @@ impl LiveAssessor {
     }
 
     pub fn assess(&mut self, engine: &Engine) -> Assessment {
-        let mut a = self.causes.assess(engine, self.window);
+        self.judge.assess_now(engine);
+        let mut a = self.judge.assessment().clone();
         let now = engine.latest().unwrap_or_default();
         let mut stale = Vec::new();
         {
@@ -55,7 +56,7 @@ impl LiveAssessor {
             }
         }
         if let Some(model) = &self.model {
-            let observed = Observed::from_context(&Context::new(engine, self.window, None));
+            let observed = Observed::from_context(&Context::new(engine, self.judge.window(), None));
             let jobs: Vec<_> = stale
                 .into_iter()
                 .filter(|id| !changes_for(id, &observed).is_empty())

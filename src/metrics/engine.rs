@@ -101,6 +101,11 @@ pub struct SlotSeries {
     raw_span: Duration,
     since_startup: WindowAcc,
     since_baseline: Option<WindowAcc>,
+    /// Every good sample since the first, across restarts: a window that reaches back past
+    /// the first sample is this (O(1) memory), however long it is, so `check --duration 24h`
+    /// keeps raw samples for its recent rules only, not for the whole run.
+    since_first: WindowAcc,
+    first_good: Option<Timestamp>,
     points: Ring<Point>,
     last_good: Option<Arc<Sample>>,
     last: Option<Arc<Sample>>,
@@ -114,6 +119,8 @@ impl SlotSeries {
             raw_span,
             since_startup: WindowAcc::new(),
             since_baseline: None,
+            since_first: WindowAcc::new(),
+            first_good: None,
             points: Ring::new(history_len),
             last_good: None,
             last: None,
@@ -140,6 +147,8 @@ impl SlotSeries {
             if let Some(b) = &mut self.since_baseline {
                 b.push(&s);
             }
+            self.since_first.push(&s);
+            self.first_good.get_or_insert(s.t);
             self.raw.push(s.clone());
             self.last_good = Some(s.clone());
         }
@@ -209,7 +218,20 @@ impl SlotSeries {
 
     /// Delta over `len` ending at `end` (default: the newest sample), from the raw history.
     pub fn window_ending(&self, len: Duration, end: Option<Timestamp>) -> Option<Delta> {
-        let end = end.or_else(|| self.last_good.as_ref().map(|s| s.t))?;
+        let newest = self.last_good.as_ref().map(|s| s.t);
+        let end = end.or(newest)?;
+        // A window from before the first sample to the newest one is everything seen: the
+        // running accumulator answers it exactly, at any length. Longer than the raw span
+        // otherwise, it is capped to the raw span (below).
+        let covers_all = Some(end) == newest
+            && self.first_good.is_some_and(|f| {
+                let len_ms = len.as_millis().min(i64::MAX as u128) as i64;
+                end.ms.saturating_sub(len_ms) <= f.ms
+            })
+            && (len > self.raw_span || self.raw.len() < self.raw.capacity());
+        if covers_all {
+            return self.since_first.delta();
+        }
         let start = end.add_millis(-(len.min(self.raw_span).as_millis() as i64));
         let mut acc = WindowAcc::new();
         let first = self
@@ -320,7 +342,8 @@ impl Engine {
             .or_else(|| self.slots.keys().find(|k| k.as_str() == "primary"))
     }
 
-    /// Standby slots in a stable order, chosen by role when known.
+    /// Slots that receive redo (standbys and far syncs) in a stable order, chosen by role
+    /// when known: a far sync passed as `--standby` is a member of the chain, not a primary.
     pub fn standby_slots(&self) -> Vec<&Slot> {
         let primary = self.primary_slot();
         self.slots
@@ -328,7 +351,7 @@ impl Engine {
             .filter(|(k, s)| {
                 Some(*k) != primary
                     && match s.last_good().and_then(|x| x.role()) {
-                        Some(r) => r.is_standby(),
+                        Some(r) => r.receives_redo(),
                         None => k.is_standby(),
                     }
             })
@@ -455,9 +478,45 @@ mod tests {
         let impact = e.impact(Window::Last(Duration::from_secs(10))).unwrap();
         let tps = impact.iter().find(|r| r.metric.id() == "tps").unwrap();
         assert_eq!((tps.baseline, tps.compare), (Some(10.0), Some(10.0)));
-        // Windows longer than the raw span are capped to it.
-        let long = p.window(Window::Last(Duration::from_secs(900))).unwrap();
+        // Windows longer than the raw span are capped to it, unless they reach back past
+        // the first sample: then they are everything seen.
+        let long = p.window(Window::Last(Duration::from_secs(150))).unwrap();
         assert_eq!(long.secs, 60.0);
+        let all = p.window(Window::Last(Duration::from_secs(900))).unwrap();
+        assert_eq!(all.secs, 199.0);
+        assert_eq!(all.tps(), Some(10.0));
+    }
+
+    #[test]
+    fn a_window_past_the_first_sample_is_exact_whatever_the_raw_span() {
+        // A run with a restart at 100 s: the short raw span answers the long window from the
+        // running accumulator, the long one from its raw samples; both must agree.
+        let mk = |t: i64| {
+            let mut e = sample("primary", t, (t as u64 % 100) * 7, Role::Primary);
+            if let Entry::Sample(s) = &mut e {
+                let startup = if t >= 100 { 100_000 } else { 0 };
+                s.db.as_mut().unwrap().startup = Some(Timestamp::from_millis(startup));
+            }
+            e
+        };
+        let cfg = |raw| EngineConfig {
+            raw_span: Duration::from_secs(raw),
+            history_len: 10,
+        };
+        let (mut short, mut long) = (Engine::new(cfg(30)), Engine::new(cfg(3600)));
+        for t in 0..250 {
+            short.push(mk(t));
+            long.push(mk(t));
+        }
+        let w = Window::Last(Duration::from_secs(1000));
+        let (a, b) = (
+            short.slot(&Slot::primary()).unwrap().window(w).unwrap(),
+            long.slot(&Slot::primary()).unwrap().window(w).unwrap(),
+        );
+        assert_eq!(a.secs, b.secs);
+        assert_eq!(a.secs, 248.0, "two stretches of 99 s and 149 s");
+        assert_eq!(a.tps(), b.tps());
+        assert_eq!(short.slot(&Slot::primary()).unwrap().raw_samples().count(), 46);
     }
 
     #[test]

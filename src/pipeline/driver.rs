@@ -32,15 +32,32 @@ impl DriverConfig {
         }
     }
 
+    /// The incident report's setting: causes over the last minute like the screen, raw
+    /// samples for the engine's default span (the impact table compares up to 15 minutes).
+    pub fn for_report(thresholds: Thresholds) -> Self {
+        DriverConfig {
+            engine: EngineConfig::default(),
+            ..DriverConfig::last_minute(thresholds)
+        }
+    }
+
     /// `check`'s setting for a run of `duration` (`None`: an hour): the window is as long as
-    /// the run, at least a minute, and the engine keeps raw samples for all of it.
+    /// the run, at least a minute. A run of known length never outgrows its window, which
+    /// then always reaches back to the first sample and is answered by the engine's running
+    /// accumulator: raw samples are kept for at most 15 minutes (the rules' recent checks),
+    /// so memory does not grow with `--duration`. Without a duration (a replay of unknown
+    /// length) the last hour slides and is kept raw.
     pub fn for_check(duration: Option<Duration>, thresholds: Thresholds) -> Self {
         let span = duration
             .unwrap_or(Duration::from_secs(3600))
             .max(Duration::from_secs(60));
+        let raw_span = match duration {
+            Some(_) => span.min(EngineConfig::default().raw_span),
+            None => span,
+        };
         DriverConfig {
             engine: EngineConfig {
-                raw_span: span,
+                raw_span,
                 history_len: 3600,
             },
             window: Window::Last(span),
@@ -49,10 +66,11 @@ impl DriverConfig {
     }
 }
 
-/// source → metrics → causes for one pair, fed in order.
+/// The metrics → causes half of the pipeline: when to assess and what the newest assessment
+/// is. A [`Driver`] pairs it with the engine it owns; the screen, whose app owns the engine
+/// it draws, drives one through [`crate::causes::live::LiveAssessor`] on that engine.
 #[derive(Debug)]
-pub struct Driver {
-    engine: Engine,
+pub struct Judge {
     causes: CauseEngine,
     window: Window,
     assessment: Assessment,
@@ -63,12 +81,11 @@ pub struct Driver {
     assessments: u64,
 }
 
-impl Driver {
-    pub fn new(config: DriverConfig) -> Self {
-        Driver {
-            engine: Engine::new(config.engine),
-            causes: CauseEngine::new(config.thresholds),
-            window: config.window,
+impl Judge {
+    pub fn new(window: Window, thresholds: Thresholds) -> Self {
+        Judge {
+            causes: CauseEngine::new(thresholds),
+            window,
             assessment: Assessment {
                 warming_up: true,
                 ..Assessment::default()
@@ -80,61 +97,38 @@ impl Driver {
         }
     }
 
-    /// Feeds one entry. When it begins a later instant than the previous entry, the previous
-    /// instant is assessed first (with every slot in) and what was raised or cleared then is
-    /// returned.
-    pub fn push(&mut self, entry: Entry) -> Vec<Transition> {
-        let t = entry.t();
+    /// An entry of instant `t` is about to go into `engine`: when it begins a later instant
+    /// than the previous entry, the previous instant is assessed first (with every slot in).
+    pub fn begin(&mut self, engine: &Engine, t: Timestamp, sample: bool) -> Vec<Transition> {
         self.first.get_or_insert(t);
         let transitions = if self.tick.is_some_and(|k| t > k) {
-            self.assess_now()
+            self.assess_now(engine)
         } else {
             Vec::new()
         };
         self.tick = Some(self.tick.map_or(t, |k| k.max(t)));
-        if matches!(entry, Entry::Sample(_)) {
+        if sample {
             self.samples += 1;
         }
-        self.engine.push(entry);
         transitions
     }
 
-    /// Feeds a source event: samples and marks as [`push`](Self::push); connection states
-    /// and the end carry no data for the engine. Returns whether the event was data.
-    pub fn on_event(&mut self, ev: SourceEvent) -> (bool, Vec<Transition>) {
-        match ev {
-            SourceEvent::Sample(s) => (true, self.push(Entry::Sample(s))),
-            SourceEvent::Mark(m) => (true, self.push(Entry::Mark(m))),
-            SourceEvent::Status { .. } | SourceEvent::End => (false, Vec::new()),
-        }
-    }
-
-    /// The stream ended: assesses the last instant (when there is one).
-    pub fn finish(&mut self) -> Vec<Transition> {
-        if self.tick.is_some() {
-            self.assess_now()
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Assesses at the engine's newest instant now (the causes engine does not advance its
-    /// hysteresis twice for one instant). The screen, which judges on every sample, calls
-    /// this after each push.
-    pub fn assess_now(&mut self) -> Vec<Transition> {
-        let (a, tr) = self.causes.assess_for(&self.engine, self.window, None);
+    /// Assesses `engine` at its newest instant now (the causes engine does not advance its
+    /// hysteresis twice for one instant).
+    pub fn assess_now(&mut self, engine: &Engine) -> Vec<Transition> {
+        let (a, tr) = self.causes.assess_for(engine, self.window, None);
         self.assessment = a;
         self.assessments += 1;
         tr
     }
 
-    pub fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    /// For baselines (`Engine::set_baseline`) on the screen.
-    pub fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
+    /// The stream ended: assesses the last instant (when there is one).
+    pub fn finish(&mut self, engine: &Engine) -> Vec<Transition> {
+        if self.tick.is_some() {
+            self.assess_now(engine)
+        } else {
+            Vec::new()
+        }
     }
 
     /// The newest assessment (warming up before the first).
@@ -150,12 +144,12 @@ impl Driver {
         self.causes.thresholds()
     }
 
-    /// Instant of the first entry fed.
+    /// Instant of the first entry seen.
     pub fn first(&self) -> Option<Timestamp> {
         self.first
     }
 
-    /// Samples fed (good or failed).
+    /// Samples seen (good or failed).
     pub fn samples(&self) -> usize {
         self.samples
     }
@@ -163,6 +157,98 @@ impl Driver {
     /// How many times the causes were evaluated.
     pub fn assessments(&self) -> u64 {
         self.assessments
+    }
+}
+
+/// source → metrics → causes for one pair, fed in order.
+#[derive(Debug)]
+pub struct Driver {
+    engine: Engine,
+    judge: Judge,
+}
+
+impl Driver {
+    pub fn new(config: DriverConfig) -> Self {
+        Driver {
+            engine: Engine::new(config.engine),
+            judge: Judge::new(config.window, config.thresholds),
+        }
+    }
+
+    /// Feeds one entry. When it begins a later instant than the previous entry, the previous
+    /// instant is assessed first (with every slot in) and what was raised or cleared then is
+    /// returned.
+    pub fn push(&mut self, entry: Entry) -> Vec<Transition> {
+        let transitions = self.begin(&entry);
+        self.engine.push(entry);
+        transitions
+    }
+
+    /// The first half of [`push`](Self::push): assesses the previous instant when `entry`
+    /// begins a later one, without feeding it yet, so a caller can read the engine as it was
+    /// before the entry (the incident report's "first minute" and baseline). Pushing the
+    /// entry afterwards does not assess again.
+    pub fn begin(&mut self, entry: &Entry) -> Vec<Transition> {
+        let sample = matches!(entry, Entry::Sample(_));
+        self.judge.begin(&self.engine, entry.t(), sample)
+    }
+
+    /// Feeds a source event: samples and marks as [`push`](Self::push); connection states
+    /// and the end carry no data for the engine. Returns whether the event was data.
+    pub fn on_event(&mut self, ev: SourceEvent) -> (bool, Vec<Transition>) {
+        match ev {
+            SourceEvent::Sample(s) => (true, self.push(Entry::Sample(s))),
+            SourceEvent::Mark(m) => (true, self.push(Entry::Mark(m))),
+            SourceEvent::Status { .. } | SourceEvent::End => (false, Vec::new()),
+        }
+    }
+
+    /// The stream ended: assesses the last instant (when there is one).
+    pub fn finish(&mut self) -> Vec<Transition> {
+        self.judge.finish(&self.engine)
+    }
+
+    /// Assesses at the engine's newest instant now (the causes engine does not advance its
+    /// hysteresis twice for one instant).
+    pub fn assess_now(&mut self) -> Vec<Transition> {
+        self.judge.assess_now(&self.engine)
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// For baselines (`Engine::set_baseline`) on the screen.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// The newest assessment (warming up before the first).
+    pub fn assessment(&self) -> &Assessment {
+        self.judge.assessment()
+    }
+
+    pub fn window(&self) -> Window {
+        self.judge.window()
+    }
+
+    pub fn thresholds(&self) -> &Thresholds {
+        self.judge.thresholds()
+    }
+
+    /// Instant of the first entry fed.
+    pub fn first(&self) -> Option<Timestamp> {
+        self.judge.first()
+    }
+
+    /// Samples fed (good or failed).
+    pub fn samples(&self) -> usize {
+        self.judge.samples()
+    }
+
+    /// How many times the causes were evaluated.
+    pub fn assessments(&self) -> u64 {
+        self.judge.assessments()
     }
 }
 
@@ -207,6 +293,22 @@ mod tests {
             .iter()
             .any(|t| matches!(t, Transition::Raised(f) if f.id == "standby-redo-write-slow")));
         assert!(!d.assessment().warming_up);
+    }
+
+    #[test]
+    fn begin_assesses_before_the_entry_goes_in_and_push_does_not_repeat_it() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        feed(&mut d, &mut twin, 3);
+        let next = twin.next_tick().unwrap().samples;
+        let before = d.engine().latest();
+        let entry = Entry::Sample(Box::new(next[0].clone()));
+        d.begin(&entry);
+        assert_eq!(d.assessments(), 3, "the third instant is assessed");
+        assert_eq!(d.engine().latest(), before, "the entry is not in yet");
+        d.push(entry);
+        assert_eq!(d.assessments(), 3);
+        assert!(d.engine().latest() > before);
     }
 
     #[test]

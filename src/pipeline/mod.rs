@@ -5,4 +5,4 @@
 pub mod check;
 pub mod driver;
 
-pub use driver::{Driver, DriverConfig};
+pub use driver::{Driver, DriverConfig, Judge};

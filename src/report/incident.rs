@@ -7,8 +7,9 @@ use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
 use crate::causes::context::Context;
 use crate::causes::whatif::{annotate, Observed, WhatIfModel};
-use crate::causes::{rank, CauseEngine, Finding, Thresholds, Transition};
-use crate::metrics::{impact_table, Engine, EngineConfig, ImpactRow, Window, WindowSpec};
+use crate::causes::{rank, Finding, Thresholds, Transition};
+use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
+use crate::pipeline::{Driver, DriverConfig};
 use crate::sample::index::RecordingIndex;
 use crate::sample::recording::Entry;
 use crate::sample::{Dest, Sample};
@@ -138,19 +139,6 @@ impl Incident {
     }
 }
 
-fn step(
-    engine: &Engine,
-    causes: &mut CauseEngine,
-    timeline: &mut Vec<TimelineItem>,
-    raised: &mut BTreeMap<&'static str, Finding>,
-) {
-    let (a, transitions) = causes.assess_for(engine, Window::Last(Duration::from_secs(60)), None);
-    timeline.extend(transitions.iter().map(Incident::timeline_item));
-    for f in a.findings {
-        raised.insert(f.id, f);
-    }
-}
-
 /// Replays a recording (or the part in `window`) through metrics and causes.
 pub fn from_recording(
     path: &Path,
@@ -169,30 +157,31 @@ pub fn from_recording(
     };
     let (from, to) = spec.resolve(first, last);
     let minute = Window::Last(Duration::from_secs(60));
-    let mut engine = Engine::new(EngineConfig::default());
-    let mut causes = CauseEngine::new(Thresholds::default());
+    let mut driver = Driver::new(DriverConfig::for_report(Thresholds::default()));
     let mut timeline = Vec::new();
     let mut raised: BTreeMap<&'static str, Finding> = BTreeMap::new();
     let mut before: Option<CheckMetrics> = None;
     let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
-    let mut start: Option<Timestamp> = None;
-    let mut tick: Option<Timestamp> = None;
-    let mut samples = 0usize;
     for entry in index.cursor(index.position_at(from))? {
         let entry = entry?;
         let t = entry.t();
         if t > to {
             break;
         }
-        samples += usize::from(matches!(entry, Entry::Sample(_)));
-        let s0 = *start.get_or_insert(t);
-        if tick.is_some_and(|k| t > k) {
-            step(&engine, &mut causes, &mut timeline, &mut raised);
+        // The driver assesses the instant this entry closes; the report reads the engine
+        // as it is before the entry goes in.
+        let assessed = driver.assessments();
+        let transitions = driver.begin(&entry);
+        let s0 = driver.first().unwrap_or(t);
+        if driver.assessments() > assessed {
+            timeline.extend(transitions.iter().map(Incident::timeline_item));
+            for f in &driver.assessment().findings {
+                raised.insert(f.id, f.clone());
+            }
             if before.is_none() && t.secs_since(s0) > 60.0 {
-                before = Some(CheckMetrics::from_engine(&engine, minute));
+                before = Some(CheckMetrics::from_engine(driver.engine(), minute));
             }
         }
-        tick = Some(t);
         if let Entry::Mark(m) = &entry {
             timeline.push(TimelineItem {
                 t: m.t,
@@ -203,12 +192,14 @@ pub fn from_recording(
                 baseline = Some((
                     m.text.clone(),
                     m.t,
-                    engine.window_deltas(Window::Last(len), None),
+                    driver.engine().window_deltas(Window::Last(len), None),
                 ));
             }
         }
-        engine.push(entry);
+        driver.push(entry);
     }
+    let samples = driver.samples();
+    let start = driver.first();
     // A window outside the recording is a mistake, not a healthy incident.
     if samples < 2 && window.is_some() {
         return Err(ReportError::WindowOutside {
@@ -217,10 +208,16 @@ pub fn from_recording(
             span: super::scan::span_text(first, last),
         });
     }
-    if tick.is_some() {
-        step(&engine, &mut causes, &mut timeline, &mut raised);
+    let assessed = driver.assessments();
+    let transitions = driver.finish();
+    if driver.assessments() > assessed {
+        timeline.extend(transitions.iter().map(Incident::timeline_item));
+        for f in &driver.assessment().findings {
+            raised.insert(f.id, f.clone());
+        }
     }
-    let (databases, dests) = Incident::configuration(&engine);
+    let engine = driver.engine();
+    let (databases, dests) = Incident::configuration(engine);
     let impact = baseline.map(|(label, at, base)| {
         let len = at.secs_since(start.unwrap_or(at)).clamp(1.0, 900.0);
         let now = engine.window_deltas(Window::Last(Duration::from_secs_f64(len)), None);
@@ -233,7 +230,7 @@ pub fn from_recording(
     let mut findings: Vec<Finding> = raised.into_values().collect();
     rank(&mut findings);
     if let Some(model) = what_if {
-        let observed = Observed::from_context(&Context::new(&engine, minute, None));
+        let observed = Observed::from_context(&Context::new(engine, minute, None));
         annotate(&mut findings, &observed, model);
     }
     Ok(Incident {
@@ -251,10 +248,10 @@ pub fn from_recording(
         before_label: "first minute".into(),
         after_label: "last minute".into(),
         before: before.unwrap_or_default(),
-        after: CheckMetrics::from_engine(&engine, minute),
+        after: CheckMetrics::from_engine(engine, minute),
         impact,
         findings,
-        releases: super::check::releases(&engine, None),
+        releases: super::check::releases(engine, None),
     })
 }
 

@@ -1,0 +1,148 @@
+//! `check` cost against its length and its number of standbys: wall time, CPU time and peak
+//! resident memory of `check --twin healthy-sync` (the same pipeline: twin → driver → causes,
+//! twin what-ifs at the end) for 1 h and 24 h of virtual time, the twin alone for the same
+//! time (what the pipeline adds is the difference), and a check of a pair with 10,000
+//! standby slots. Run with `cargo bench --bench check`; prints measured figures, asserts none.
+//!
+//! Peak memory is per process: each case runs in a child process (this binary again, with
+//! `DGSCOPE_BENCH_CASE` set) and reports its own `VmHWM` from `/proc/self/status`.
+
+use dgscope::causes::Thresholds;
+use dgscope::pipeline::check::{pull_entries, run_check};
+use dgscope::sample::recording::Entry;
+use dgscope::sample::Slot;
+use dgscope::source::twin::whatif::TwinWhatIf;
+use dgscope::source::twin::{Scenario, Twin};
+use dgscope::source::PullSource;
+use std::convert::Infallible;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const CASE_ENV: &str = "DGSCOPE_BENCH_CASE";
+
+fn status_kb(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// User + system CPU seconds of this process (Linux `/proc/self/stat`).
+fn cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// `check --twin healthy-sync --duration SECS` through the library, as the command runs it.
+fn twin_check(secs: u64) -> String {
+    let d = Duration::from_secs(secs);
+    let mut twin = Twin::new(Scenario::HealthySync, 1);
+    let r = run_check(
+        pull_entries(&mut twin, d),
+        Some(d),
+        Thresholds::default(),
+        Some(&TwinWhatIf::default()),
+    )
+    .unwrap_or_else(|e: Infallible| match e {});
+    format!(
+        "{} samples, {} findings raised/cleared, status {:?}",
+        r.samples,
+        r.transitions.len(),
+        r.worst
+    )
+}
+
+/// The twin alone for the same virtual time: what the pipeline's share is measured against.
+fn twin_only(secs: u64) -> String {
+    let mut twin = Twin::new(Scenario::HealthySync, 1);
+    let n: usize = pull_entries(&mut twin, Duration::from_secs(secs)).count();
+    format!("{n} samples")
+}
+
+/// A pair with `standbys` standby slots for `secs` seconds: each tick's standby sample is
+/// given to every slot (as a recording of that many standbys would carry them).
+fn many_standbys(standbys: usize, secs: u64) -> String {
+    let d = Duration::from_secs(secs);
+    let mut twin = Twin::new(Scenario::HealthySync, 1);
+    let names: Vec<Slot> = (0..standbys)
+        .map(|i| Slot::named_standby(&format!("sb{i:05}")))
+        .collect();
+    let mut ticks = 0u64;
+    let entries = std::iter::from_fn(|| {
+        if ticks >= secs {
+            return None;
+        }
+        ticks += 1;
+        twin.next_tick()
+    })
+    .flat_map(|tick| {
+        let mut out = Vec::with_capacity(names.len() + 1);
+        for s in tick.samples {
+            if s.slot == Slot::primary() {
+                out.push(s);
+            } else {
+                for name in &names {
+                    let mut c = s.clone();
+                    c.slot = name.clone();
+                    out.push(c);
+                }
+            }
+        }
+        out.into_iter()
+            .map(|s| Ok::<_, Infallible>(Entry::Sample(Box::new(s))))
+    });
+    let r = run_check(entries, Some(d), Thresholds::default(), None)
+        .unwrap_or_else(|e: Infallible| match e {});
+    format!("{} samples, status {:?}", r.samples, r.worst)
+}
+
+fn child(case: &str) {
+    let cpu0 = cpu_secs();
+    let start = Instant::now();
+    let what = match case {
+        "check-1h" => twin_check(3600),
+        "check-24h" => twin_check(24 * 3600),
+        "twin-1h" => twin_only(3600),
+        "twin-24h" => twin_only(24 * 3600),
+        "standbys-10000-60s" => many_standbys(10_000, 60),
+        "standbys-10000-20m" => many_standbys(10_000, 1200),
+        other => panic!("unknown case {other}"),
+    };
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu0.zip(cpu_secs()).map_or(f64::NAN, |(a, b)| b - a);
+    let hwm = status_kb("VmHWM:").unwrap_or(0) as f64 / 1024.0;
+    println!("{case}: {wall:.1} s wall, {cpu:.1} s CPU, peak RSS {hwm:.0} MB ({what})");
+}
+
+fn main() {
+    if let Ok(case) = std::env::var(CASE_ENV) {
+        child(&case);
+        return;
+    }
+    let cases: Vec<String> = match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
+        Some(only) => vec![only],
+        None => [
+            "twin-1h",
+            "check-1h",
+            "twin-24h",
+            "check-24h",
+            "standbys-10000-60s",
+            "standbys-10000-20m",
+        ]
+        .map(String::from)
+        .to_vec(),
+    };
+    let exe = std::env::current_exe().expect("own path");
+    for case in cases {
+        let out = Command::new(&exe)
+            .env(CASE_ENV, &case)
+            .output()
+            .expect("run a case");
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.status.success() {
+            eprintln!("{case} failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
