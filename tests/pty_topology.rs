@@ -85,17 +85,23 @@ fn the_header_at_160_columns_shows_primary_far_sync_and_terminal_standby() {
     let head = first_line(&t);
     assert!(
         head.contains("  prod_a ")
-            && head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c"),
+            && head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ [prod_c]"),
         "{head}"
     );
-    // The far sync is transport only: the standby panes show the terminal standby.
+    // The standby panes show the terminal standby; `]` moves them to the far sync, a hop of
+    // the chain with its own transport lag and RFS writes.
     assert!(
         lag_title(&t).contains("standby prod_c"),
         "{}",
         lag_title(&t)
     );
     t.send("]");
-    t.wait_text("only one standby");
+    t.wait_text("[prod_fs] (far sync)");
+    assert!(
+        lag_title(&t).contains("standby prod_fs"),
+        "{}",
+        lag_title(&t)
+    );
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }
