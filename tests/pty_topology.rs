@@ -120,3 +120,42 @@ fn with_one_standby_a_bracket_says_so() {
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }
+
+/// The twin plays the same configurations (`demo --scenario two-standbys`, `far-sync`): the
+/// header draws them and `]` moves the standby panes, as in a live watch of several members.
+#[test]
+fn the_twin_topologies_draw_their_configuration_and_brackets_switch() {
+    let mut t = Tui::spawn(
+        &["demo", "--speed", "8", "--scenario", "two-standbys"],
+        160,
+        48,
+    );
+    t.wait_text("[prod_b]");
+    let head = first_line(&t);
+    assert!(
+        head.contains("SYNC AFFIRM ══▶ [prod_b]") && head.contains("ASYNC ══▶ prod_c"),
+        "{head}"
+    );
+    t.send("]");
+    t.wait_text("[prod_c]");
+    assert!(
+        lag_title(&t).contains("standby prod_c"),
+        "{}",
+        lag_title(&t)
+    );
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+
+    let mut t = Tui::spawn(&["demo", "--speed", "8", "--scenario", "far-sync"], 160, 48);
+    t.wait_text("(far sync)");
+    let head = first_line(&t);
+    assert!(
+        head.contains("  prod_a ")
+            && head.contains("prod_fs")
+            && head.contains("(far sync)")
+            && head.contains("ASYNC ══▶ prod_c"),
+        "{head}"
+    );
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}
