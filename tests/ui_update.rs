@@ -564,3 +564,30 @@ fn a_filtered_or_denied_part_names_the_missing_privilege() {
         assert!(copy.contains(must), "{copy}");
     }
 }
+
+/// `e` while the screen warms up writes what the causes pane says: not judged yet, never
+/// "looked healthy"; with enough data and no finding it may say healthy.
+#[test]
+fn the_report_written_while_warming_up_does_not_say_healthy() {
+    let young = app(Setup {
+        secs: 3,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    assert!(young.warming_up());
+    let md = tui::incident::markdown(&young);
+    assert!(!md.contains("looked healthy"), "{md}");
+    assert!(
+        md.contains("Not judged: the session had 2 s of data"),
+        "{md}"
+    );
+    let old = app(Setup {
+        secs: 50,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    assert!(!old.warming_up());
+    assert!(tui::incident::markdown(&old).contains("looked healthy"));
+}
