@@ -578,8 +578,10 @@ fn text_rows(buf: &Buffer) -> Vec<String> {
         .collect()
 }
 
-/// The tallest a zoomed pane is measured at (rows).
-const ZOOM_TALL: u16 = 400;
+/// The tallest a zoomed pane is measured at (rows): no pane's text is longer (the commit
+/// pane's, the longest, stays under 120: histogram bars capped at 40 rows, its bucket table
+/// at 64). Each measuring draw costs in proportion to this.
+const ZOOM_TALL: u16 = 160;
 
 /// How tall a zoomed pane must be for none of its text to be cut: `h` when it fits in the
 /// view (charts then take the room left, as always), else the smallest height that shows
