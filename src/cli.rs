@@ -21,6 +21,17 @@ pub struct Cli {
     /// Config file (default: the platform config directory's dgscope/config.toml)
     #[arg(long, global = true, env = "DGSCOPE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Append a log to FILE: connects, the probe and its SQL variant, every ORA-/DPI- code,
+    /// reconnects, recordings (never a password). Also config `log_file`
+    #[arg(long, global = true, env = "DGSCOPE_LOG", value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+    /// How much the log holds [default: info]
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<crate::log::LogLevel>,
+    /// Time zone of times in text: the screen's clock and timelines, `check` text and reports:
+    /// utc, local or an IANA name (Europe/Berlin). JSON and recordings stay UTC [default: utc]
+    #[arg(long, global = true, value_name = "ZONE")]
+    pub tz: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -108,6 +119,31 @@ docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana das
     )]
     #[command(display_order = 5)]
     Serve(crate::serve::args::ServeArgs),
+    /// Print what a bug report needs: version, platform, config (passwords redacted), the
+    /// log's last lines and each profile's probe
+    #[command(
+        after_help = "Example:\n  dgscope bugreport --log-file ~/dgscope.log -o bugreport.txt\n\n\
+Read it before you send it: it names hosts, services and users (never a password)."
+    )]
+    #[command(display_order = 13)]
+    Bugreport(BugreportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BugreportArgs {
+    /// Write the report here (default: standard output). An existing file is refused unless
+    /// --force
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing output file
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    /// How many of the log's last lines to include
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub log_lines: usize,
+    /// Do not connect to the profiles' databases (no probe section)
+    #[arg(long)]
+    pub no_probe: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,6 +162,9 @@ pub enum ConfigCommand {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// A config profile: its databases (or its twin scenario) and settings
+    #[arg(conflicts_with_all = ["twin", "replay"])]
+    pub profile: Option<String>,
     /// Judge the digital twin running this scenario (see `dgscope twin list`)
     #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["replay", "primary"])]
     pub twin: Option<String>,
@@ -147,9 +186,10 @@ pub struct CheckArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
-    /// Lowest status that makes the exit code non-zero (crit: WARN exits 0)
-    #[arg(long, value_enum, default_value_t = crate::report::check::FailOn::Warn)]
-    pub fail_on: crate::report::check::FailOn,
+    /// Lowest status that makes the exit code non-zero (crit: WARN exits 0) [default: warn]
+    // No clap default: a profile's or the config's fail_on fills it only when unset.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<crate::report::check::FailOn>,
     /// Also write the run's metrics to DIR/dgscope_<pair>.prom for node_exporter's textfile
     /// collector (atomically: a temporary file renamed into place)
     #[arg(long, value_name = "DIR")]
@@ -170,15 +210,18 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct RecordArgs {
+    /// A config profile: its databases (or its twin scenario) and settings
+    #[arg(conflicts_with = "twin")]
+    pub profile: Option<String>,
     /// Record the digital twin running this scenario (see `dgscope twin list`)
     #[arg(long, value_name = "SCENARIO", conflicts_with = "primary")]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers (same seed, same recording)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h
-    #[arg(long, default_value = "10m")]
-    pub duration: String,
+    /// How much to record (virtual time for the twin), e.g. 90s, 10m, 1h [default: 10m]
+    #[arg(long)]
+    pub duration: Option<String>,
     /// Output recording file (.jsonl), `-` for standard output. An existing file is refused
     /// unless --force
     #[arg(short = 'o', long = "output", value_name = "FILE")]

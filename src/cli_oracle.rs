@@ -53,23 +53,41 @@ pub struct ConnArgs {
     #[arg(long, value_name = "[NAME=]CONN", value_parser = raw_conn)]
     pub standby: Vec<RawConn>,
     /// Login for standbys: a MOUNTED standby accepts only administrative connections
-    #[arg(long, value_enum, default_value_t = StandbyAs::Sysdg)]
-    pub standby_as: StandbyAs,
+    /// [default: sysdg]
+    // No clap default: an explicit flag must be told apart from none (a profile's value
+    // fills only what the command line left unset). Read it through `standby_as()`.
+    #[arg(long, value_enum)]
+    pub standby_as: Option<StandbyAs>,
     /// Read the password from this environment variable (else: prompt, or wallet)
     #[arg(long, value_name = "VAR")]
     pub password_env: Option<String>,
     /// Directory of Oracle Instant Client (else LD_LIBRARY_PATH / system paths)
     #[arg(long, value_name = "DIR", env = "DGSCOPE_ORACLE_CLIENT_DIR")]
     pub oracle_client_dir: Option<PathBuf>,
-    /// Time between samples (all databases are sampled at the same instants)
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = duration)]
-    pub interval: Duration,
+    /// Time between samples (all databases are sampled at the same instants) [default: 1s]
+    // No clap default, as for --standby-as; read it through `interval()`.
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub interval: Option<Duration>,
     /// Limit on every database round trip
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = duration)]
     pub call_timeout: Duration,
     /// Limit on establishing a connection
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = duration)]
     pub connect_timeout: Duration,
+}
+
+/// The interval when neither the command line, a profile nor the config file sets one.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(1);
+
+impl ConnArgs {
+    /// The sampling interval, the built-in default when nothing set it.
+    pub fn interval(&self) -> Duration {
+        self.interval.unwrap_or(DEFAULT_INTERVAL)
+    }
+    /// The standby login, SYSDG when nothing set it.
+    pub fn standby_as(&self) -> StandbyAs {
+        self.standby_as.unwrap_or(StandbyAs::Sysdg)
+    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -92,9 +110,12 @@ pub struct WatchArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct GrantsArgs {
-    /// Name of the monitoring user (C##NAME for a CDB common user)
-    #[arg(long, value_name = "NAME", default_value = "DGSCOPE")]
-    pub user: String,
+    /// A config profile: the monitoring user is its primary's user name
+    pub profile: Option<String>,
+    /// Name of the monitoring user (C##NAME for a CDB common user) [default: the profile's
+    /// user, else DGSCOPE]
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
     /// The Oracle release the script is for (11.2, 12.1, 12.2, 19c …): picks SYSDG (12c+)
     /// or SYSDBA (11.2) and only the views that release's SQL reads; without it both
     /// privilege variants are shown

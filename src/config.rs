@@ -51,6 +51,15 @@ pub struct Config {
     pub interval: Option<String>,
     /// `false`: never capture the mouse (as `--no-mouse`), so the terminal selects text.
     pub mouse: Option<bool>,
+    /// `check`: lowest status with a non-zero exit code (warn, crit), as `--fail-on`.
+    pub fail_on: Option<String>,
+    /// `check` and `record`: how long to sample, e.g. "5m", as `--duration`.
+    pub duration: Option<String>,
+    /// Append a log here (as `--log-file`); `log_level` as `--log-level`.
+    pub log_file: Option<PathBuf>,
+    pub log_level: Option<String>,
+    /// Time zone of times in text output (as `--tz`): utc, local or Area/City.
+    pub tz: Option<String>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -72,6 +81,9 @@ pub struct Profile {
     pub standby_as: Option<String>,
     pub interval: Option<String>,
     pub theme: Option<String>,
+    /// As the top-level `fail_on` and `duration`, for this profile only.
+    pub fail_on: Option<String>,
+    pub duration: Option<String>,
     /// Name of the environment variable holding the password.
     pub password_env: Option<String>,
     /// The password itself: allowed only in a file nobody else can read (mode 0600).
@@ -220,6 +232,19 @@ impl Config {
         if let Some(i) = &self.interval {
             check_duration(i).map_err(|m| at("interval", m))?;
         }
+        check_run_keys(self.fail_on.as_deref(), self.duration.as_deref())
+            .map_err(|(key, m)| at(key, m))?;
+        if let Some(z) = &self.tz {
+            crate::timestamp::parse_zone(z).map_err(|m| at("tz", m.replacen("--tz", "tz =", 1)))?;
+        }
+        if let Some(l) = &self.log_level {
+            if <crate::log::LogLevel as clap::ValueEnum>::from_str(l, true).is_err() {
+                return Err(at(
+                    "log_level",
+                    format!("log_level = {l:?} must be error, warn, info, debug or trace"),
+                ));
+            }
+        }
         if self.history == Some(0) {
             return Err(at("history", "history must be at least 1 point".into()));
         }
@@ -247,6 +272,8 @@ impl Config {
             if let Some(i) = &p.interval {
                 check_duration(i).map_err(|m| at(&here, format!("profile {name:?}: {m}")))?;
             }
+            check_run_keys(p.fail_on.as_deref(), p.duration.as_deref())
+                .map_err(|(_, m)| at(&here, format!("profile {name:?}: {m}")))?;
             // A password in a connect string sits in the file whatever its mode, and would
             // reach argv-like places (headers, messages): refused everywhere, never echoed.
             let conns = p.primary.iter().map(|c| ("primary", c));
@@ -416,6 +443,30 @@ impl Config {
     }
 }
 
+/// `fail_on` is warn or crit; `duration` a duration above zero (the commands check ranges).
+fn check_run_keys(
+    fail_on: Option<&str>,
+    duration: Option<&str>,
+) -> Result<(), (&'static str, String)> {
+    if let Some(f) = fail_on {
+        if !matches!(f, "warn" | "crit") {
+            return Err(("fail_on", format!("fail_on = {f:?} must be warn or crit")));
+        }
+    }
+    if let Some(d) = duration {
+        match humantime::parse_duration(d) {
+            Ok(x) if !x.is_zero() => {}
+            _ => {
+                return Err((
+                    "duration",
+                    format!("duration = {d:?} is not a duration above zero like 60s or 10m"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_duration(s: &str) -> Result<(), String> {
     match humantime::parse_duration(s) {
         Ok(d) if d.as_millis() >= 100 && d.as_secs() <= 3600 => Ok(()),
@@ -444,6 +495,20 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # for selecting text, as --no-mouse does.
 # mouse = true
 
+# `check`: the lowest status that exits non-zero (warn or crit), and how long `check`
+# samples and `record` records (defaults: 60s for check, 10m for record).
+# fail_on = "warn"
+# duration = "60s"
+
+# A log for the first contact with a database and for bug reports (as --log-file and
+# --log-level): connects, the probe's SQL variant, every ORA-/DPI- code. Never a password.
+# log_file = "/var/tmp/dgscope.log"
+# log_level = "info"
+
+# Time zone of times in text (screen, check text, reports), as --tz: utc, local or an IANA
+# name such as "Europe/Berlin". JSON and recordings are always UTC.
+# tz = "utc"
+
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.
 # [profiles.prod]
@@ -452,10 +517,12 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # standby_as = "sysdg"          # sysdg (default), sysdba (11.2) or normal (Active Data Guard)
 # interval = "1s"
 # theme = "dark"
+# fail_on = "crit"              # also duration: any top-level key of check/record
 # password_env = "DGSCOPE_PROD_PASSWORD"
 # oracle_client_dir = "/opt/oracle/instantclient_23_6"
 
-# A twin profile for practice: `dgscope demo` with a scenario.
+# A twin profile for practice: `dgscope demo practice`, also `check practice` and
+# `record practice -o FILE` (on the twin).
 # [profiles.practice]
 # scenario = "slow-srl"
 

@@ -10,6 +10,8 @@ pub mod commands;
 pub mod config;
 pub mod display;
 pub mod exposition;
+pub mod log;
+pub mod log_oracle;
 pub mod metrics;
 pub mod output;
 pub mod pipeline;

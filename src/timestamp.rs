@@ -43,11 +43,65 @@ impl Timestamp {
         parse_rfc3339(s).ok_or_else(|| TimestampError(s.to_string()))
     }
 
-    /// `HH:MM:SS` of the UTC time, for headers and timelines.
+    /// `HH:MM:SS` in the display zone (`--tz`; UTC unless set), for headers and timelines.
     pub fn clock(self) -> String {
+        if let Some(z) = zoned(self) {
+            return z.strftime("%H:%M:%S").to_string();
+        }
         let secs = self.ms.div_euclid(1000).rem_euclid(86_400);
         format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
     }
+
+    /// RFC 3339 in the display zone, for text output (check text, reports): the `Z` form in
+    /// UTC, else with the offset (`2026-11-30T06:00:01.000+01:00`). JSON and recordings use
+    /// `Display`/`Serialize`, always UTC.
+    pub fn text(self) -> String {
+        match zoned(self) {
+            Some(z) => z.strftime("%Y-%m-%dT%H:%M:%S%.3f%:z").to_string(),
+            None => self.to_string(),
+        }
+    }
+}
+
+/// The zone text output is written in; unset means UTC. Set once, at startup, from `--tz`
+/// or the config's `tz` (one process shows one zone).
+static DISPLAY_ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+
+/// A `--tz` value: `utc`, `local` (the system zone: `TZ`, else /etc/localtime) or an IANA
+/// name (`Europe/Berlin`, read from the system tz database).
+pub fn parse_zone(name: &str) -> Result<jiff::tz::TimeZone, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "utc" | "z" => Ok(jiff::tz::TimeZone::UTC),
+        "local" => jiff::tz::TimeZone::try_system()
+            .map_err(|e| format!("--tz local: cannot find the system time zone ({e}); set TZ or use --tz Area/City")),
+        _ => jiff::tz::TimeZone::get(name).map_err(|_| {
+            format!("--tz {name:?}: not a time zone in the system tz database (/usr/share/zoneinfo); use utc, local or an IANA name such as Europe/Berlin")
+        }),
+    }
+}
+
+/// Sets the display zone (first call wins). UTC leaves the `Z` forms.
+pub fn set_display_zone(tz: jiff::tz::TimeZone) {
+    let _ = DISPLAY_ZONE.set(tz);
+}
+
+/// The display zone's abbreviation at `t` (`CET`), `None` in UTC: the screen header says
+/// which zone its clock is in.
+pub fn zone_label(t: Timestamp) -> Option<String> {
+    zoned(t).map(|z| z.strftime("%Z").to_string())
+}
+
+fn zoned(t: Timestamp) -> Option<jiff::ZonedDateTime> {
+    let tz = DISPLAY_ZONE
+        .get()
+        .filter(|z| z.iana_name() != Some("UTC") && !is_utc(z))?;
+    let ts = jiff::Timestamp::from_millisecond(t.ms).ok()?;
+    Some(ts.to_zoned_datetime(tz.clone()))
+}
+
+fn is_utc(z: &jiff::tz::TimeZone) -> bool {
+    // A fixed zero offset (TimeZone::UTC, Etc/UTC, a system zone that is UTC) keeps `Z`.
+    z.to_fixed_offset().is_ok_and(|o| o.seconds() == 0)
 }
 
 impl fmt::Display for Timestamp {

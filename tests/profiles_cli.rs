@@ -87,3 +87,81 @@ fn a_password_in_a_readable_config_is_refused_with_the_chmod() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("DPI-1047"));
 }
+
+/// `check PROFILE` and `record PROFILE` (issue 14.3): a twin profile runs on the twin, a
+/// database profile reaches the client library with the profile's databases, and a private
+/// profile password is used (no "variable not set", no prompt).
+#[test]
+fn check_and_record_take_a_profile() {
+    let (_d, cfg) = config(
+        "[profiles.practice]\nscenario = \"slow-srl\"\n\
+[profiles.prod]\nprimary = \"dgmon@//dbhost1:1521/prod_a\"\nstandby = \"dgmon@//dbhost2:1521/prod_b\"\npassword = \"pw-in-file\"\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&cfg, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let out = dgscope(&cfg)
+        .args(["check", "practice", "--duration", "30s"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("standby-redo-write-slow"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("practice.jsonl");
+    dgscope(&cfg)
+        .args(["record", "practice", "--duration", "20s", "-o"])
+        .arg(&rec)
+        .assert()
+        .success();
+    let head = std::fs::read_to_string(&rec).unwrap();
+    assert!(
+        head.lines().next().unwrap().contains("twin:slow-srl"),
+        "{head}"
+    );
+
+    for (args, code) in [(vec!["check", "prod"], 3), (vec!["record", "prod"], 3)] {
+        let mut c = dgscope(&cfg);
+        c.args(&args);
+        if args[0] == "record" {
+            c.arg("-o").arg(dir.path().join("prod.jsonl"));
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains("DPI-1047"), "{args:?}: {err}");
+        assert!(!err.contains("pw-in-file"), "{args:?}: {err}");
+    }
+    assert!(
+        !dir.path().join("prod.jsonl").exists(),
+        "no file left behind"
+    );
+
+    let out = dgscope(&cfg).args(["check", "nosuch"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "check speaks Nagios: UNKNOWN");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no profile \"nosuch\""));
+}
+
+#[test]
+fn grants_takes_the_user_from_a_profile() {
+    let (_d, cfg) = config(
+        "[profiles.prod]\nprimary = \"dgmon@//dbhost1:1521/prod_a\"\n[profiles.w]\nprimary = \"/@prod_a\"\n",
+    );
+    let out = dgscope(&cfg).args(["grants", "prod"]).output().unwrap();
+    assert!(out.status.success());
+    let sql = String::from_utf8_lossy(&out.stdout);
+    assert!(sql.to_uppercase().contains("CREATE USER DGMON"), "{sql}");
+    let out = dgscope(&cfg)
+        .args(["grants", "prod", "--user", "other"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .to_uppercase()
+        .contains("CREATE USER OTHER"));
+    let out = dgscope(&cfg).args(["grants", "w"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --user NAME"));
+}

@@ -1,4 +1,4 @@
-use super::{limits, print_untrusted as print, Failure};
+use super::{limits, print_untrusted as print, settings, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::pipeline::check::{run_check, Checked};
 use crate::report::check::pull_entries;
@@ -22,9 +22,14 @@ fn unknown(e: impl std::fmt::Display) -> Failure {
 }
 
 /// Samples live databases for the duration (default 60 s) and judges them.
-fn live(args: &CheckArgs, thresholds: crate::causes::Thresholds) -> Result<Checked, Failure> {
+fn live(
+    args: &CheckArgs,
+    thresholds: crate::causes::Thresholds,
+    profile_password: Option<&crate::source::oracle::Secret>,
+) -> Result<Checked, Failure> {
     // Anything that stops a check from judging is UNKNOWN, whatever `start` would exit with.
-    let mut src = super::live::start(&args.conn).map_err(|f| unknown(f.message))?;
+    let mut src =
+        super::live::start(&args.conn, profile_password).map_err(|f| unknown(f.message))?;
     let duration = args.duration.unwrap_or(Duration::from_secs(60));
     let entries = std::iter::from_fn(|| loop {
         match src.rx.blocking_recv()? {
@@ -55,8 +60,29 @@ fn too_short(judged_s: f64, raise_after_s: f64) -> Option<Failure> {
     })
 }
 
-pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+pub fn run(
+    mut args: CheckArgs,
+    config_flag: Option<&std::path::Path>,
+) -> Result<ExitCode, Failure> {
     let config = super::load_config(config_flag).map_err(unknown)?;
+    let profile = match args.profile.clone() {
+        Some(name) => {
+            let (p, what) = settings::headless_profile(&mut args.conn, &name, &config, "check")
+                .map_err(|f| unknown(f.message))?;
+            if let settings::ProfileSource::Twin(scenario) = what {
+                args.twin = Some(scenario);
+            }
+            Some(p)
+        }
+        None => {
+            settings::fill_conn(&mut args.conn, None, &config).map_err(|f| unknown(f.message))?;
+            None
+        }
+    };
+    let fail_on = settings::fail_on(args.fail_on, profile.as_ref(), &config)
+        .map_err(|f| unknown(f.message))?;
+    args.duration = settings::duration(args.duration, profile.as_ref(), &config)
+        .map_err(|f| unknown(f.message))?;
     let raise_after_s = config.thresholds.raise_after_s;
     if let Some(d) = args.duration {
         if let Some(f) = too_short(d.as_secs_f64(), raise_after_s) {
@@ -67,9 +93,9 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
         let scenario: Scenario = name.parse().map_err(unknown)?;
         let duration = args.duration.unwrap_or(Duration::from_secs(60));
         limits::twin_duration(duration).map_err(unknown)?;
-        limits::interval(args.conn.interval).map_err(unknown)?;
+        limits::interval(args.conn.interval()).map_err(unknown)?;
         let mut twin = Twin::new(scenario, args.seed);
-        twin.set_interval(args.conn.interval);
+        twin.set_interval(args.conn.interval());
         let progress = super::progress::Progress::new("check", duration);
         let start = twin.now();
         let entries = pull_entries(&mut twin, duration).inspect(|e| {
@@ -113,10 +139,14 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
         }
         r
     } else if args.conn.primary.is_some() {
-        live(&args, config.thresholds)?
+        live(
+            &args,
+            config.thresholds,
+            profile.as_ref().and_then(|p| p.password.as_ref()),
+        )?
     } else {
         return Err(unknown(
-            "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator) or --replay FILE (a recording)",
+            "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator), --replay FILE (a recording) or a profile name from the config file",
         ));
     };
     for w in &result.warnings {
@@ -135,5 +165,5 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
     if let Some(dir) = &args.textfile {
         result.write_textfile(dir, &pair).map_err(unknown)?;
     }
-    Ok(ExitCode::from(result.exit_code(args.fail_on)))
+    Ok(ExitCode::from(result.exit_code(fail_on)))
 }

@@ -88,7 +88,7 @@ pub fn plan(a: &ConnArgs) -> Result<Plan, Failure> {
         let spec = connect::parse("--primary", &p.0).map_err(|e| bad(e.0))?;
         targets.push((Slot::primary(), spec, Privilege::Normal));
     }
-    let privilege = match a.standby_as {
+    let privilege = match a.standby_as() {
         StandbyAs::Sysdg => Privilege::Sysdg,
         StandbyAs::Sysdba => Privilege::Sysdba,
         StandbyAs::Normal => Privilege::Normal,
@@ -128,7 +128,7 @@ pub fn plan(a: &ConnArgs) -> Result<Plan, Failure> {
     };
     within(
         "--interval",
-        a.interval,
+        a.interval(),
         Duration::from_millis(100),
         Duration::from_secs(3600),
     )?;
@@ -154,7 +154,7 @@ pub fn plan(a: &ConnArgs) -> Result<Plan, Failure> {
     }
     Ok(Plan {
         targets,
-        interval: a.interval,
+        interval: a.interval(),
         call_timeout: a.call_timeout,
         connect_timeout: a.connect_timeout,
         client_dir: a.oracle_client_dir.clone(),
@@ -221,6 +221,13 @@ pub fn read_passwords(
 
 /// The DPI-1047 explanation (exit 3) or another load failure.
 pub fn client_failure(e: &OraError, dir: Option<&Path>) -> Failure {
+    tracing::warn!(
+        code = %e.code,
+        class = "no_client_library",
+        dir = dir.map_or_else(|| "-".to_string(), |d| d.display().to_string()),
+        "cannot load the Oracle Client library: {}",
+        e.message.lines().next().unwrap_or("")
+    );
     let message = if e.code == ErrCode::Dpi(1047) {
         client_library_help(e, dir)
     } else {
@@ -254,11 +261,15 @@ pub fn collector_config(plan: &Plan, passwords: &BTreeMap<String, Secret>) -> Co
     c
 }
 
-/// Everything, with the real driver, client library and terminal.
-pub fn start(args: &ConnArgs) -> Result<LiveSource, Failure> {
+/// Everything, with the real driver, client library and terminal; `profile_password` is a
+/// profile's own `password` (see `watch::apply_profile_conn`).
+pub fn start(args: &ConnArgs, profile_password: Option<&Secret>) -> Result<LiveSource, Failure> {
     start_with(
         args,
-        &Terminal,
+        &super::watch::WithProfile {
+            inner: &Terminal,
+            password: profile_password,
+        },
         crate::source::oracle::init_client,
         Arc::new(OracleDriver),
         Arc::new(SystemClock),

@@ -1,6 +1,7 @@
 //! Command dispatch: the edge of the program, where library errors become one line and an exit
 //! code.
 
+pub mod bugreport;
 mod check;
 mod config;
 mod demo;
@@ -14,6 +15,7 @@ mod replay;
 mod report;
 mod screen;
 pub mod serve;
+pub mod settings;
 mod twin;
 pub mod watch;
 
@@ -142,8 +144,84 @@ pub fn one_line_usage_error(rendered: &str) -> String {
     msg
 }
 
+/// The log's file and level: `--log-file`/`DGSCOPE_LOG` and `--log-level`/`DGSCOPE_LOG_LEVEL`,
+/// else the config file's `log_file`/`log_level` (a config that does not load is the
+/// command's to report; the log then follows the flags alone).
+pub fn log_settings(cli: &Cli) -> crate::log::LogSettings {
+    log_settings_from(cli, &load_config(cli.config.as_deref()).unwrap_or_default())
+}
+
+fn log_settings_from(cli: &Cli, config: &crate::config::Config) -> crate::log::LogSettings {
+    use clap::ValueEnum;
+    let config = config.clone();
+    crate::log::LogSettings {
+        file: cli.log_file.clone().or(config.log_file),
+        level: cli.log_level.or_else(|| {
+            config
+                .log_level
+                .and_then(|l| crate::log::LogLevel::from_str(&l, true).ok())
+        }),
+    }
+}
+
+/// The subcommand's name, for the log (never argv: it may hold what a user mistyped).
+fn command_name(c: &Command) -> &'static str {
+    match c {
+        Command::Report(_) => "report",
+        Command::Check(_) => "check",
+        Command::Config(_) => "config",
+        Command::Completions { .. } => "completions",
+        Command::Man => "man",
+        Command::Record(_) => "record",
+        Command::Twin(_) => "twin",
+        Command::Watch(_) => "watch",
+        Command::Grants(_) => "grants",
+        Command::Demo(_) => "demo",
+        Command::Replay(_) => "replay",
+        Command::Themes => "themes",
+        Command::Serve(_) => "serve",
+        Command::Bugreport(_) => "bugreport",
+    }
+}
+
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
+    let config = load_config(cli.config.as_deref()).unwrap_or_default();
+    let log = log_settings_from(&cli, &config);
+    let name = command_name(&cli.command);
+    let bad = |message: String| Failure {
+        message,
+        code: if name == "check" {
+            check::EXIT_UNKNOWN
+        } else {
+            EXIT_BAD_INPUT
+        },
+    };
+    // --tz / DGSCOPE_TZ, else the config's tz, else UTC.
+    if let Some(zone) = cli.tz.as_deref().or(config.tz.as_deref()) {
+        crate::timestamp::set_display_zone(crate::timestamp::parse_zone(zone).map_err(bad)?);
+    }
+    crate::log::init(&log).map_err(|e| bad(e.to_string()))?;
+    let config_path = crate::config::config_path(cli.config.as_deref());
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        command = name,
+        config = config_path
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |p| p.display().to_string()),
+        config_exists = config_path.as_ref().is_some_and(|p| p.is_file()),
+        "dgscope started"
+    );
+    let result = dispatch(cli, &log);
+    match &result {
+        Ok(code) => tracing::info!(command = name, "finished: {code:?}"),
+        Err(f) => tracing::warn!(command = name, code = f.code, "failed: {}", f.message),
+    }
+    result
+}
+
+fn dispatch(cli: Cli, log: &crate::log::LogSettings) -> Result<ExitCode, Failure> {
     match cli.command {
+        Command::Bugreport(a) => bugreport::run(a, cli.config.as_deref(), log),
         Command::Report(r) => report::run(r),
         Command::Check(c) => check::run(c, cli.config.as_deref()),
         Command::Config(c) => config::run(c, cli.config.as_deref()),
@@ -155,10 +233,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             print(&man_page())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Record(a) => record::run(a),
+        Command::Record(a) => record::run(a, cli.config.as_deref()),
         Command::Twin(t) => twin::run(t),
         Command::Watch(a) => watch::run(a, cli.config.as_deref()),
-        Command::Grants(a) => grants::run(a),
+        Command::Grants(a) => grants::run(a, cli.config.as_deref()),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),
         Command::Replay(r) => replay::run(r, cli.config.as_deref()),
         Command::Serve(a) => serve::run(a, cli.config.as_deref()),

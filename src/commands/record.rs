@@ -1,7 +1,7 @@
 //! `dgscope record`: run a source headless and write its samples to a recording. The twin is
 //! virtual-time source; `--primary …` records live databases through `record_live`.
 
-use super::{limits, Failure};
+use super::{limits, settings, Failure};
 use crate::cli::RecordArgs;
 use crate::output::{is_stdout, OutputError, StreamFile};
 use crate::sample::recording::{Header, RecordingWriter};
@@ -33,16 +33,44 @@ fn source(a: &RecordArgs) -> Result<Box<dyn PullSource>, Failure> {
         ));
     };
     let scenario: Scenario = name.parse().map_err(Failure::bad_input)?;
-    limits::interval(a.conn.interval).map_err(Failure::bad_input)?;
+    limits::interval(a.conn.interval()).map_err(Failure::bad_input)?;
     let mut twin = Twin::new(scenario, a.seed);
-    twin.set_interval(a.conn.interval);
+    twin.set_interval(a.conn.interval());
     Ok(Box::new(twin))
 }
 
-pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
-    let duration = parse_duration("--duration", &a.duration)?;
+/// How long to record when nothing sets it.
+const DEFAULT_DURATION: Duration = Duration::from_secs(600);
+
+pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+    let config = super::load_config(config_flag).map_err(Failure::bad_input)?;
+    let profile = match a.profile.clone() {
+        Some(name) => {
+            let (p, what) = settings::headless_profile(&mut a.conn, &name, &config, "record")?;
+            if let settings::ProfileSource::Twin(scenario) = what {
+                a.twin = Some(scenario);
+            }
+            Some(p)
+        }
+        None => {
+            settings::fill_conn(&mut a.conn, None, &config)?;
+            None
+        }
+    };
+    let flag = a
+        .duration
+        .as_deref()
+        .map(|d| parse_duration("--duration", d))
+        .transpose()?;
+    let duration = settings::duration(flag, profile.as_ref(), &config)?.unwrap_or(DEFAULT_DURATION);
     if a.twin.is_none() && a.conn.primary.is_some() {
-        return super::record_live::run_live(&a.conn, duration, &a.output, a.force);
+        return super::record_live::run_live(
+            &a.conn,
+            duration,
+            &a.output,
+            a.force,
+            profile.as_ref().and_then(|p| p.password.as_ref()),
+        );
     }
     let mut src = source(&a)?;
     limits::twin_duration(duration).map_err(Failure::bad_input)?;
@@ -73,6 +101,12 @@ pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
         })?;
         (Box::new(s.try_clone().map_err(fail)?), Some(s))
     };
+    tracing::info!(
+        path = %out.display(),
+        source = %src.describe(),
+        duration = %humantime::format_duration(duration),
+        "recording started (virtual time)"
+    );
     let progress = super::progress::Progress::new("record", duration);
     let mut w = RecordingWriter::new(sink, &header).map_err(fail)?;
     let written = (|| {
@@ -90,6 +124,7 @@ pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
     })();
     progress.done();
     drop(w);
+    tracing::info!(path = %out.display(), ok = written.is_ok(), "recording stopped");
     match (written, stream) {
         (Ok(()), Some(s)) => s.finish().map_err(Failure::bad_input)?,
         (Ok(()), None) => {}

@@ -55,6 +55,12 @@ impl Recorder {
             &src.describe,
         );
         let w = RecordingWriter::new(out, &header).map_err(|e| write_failure(path, &e))?;
+        tracing::info!(
+            path = %path.display(),
+            interval_ms = ?header.interval_ms,
+            source = %src.describe,
+            "recording started"
+        );
         Ok(Recorder {
             w,
             path: path.to_path_buf(),
@@ -120,6 +126,7 @@ pub fn run_live(
     duration: Duration,
     output: &Path,
     force: bool,
+    profile_password: Option<&crate::source::oracle::Secret>,
 ) -> Result<ExitCode, Failure> {
     if duration.is_zero() {
         return Err(Failure::bad_input(
@@ -132,7 +139,7 @@ pub fn run_live(
     } else {
         Some(Recorder::open_stream(output, force)?)
     };
-    let src = match live::start(conn) {
+    let src = match live::start(conn, profile_password) {
         Ok(s) => s,
         Err(f) => {
             if let Some(s) = stream {
@@ -200,6 +207,13 @@ fn record_to(
         }
     });
     src.collector.stop();
+    tracing::info!(
+        path = %path.display(),
+        samples = rec.samples,
+        failed = rec.failed,
+        ok = result.is_ok(),
+        "recording stopped"
+    );
     result?;
     eprintln!(
         "dgscope: recorded {} samples ({} failed) from {} database(s) to {}",

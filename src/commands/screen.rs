@@ -25,9 +25,8 @@ pub fn options(
 ) -> Result<TuiOptions, Failure> {
     opts = opts.with_ui(ui);
     if opts.theme.is_none() {
-        opts.theme = profile_theme
-            .map(String::from)
-            .or_else(|| config.theme.clone());
+        opts.theme =
+            super::settings::theme(None, profile_theme, config).map(|(t, _)| t.to_string());
         // A theme from the config file is blamed on the config file and its line, not on a
         // --theme flag nobody gave.
         let unknown = opts

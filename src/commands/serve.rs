@@ -150,9 +150,11 @@ fn specs(a: &ServeArgs, config: &Config) -> Result<Vec<Spec>, Failure> {
     }
     if let Some(p) = &a.conn.primary {
         let spec = connect::parse("--primary", &p.0).map_err(|e| bad(e.0))?;
+        let mut conn = a.conn.clone();
+        super::settings::fill_conn(&mut conn, None, config)?;
         out.push(Spec::Live {
             pair: spec.name,
-            conn: a.conn.clone(),
+            conn,
             password: None,
         });
     } else if !a.conn.standby.is_empty() {

@@ -5,7 +5,7 @@ use super::live::{self, LiveSource, Passwords, Terminal};
 use super::record_live::Recorder;
 use super::{screen, Failure};
 use crate::app::Mode;
-use crate::cli_oracle::{RawConn, StandbyAs, WatchArgs};
+use crate::cli_oracle::{ConnArgs, RawConn, WatchArgs};
 use crate::config::{Config, Profile};
 use crate::sample::Mark;
 use crate::source::oracle::clock::SystemClock;
@@ -13,7 +13,6 @@ use crate::source::oracle::{init_client, OracleDriver, Secret};
 use crate::source::SourceEvent;
 use crate::timestamp::Timestamp;
 use crate::tui::{self, TuiOptions};
-use clap::ValueEnum;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -22,9 +21,9 @@ use std::sync::Arc;
 const PROFILE_PASSWORD: &str = "dgscope profile password";
 
 /// The terminal's passwords, plus a profile's `password` (from a mode-0600 config file).
-struct WithProfile<'a> {
-    inner: &'a dyn Passwords,
-    password: Option<&'a Secret>,
+pub(crate) struct WithProfile<'a> {
+    pub inner: &'a dyn Passwords,
+    pub password: Option<&'a Secret>,
 }
 
 impl Passwords for WithProfile<'_> {
@@ -42,9 +41,19 @@ impl Passwords for WithProfile<'_> {
     }
 }
 
-/// The profile's databases and settings under whatever the command line gave.
+/// The profile's databases and settings under whatever the command line gave (the command
+/// line wins: see `settings`).
 pub fn apply_profile(
     args: &mut WatchArgs,
+    name: &str,
+    config: &Config,
+) -> Result<Profile, Failure> {
+    apply_profile_conn(&mut args.conn, name, config)
+}
+
+/// As [`apply_profile`], on the connection flags of any live command.
+pub fn apply_profile_conn(
+    c: &mut ConnArgs,
     name: &str,
     config: &Config,
 ) -> Result<Profile, Failure> {
@@ -57,19 +66,13 @@ pub fn apply_profile(
             "profile {name:?} is a twin scenario; run it with `dgscope demo {name}`"
         )));
     }
-    let c = &mut args.conn;
     if c.primary.is_none() {
         c.primary = p.primary.clone().map(RawConn);
     }
     if c.standby.is_empty() {
         c.standby = p.standby.iter().cloned().map(RawConn).collect();
     }
-    if let Some(a) = &p.standby_as {
-        c.standby_as = StandbyAs::from_str(a, true).map_err(Failure::bad_input)?;
-    }
-    if let Some(i) = p.interval.as_deref().or(config.interval.as_deref()) {
-        c.interval = humantime::parse_duration(i).map_err(Failure::bad_input)?;
-    }
+    super::settings::fill_conn(c, Some(&p), config)?;
     if c.password_env.is_none() {
         c.password_env = p.password_env.clone();
         if p.password.is_some() {
@@ -122,8 +125,24 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
     let config = screen::config(config_flag)?;
     let profile = match args.profile.clone() {
         Some(name) => Some(apply_profile(&mut args, &name, &config)?),
-        None => None,
+        None => {
+            super::settings::fill_conn(&mut args.conn, None, &config)?;
+            None
+        }
     };
+    let theme = super::settings::theme(
+        args.ui.theme.as_deref(),
+        profile.as_ref().and_then(|p| p.theme.as_deref()),
+        &config,
+    );
+    tracing::info!(
+        profile = args.profile.as_deref().unwrap_or("-"),
+        interval = %humantime::format_duration(args.conn.interval()),
+        standby_as = ?args.conn.standby_as(),
+        theme = theme.map_or("default", |t| t.0),
+        theme_from = theme.map_or("default", |t| t.1),
+        "watch settings"
+    );
     if args.conn.primary.is_none() && args.conn.standby.is_empty() {
         return Err(Failure::bad_input(
             "watch needs databases: --primary CONN [--standby CONN …], or a profile name from the config file",
@@ -171,5 +190,8 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         }
     });
     collector.stop();
+    if let Some(path) = &args.record {
+        tracing::info!(path = %path.display(), "recording stopped (watch ended)");
+    }
     Ok(result?)
 }

@@ -144,7 +144,9 @@ impl CheckResult {
 
     pub fn text(&self) -> String {
         let span = match (self.from, self.to) {
-            (Some(a), Some(b)) => format!("{:.0} s ({a} .. {b})", b.secs_since(a)),
+            (Some(a), Some(b)) => {
+                format!("{:.0} s ({} .. {})", b.secs_since(a), a.text(), b.text())
+            }
             _ => "no data".into(),
         };
         let warn_or_worse = self
@@ -194,10 +196,12 @@ impl CheckResult {
             out.push_str("history (whole run):\n");
             for (id, sev, raised, cleared) in &history {
                 out.push_str(&format!(
-                    "      {sev:<5} {} raised {raised}, {}\n",
+                    "      {sev:<5} {} raised {}, {}\n",
                     safe(id),
+                    raised.text(),
                     cleared.map_or("still raised at the end".to_string(), |c| format!(
-                        "cleared {c}"
+                        "cleared {}",
+                        c.text()
                     ))
                 ));
             }

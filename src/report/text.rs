@@ -128,7 +128,7 @@ fn plain_table(head: &[String], rows: &[Vec<String>]) -> String {
 pub fn finding(f: &Finding, releases: &Releases) -> Vec<Block> {
     let mut out = vec![
         Block::Heading(format!("{} {} — {}", f.severity, f.id, f.title)),
-        Block::Para(format!("Since {}.", f.since)),
+        Block::Para(format!("Since {}.", f.since.text())),
         Block::Para(f.meaning.clone()),
     ];
     if !f.evidence.is_empty() {

@@ -143,6 +143,9 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     }
     push(&mut fields, 0, mode_spans, None);
     let mut clock = app.clock().clock();
+    if let Some(zone) = crate::timestamp::zone_label(app.clock()) {
+        clock = format!("{clock} {zone}"); // --tz other than UTC: say which zone
+    }
     if let (Some(p), Some(latest)) = (app.paused_at, e.latest()) {
         let back = latest.secs_since(p);
         if back > 0.0 {

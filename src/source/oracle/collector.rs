@@ -10,6 +10,7 @@ use super::map::{self, MapInput};
 use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
+use crate::log_oracle as log;
 use crate::sample::{PartError, Sample, SampleErrorKind, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
@@ -204,8 +205,15 @@ impl Worker {
                 if !self.status(ConnState::Connecting) {
                     return;
                 }
+                let login = &self.target.login;
+                log::connecting(
+                    &self.target.slot,
+                    &login.conn.to_string(),
+                    login.privilege.as_str(),
+                );
                 match self.connect() {
                     Ok(s) => {
+                        log::connected(&self.target.slot, &s.probe);
                         attempt = 0;
                         session = Some(s);
                         if !self.status(ConnState::Connected) {
@@ -215,10 +223,12 @@ impl Worker {
                     Err((e, views)) => {
                         attempt += 1;
                         let ex = explain(&e, &self.context(views));
+                        log::error(&self.target.slot, &e, &ex);
                         if !self.failed_sample(&ex) {
                             return;
                         }
                         if ex.give_up {
+                            log::gave_up(&self.target.slot, &ex.summary);
                             self.status(ConnState::Failed {
                                 reason: ex.one_line(),
                             });
@@ -245,16 +255,21 @@ impl Worker {
                         // Switchover or failover: the other role needs other parts.
                         match probe::run(sess.conn.as_mut()) {
                             Ok(p) => {
+                                log::reprobed(&self.target.slot, &p);
                                 sess.parts = sql::parts(p.kind(), p.features);
                                 sess.probe = p;
                                 sess.denied.clear();
                             }
-                            Err(_) => session = None,
+                            Err(e) => {
+                                log::disconnected(&self.target.slot, &e.to_string());
+                                session = None;
+                            }
                         }
                     }
                 }
                 Err(TickError::Empty(e, views)) => {
                     let ex = explain(&e, &self.context(views));
+                    log::error(&self.target.slot, &e, &ex);
                     if !self.failed_sample(&ex) {
                         return;
                     }
@@ -263,6 +278,8 @@ impl Worker {
                     session = None;
                     attempt = 1;
                     let ex = explain(&e, &self.context(Vec::new()));
+                    log::error(&self.target.slot, &e, &ex);
+                    log::disconnected(&self.target.slot, &ex.summary);
                     if !self.failed_sample(&ex) || !self.wait_backoff(attempt, &ex) {
                         return;
                     }
@@ -278,6 +295,7 @@ impl Worker {
             self.config.backoff_initial,
             self.config.backoff_max,
         );
+        log::backoff(&self.target.slot, attempt, delay);
         let next_try = self.clock.now().add_millis(delay.as_millis() as i64);
         if !self.status(ConnState::Reconnecting {
             next_try,
@@ -358,6 +376,7 @@ impl Worker {
             e,
             &self.context(p.views.iter().map(|v| v.to_string()).collect()),
         );
+        log::part_denied(&self.target.slot, p.name, e, &ex);
         PartError {
             part: p.name.to_string(),
             code: e.code.to_string(),
@@ -435,6 +454,7 @@ impl Worker {
                         rows.extend(r);
                         included.insert(p.name);
                         sess.denied.remove(p.name);
+                        log::part_restored(&self.target.slot, p.name);
                     }
                     Err(e) if e.is_part_level() => {}
                     Err(e) => return Err(TickError::Lost(e)),
