@@ -6,6 +6,8 @@
 //! - the same with 1 000, 10 000 and 100 000 histogram buckets in the commit path: the pane
 //!   merges buckets to what it can draw, so the cost must not grow with the square of the
 //!   bucket count (compare the three figures),
+//! - full-frame draw time of the zoomed commit pane at 80×24 (taller than the view: scrolled)
+//!   and 160×48,
 //! - bytes written per second to a pty by `dgscope replay` at ×1 (1 s samples),
 //! - CPU used by an idle `dgscope replay` (recording ended, nothing changing) over 30 s
 //!   (target < 2 % of one core).
@@ -52,6 +54,25 @@ fn draw_time(w: u16, h: u16, secs: usize) -> (f64, f64) {
     }
     times.sort_by(|a, b| a.total_cmp(b));
     (times[times.len() / 2], times[times.len() * 99 / 100])
+}
+
+/// Full-frame draws of the zoomed commit pane: at 80×24 its text is taller than the view, so
+/// each frame measures the pane's height (a few off-screen draws) before copying its rows.
+fn zoom_time(w: u16, h: u16) -> f64 {
+    let mut a = app(Setup::default());
+    common::screen::act(
+        &mut a,
+        &[dgscope::app::Action::Focus(1), dgscope::app::Action::Enter],
+    );
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::draw(f, &a)).unwrap();
+    let n = 200;
+    let s = Instant::now();
+    for _ in 0..n {
+        t.clear().unwrap();
+        t.draw(|f| ui::draw(f, &a)).unwrap();
+    }
+    s.elapsed().as_secs_f64() * 1e3 / n as f64
 }
 
 /// Full-frame draws with a histogram of `buckets` buckets in the commit-path window.
@@ -127,6 +148,12 @@ fn main() {
         "redraw with nothing to send, 160x48: {:.3} ms (widgets + diff)",
         redraw_time(160, 48)
     );
+    for (w, h) in [(80, 24), (160, 48)] {
+        println!(
+            "full-frame draw {w}x{h}, commit pane zoomed: {:.3} ms",
+            zoom_time(w, h)
+        );
+    }
     for buckets in [1_000, 10_000, 100_000] {
         println!(
             "full-frame draw 160x48 with {buckets} histogram buckets: {:.3} ms",

@@ -85,17 +85,23 @@ fn the_header_at_160_columns_shows_primary_far_sync_and_terminal_standby() {
     let head = first_line(&t);
     assert!(
         head.contains("  prod_a ")
-            && head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c"),
+            && head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ [prod_c]"),
         "{head}"
     );
-    // The far sync is transport only: the standby panes show the terminal standby.
+    // The standby panes show the terminal standby; `]` moves them to the far sync, a hop of
+    // the chain with its own transport lag and RFS writes.
     assert!(
         lag_title(&t).contains("standby prod_c"),
         "{}",
         lag_title(&t)
     );
     t.send("]");
-    t.wait_text("only one standby");
+    t.wait_text("[prod_fs] (far sync)");
+    assert!(
+        lag_title(&t).contains("standby prod_fs"),
+        "{}",
+        lag_title(&t)
+    );
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }
@@ -110,6 +116,45 @@ fn with_one_standby_a_bracket_says_so() {
         lag_title(&t).contains("standby prod_b"),
         "{}",
         lag_title(&t)
+    );
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}
+
+/// The twin plays the same configurations (`demo --scenario two-standbys`, `far-sync`): the
+/// header draws them and `]` moves the standby panes, as in a live watch of several members.
+#[test]
+fn the_twin_topologies_draw_their_configuration_and_brackets_switch() {
+    let mut t = Tui::spawn(
+        &["demo", "--speed", "8", "--scenario", "two-standbys"],
+        160,
+        48,
+    );
+    t.wait_text("[prod_b]");
+    let head = first_line(&t);
+    assert!(
+        head.contains("SYNC AFFIRM ══▶ [prod_b]") && head.contains("ASYNC ══▶ prod_c"),
+        "{head}"
+    );
+    t.send("]");
+    t.wait_text("[prod_c]");
+    assert!(
+        lag_title(&t).contains("standby prod_c"),
+        "{}",
+        lag_title(&t)
+    );
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+
+    let mut t = Tui::spawn(&["demo", "--speed", "8", "--scenario", "far-sync"], 160, 48);
+    t.wait_text("(far sync)");
+    let head = first_line(&t);
+    assert!(
+        head.contains("  prod_a ")
+            && head.contains("prod_fs")
+            && head.contains("(far sync)")
+            && head.contains("ASYNC ══▶ prod_c"),
+        "{head}"
     );
     t.send("q");
     assert_eq!(t.wait_exit(), 0);

@@ -440,7 +440,7 @@ fn header_shows_the_configuration() {
             _ => {
                 for must in [
                     "prod_a",
-                    "══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c",
+                    "══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ [prod_c]",
                 ] {
                     assert!(head.contains(must), "{must:?}: {head}");
                 }

@@ -516,3 +516,78 @@ fn brackets_choose_the_standby_or_say_there_is_only_one() {
     );
     assert!(render(&one, 160, 48).contains("only one standby"));
 }
+
+/// A part that comes back filtered (a CDB common user without CONTAINER_DATA) or denied
+/// (ORA-00942) is named on the screen with the privilege and the grant that gives it; the
+/// causes pane does not call the rest healthy. The part errors are the real collector's on
+/// the Oracle fake-driver fixtures.
+#[test]
+fn a_filtered_or_denied_part_names_the_missing_privilege() {
+    use common::screen::fixture_sample;
+    use dgscope::sample::Slot;
+    use dgscope::source::oracle::scenarios::{cdb_primary, primary, Release};
+    use dgscope::source::SourceEvent;
+    let cdb = fixture_sample(cdb_primary(Release::R19, false), Slot::primary());
+    let mut denied_db = primary(Release::R19, 1);
+    denied_db.denied.insert("V$IOSTAT_FILE".into());
+    let denied = fixture_sample(denied_db, Slot::primary());
+    assert!(!cdb.errors.is_empty() && !denied.errors.is_empty());
+    for (fx, must) in [
+        (&cdb, "CONTAINER_DATA"),
+        (&denied, "GRANT SELECT ON SYS.GV_$IOSTAT_FILE TO mon"),
+    ] {
+        let mut a = app(Setup {
+            findings: false,
+            ..Setup::default()
+        });
+        // The newest primary sample carries the fixture's part errors.
+        let mut last = (**a
+            .engine
+            .slot(&Slot::primary())
+            .unwrap()
+            .last_good()
+            .unwrap())
+        .clone();
+        last.t = last.t.add_millis(1000);
+        last.errors = fx.errors.clone();
+        a.ingest(SourceEvent::Sample(Box::new(last)));
+        a.refresh();
+        let t = render(&a, 160, 48);
+        assert!(t.contains("prod_a iostat: missing privilege"), "{t}");
+        assert!(t.contains(must), "{must}: {t}");
+        assert!(!t.contains("look healthy"), "{t}");
+        assert!(t.contains("in what could be read"), "{t}");
+        // At 80×24 the line is still there (wrapped, never dropped).
+        assert!(render(&a, 80, 24).contains("missing privilege"));
+        act(&mut a, &[Action::Focus(5)]);
+        let copy = tui::copy_text(&a);
+        assert!(copy.contains(must), "{copy}");
+    }
+}
+
+/// `e` while the screen warms up writes what the causes pane says: not judged yet, never
+/// "looked healthy"; with enough data and no finding it may say healthy.
+#[test]
+fn the_report_written_while_warming_up_does_not_say_healthy() {
+    let young = app(Setup {
+        secs: 3,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    assert!(young.warming_up());
+    let md = tui::incident::markdown(&young);
+    assert!(!md.contains("looked healthy"), "{md}");
+    assert!(
+        md.contains("Not judged: the session had 2 s of data"),
+        "{md}"
+    );
+    let old = app(Setup {
+        secs: 50,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    assert!(!old.warming_up());
+    assert!(tui::incident::markdown(&old).contains("looked healthy"));
+}

@@ -107,6 +107,9 @@ pub struct Incident {
     pub findings: Vec<Finding>,
     /// The releases of the newest primary and standby samples, for the verification SQL.
     pub releases: crate::source::oracle::verify::Releases,
+    /// What the Findings section says when there is none and "healthy" would not be true
+    /// (the screen's `e` while it warms up); `None`: the usual "looked healthy".
+    pub no_findings: Option<String>,
 }
 
 impl Incident {
@@ -252,6 +255,7 @@ pub fn from_recording(
         impact,
         findings,
         releases: super::check::releases(engine, None),
+        no_findings: None,
     })
 }
 
@@ -424,7 +428,11 @@ pub fn render_markdown(i: &Incident) -> String {
 
     out.push_str("\n## Findings\n\n");
     if i.findings.is_empty() {
-        out.push_str(super::text::NO_FINDINGS);
+        out.push_str(
+            &i.no_findings
+                .as_deref()
+                .map_or_else(|| super::text::NO_FINDINGS.to_string(), md_text),
+        );
         out.push('\n');
     }
     // One section per finding, each the text `y` copies from its drill-down.

@@ -65,6 +65,14 @@ pub fn incident(app: &App) -> Incident {
         impact,
         findings: app.assessment.findings.clone(),
         releases: crate::report::check::releases(e, app.standby()),
+        // The causes pane's words, never "healthy" before a finding could have been raised.
+        no_findings: app.warming_up().then(|| {
+            format!(
+                "Not judged: the session had {} of data and a finding needs {} (warming up).",
+                crate::display::age(app.data_span_s()),
+                crate::display::age(app.cfg.raise_after_s)
+            )
+        }),
     }
 }
 

@@ -513,7 +513,18 @@ pub fn copy_text(app: &App) -> String {
     match pane {
         // With no finding the pane's own words (warming up, not available) are the truth.
         app::Pane::Causes if !app.assessment.findings.is_empty() => {
-            let mut blocks = vec![text::Block::Heading("Findings".into())];
+            let mut blocks = Vec::new();
+            let problems = ui::Ctx::new(app).part_problems();
+            if !problems.is_empty() {
+                blocks.push(text::Block::Heading("Not read".into()));
+                blocks.push(text::Block::Bullets(
+                    problems
+                        .iter()
+                        .map(|(db, part, t)| format!("{db} {part}: {t}"))
+                        .collect(),
+                ));
+            }
+            blocks.push(text::Block::Heading("Findings".into()));
             blocks.extend(text::findings(&app.assessment.findings, &releases()));
             text::plain(&blocks)
         }

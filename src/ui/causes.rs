@@ -33,8 +33,47 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         String::new()
     };
     let block = cx.block(Pane::Causes, &extra, detail);
-    let inner = block.inner(area);
+    let mut inner = block.inner(area);
     frame.render_widget(block, area);
+    // What could not be read comes first, naming the privilege: a finding (or "healthy")
+    // only speaks for the views that answered.
+    let problems = cx.part_problems();
+    if !problems.is_empty() && inner.height > 0 {
+        let lines: Vec<Line<'static>> = problems
+            .iter()
+            .map(|(db, part, text)| {
+                Line::from(vec![
+                    Span::styled(format!("{db} {part}: "), t.style(Role::Warn)),
+                    Span::styled(text.clone(), t.text()),
+                ])
+            })
+            .collect();
+        let width = inner.width as usize;
+        let mut lines = super::drill::wrap(lines, width);
+        let room = if findings.is_empty() {
+            inner.height.saturating_sub(1)
+        } else {
+            inner.height / 2
+        }
+        .max(1) as usize;
+        if lines.len() > room {
+            let all = lines.len();
+            lines.truncate(room.saturating_sub(1).max(1));
+            if room > 1 {
+                lines.push(Line::styled(
+                    format!("  … {} more lines (y copies all of it)", all - lines.len()),
+                    t.muted(),
+                ));
+            }
+        }
+        let n = lines.len() as u16;
+        frame.render_widget(Paragraph::new(lines), Rect { height: n, ..inner });
+        inner = Rect {
+            y: inner.y + n,
+            height: inner.height - n,
+            ..inner
+        };
+    }
     if findings.is_empty() {
         let msg = if !app.cfg.causes_available {
             "suggested causes are not available in this build; read the panes above".to_string()
@@ -44,6 +83,8 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
                 fmt::age(app.data_span_s()),
                 fmt::age(app.cfg.raise_after_s),
             )
+        } else if !problems.is_empty() {
+            "No cause above INFO in what could be read; the parts above are not judged".to_string()
         } else {
             "No cause above INFO — primary and standby look healthy".to_string()
         };

@@ -230,7 +230,11 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
             return None;
         }
         let sdb = standby.and_then(|s| s.db.as_ref());
-        let role = sdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
+        // A far sync's role is already in its label ("(far sync)").
+        let role = sdb
+            .and_then(|d| d.role.as_ref())
+            .filter(|r| !matches!(r, crate::sample::Role::FarSync))
+            .map(|r| r.to_string());
         let open = sdb
             .and_then(|d| d.open_mode.as_ref())
             .map(|o| format!("({o})"));

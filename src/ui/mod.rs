@@ -200,6 +200,39 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Parts of the newest good samples that came back denied or filtered, by database:
+    /// `("prod_a", "iostat", "missing privilege: V$IOSTAT_FILE shows only CDB$ROOT's …")`.
+    /// The source names the privilege and the GRANT that gives it; the screen says it.
+    pub fn part_problems(&self) -> Vec<(String, String, String)> {
+        let e = &self.app.engine;
+        let mut out = Vec::new();
+        for (slot, series) in e.slots() {
+            let Some(s) = series.last_good() else {
+                continue;
+            };
+            for pe in &s.errors {
+                // A grant that is missing, or rows a privilege filters out (CDB), as opposed
+                // to a view this release does not have.
+                let privilege = matches!(
+                    pe.code.as_str(),
+                    "ORA-00942" | "ORA-01031" | "ORA-01039" | "CONTAINER_DATA"
+                ) || pe.message.contains("GRANT");
+                let what = if privilege {
+                    "missing privilege"
+                } else {
+                    "not read"
+                };
+                let text = if pe.message.contains(pe.code.as_str()) {
+                    format!("{what}: {}", pe.message)
+                } else {
+                    format!("{what} ({}): {}", pe.code, pe.message)
+                };
+                out.push((self.slot_name(Some(slot)), pe.part.clone(), text));
+            }
+        }
+        out
+    }
+
     /// Histogram bars scaled by log(count) instead of share (`l`).
     pub fn log_scale(&self) -> bool {
         self.app.log_scale
@@ -545,8 +578,10 @@ fn text_rows(buf: &Buffer) -> Vec<String> {
         .collect()
 }
 
-/// The tallest a zoomed pane is measured at (rows).
-const ZOOM_TALL: u16 = 400;
+/// The tallest a zoomed pane is measured at (rows): no pane's text is longer (the commit
+/// pane's, the longest, stays under 120: histogram bars capped at 40 rows, its bucket table
+/// at 64). Each measuring draw costs in proportion to this.
+const ZOOM_TALL: u16 = 160;
 
 /// How tall a zoomed pane must be for none of its text to be cut: `h` when it fits in the
 /// view (charts then take the room left, as always), else the smallest height that shows

@@ -243,9 +243,13 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             }
             l.push(Line::raw(""));
             let up = if cx.ascii { "^" } else { "▲" };
-            l.push(Line::styled(
-                format!("{up} the standby's latency is over 1.2x the primary's for the same file type; awaits in ms"),
-                t.muted(),
+            // Wrapped to the pane: the legend is read, not cut at 80 columns.
+            l.extend(super::drill::wrap(
+                vec![Line::styled(
+                    format!("{up} the standby's latency is over 1.2x the primary's for the same file type; awaits in ms"),
+                    t.muted(),
+                )],
+                inner.width as usize,
             ));
             l
         }
