@@ -223,16 +223,16 @@ mod tests {
                 rows: vec![vec!["long key".into(), "1".into()]],
             },
             Block::Bullets(vec!["do it".into()]),
-            Block::Sql("SELECT 1\nFROM dual;".into()),
+            Block::Sql("SELECT 1\nUNION ALL SELECT 2;".into()),
         ];
         let p = plain(&b);
         assert_eq!(
             p,
-            "WARN x — a <b> | c\n\nk         v\nlong key  1\n\n- do it\n\n  SELECT 1\n  FROM dual;\n"
+            "WARN x — a <b> | c\n\nk         v\nlong key  1\n\n- do it\n\n  SELECT 1\n  UNION ALL SELECT 2;\n"
         );
         let m = markdown(&b);
         assert!(m.starts_with("### WARN x — a &lt;b> \\| c\n\n"), "{m}");
         assert!(m.contains("| long key | 1 |"), "{m}");
-        assert!(m.contains("```sql\nSELECT 1\nFROM dual;\n```\n"), "{m}");
+        assert!(m.contains("```sql\nSELECT 1\nUNION ALL SELECT 2;\n```\n"), "{m}");
     }
 }
