@@ -515,7 +515,10 @@ mod tests {
         assert_eq!(a.secs, b.secs);
         assert_eq!(a.secs, 248.0, "two stretches of 99 s and 149 s");
         assert_eq!(a.tps(), b.tps());
-        assert_eq!(short.slot(&Slot::primary()).unwrap().raw_samples().count(), 46);
+        assert_eq!(
+            short.slot(&Slot::primary()).unwrap().raw_samples().count(),
+            46
+        );
     }
 
     #[test]
