@@ -165,6 +165,15 @@ pub fn age(secs: f64) -> String {
 
 /// A latency in ms in at most 6 columns, so tables keep their columns whatever the wait:
 /// "0.62", "45.6", "812", "29 999" (a 30 s wait), "1 234k" beyond.
+/// A RAC instance as every screen and finding names it: `inst 2 on dbhost2` (`inst 2`
+/// when the host is unknown).
+pub fn instance_label(inst_id: u32, host: Option<&str>) -> String {
+    match host {
+        Some(h) => format!("inst {inst_id} on {h}"),
+        None => format!("inst {inst_id}"),
+    }
+}
+
 pub fn ms(v: f64) -> String {
     if !v.is_finite() {
         return NONE.into();

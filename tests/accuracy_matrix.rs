@@ -17,7 +17,9 @@ fn expected(s: Scenario) -> Option<&'static str> {
         | Scenario::BandwidthAsyncCompressed
         | Scenario::OutlierSkew
         | Scenario::DelayedApply
-        | Scenario::MiraApply => None,
+        | Scenario::MiraApply
+        // The far ASYNC standby's slow SRL disk is in no commit's path.
+        | Scenario::TwoStandbys => None,
         Scenario::SlowSrl => Some("standby-redo-write-slow"),
         Scenario::SyncHighRtt => Some("network-latency"),
         Scenario::AdaptivePolling => Some("adaptive-lfs-polling"),
@@ -33,6 +35,8 @@ fn expected(s: Scenario) -> Option<&'static str> {
         Scenario::DestDeferred => Some("dest-deferred"),
         Scenario::ProtectionResync => Some("protection-degraded"),
         Scenario::SyncStall => Some("sync-stall"),
+        Scenario::RacNodeSaturated => Some("lgwr-cpu-starved"),
+        Scenario::FarSync => Some("standby-redo-write-slow"),
     }
 }
 

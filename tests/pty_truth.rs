@@ -265,7 +265,7 @@ fn y_in_a_drill_down_at_80x24_copies_all_of_it_as_plain_text() {
         !text.chars().any(|c| ('\u{2500}'..='\u{257f}').contains(&c)),
         "box drawing in the copy:\n{text}"
     );
-    for part in ["What it means", "What to check", "What to do"] {
+    for part in ["Since ", "What to do:", "To verify:", "SELECT "] {
         assert!(text.contains(part), "{part:?} missing:\n{text}");
     }
     assert!(text.lines().all(|l| l == l.trim_end()), "{text:?}");
@@ -277,6 +277,21 @@ fn y_in_a_drill_down_at_80x24_copies_all_of_it_as_plain_text() {
     );
     // The status says how much went out.
     t.wait_text(&format!("{} bytes", text.len()));
+    // The same text the incident report (`e`) writes for this finding: every line of the
+    // copy is in the report, tables as Markdown rows.
+    t.send("e");
+    t.wait_text("report written");
+    let report = std::fs::read_dir(t.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("dgscope-incident-")
+        })
+        .expect("the report file");
+    let md = std::fs::read_to_string(report.path()).unwrap();
+    common::assert_copy_in_report(&text, &md);
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }

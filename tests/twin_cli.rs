@@ -141,7 +141,7 @@ fn twin_list_prints_every_scenario_with_a_description() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), Scenario::ALL.len());
-    assert_eq!(lines.len(), 22);
+    assert_eq!(lines.len(), 25);
     for (line, name) in lines.iter().zip(Scenario::names()) {
         assert!(line.starts_with(name), "{line}");
         assert!(line.len() > name.len() + 10, "{line}");
@@ -191,4 +191,50 @@ fn bad_input_is_one_line_and_exit_code_2() {
         err.contains("cannot write the recording") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// The topology scenarios (issue 13) through the CLI: `record --twin` writes the topology's
+/// keys and extra member, and `check --twin` names what the catalog expects.
+#[test]
+fn topology_scenarios_record_their_members_and_check_names_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, keys, check) in [
+        (
+            "rac-node-saturated",
+            &["\"instances\":", "\"host\":\"dbhost2\""][..],
+            Some((1, "inst 2 on dbhost2: LGWR and committers wait for CPU")),
+        ),
+        (
+            "two-standbys",
+            &["\"slot\":\"standby:prod_c\"", "\"dg_config\":"][..],
+            Some((0, "")),
+        ),
+        (
+            "far-sync",
+            &[
+                "\"role\":\"FAR SYNC\"",
+                "\"type\":\"FAR SYNC\"",
+                "\"parent\":\"prod_fs\"",
+            ][..],
+            Some((1, "(far sync prod_fs)")),
+        ),
+    ] {
+        let a = record(dir.path(), &format!("{name}-a.jsonl"), &["--twin", name]);
+        let b = record(dir.path(), &format!("{name}-b.jsonl"), &["--twin", name]);
+        let (a_bytes, b_bytes) = (std::fs::read(&a).unwrap(), std::fs::read(b).unwrap());
+        assert!(a_bytes == b_bytes, "{name}: same seed, different bytes");
+        let text = String::from_utf8(a_bytes).unwrap();
+        for key in keys {
+            assert!(text.contains(key), "{name}: no {key} in the recording");
+        }
+        if let Some((code, title)) = check {
+            let out = dgscope()
+                .args(["check", "--twin", name, "--duration", "2m"])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(code), "{name}: {stdout}");
+            assert!(stdout.contains(title), "{name}: {stdout}");
+        }
+    }
 }

@@ -263,6 +263,38 @@ fn main_screen_100x30() {
     snap("main_100x30", t);
 }
 
+/// A zoomed pane scrolls as a whole like a drill-down: at 80×24 the commit pane's text is
+/// taller than the view; scrolled to its end its last text row is at the bottom, it says
+/// where you are ("N/N end") and one more j changes nothing. Where it fits, no indicator.
+#[test]
+fn zoomed_pane_scrolled_to_its_end() {
+    for (w, h) in ALL_SIZES {
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Focus(1), Action::Enter]);
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        a.set_scroll_max(dgscope::ui::scroll_max(area, &a));
+        let top = render(&a, w, h);
+        act(&mut a, &[Action::Bottom]);
+        let end = render(&a, w, h);
+        act(&mut a, &[Action::Down]);
+        assert_eq!(render(&a, w, h), end, "{w}x{h}: scrolled past the end");
+        if a.scroll_max > 0 {
+            let rows = h as usize - 4;
+            assert!(
+                top.contains(&format!(" {rows}/{} ↓ ", rows + a.scroll_max as usize)),
+                "{w}x{h}: position at the top\n{top}"
+            );
+            assert!(end.contains(" end "), "{w}x{h}: position\n{end}");
+            // The bucket table's last row (<64 ms) is the end of the text.
+            let lines: Vec<&str> = end.lines().collect();
+            assert!(lines[lines.len() - 3].contains("<64"), "{w}x{h}\n{end}");
+        } else {
+            assert!(!end.contains(" end "), "{w}x{h}\n{end}");
+        }
+        snap(&format!("zoom_1_end_{w}x{h}"), end);
+    }
+}
+
 /// Scrolled as far as it goes: the last row of the drill-down at the bottom, no blank rows
 /// past it, and where you are ("N/N end").
 #[test]
@@ -375,4 +407,71 @@ fn standby_down_shows_stale_figures_with_their_age() {
         .find(|x| buf[(*x, row)].symbol() == "0" || buf[(*x, row)].symbol() == "1")
         .unwrap();
     assert_eq!(buf[(x, row)].fg, muted.unwrap_or(Color::Reset));
+}
+
+/// The header draws the whole Data Guard configuration (issue 13): the primary, each member
+/// after the one that sends it redo, SYNC/ASYNC on each arrow; the standby panes 3–4 show is
+/// bracketed when there are several. Narrower, the other members go before the path to the
+/// chosen standby, and fault, REC and baseline are never lost.
+#[test]
+fn header_shows_the_configuration() {
+    use common::screen::Topology;
+    for (topo, name) in [
+        (Topology::TwoStandbys, "two_standbys"),
+        (Topology::FarSync, "far_sync"),
+    ] {
+        let mut a = app(Setup {
+            mode: Mode::Demo,
+            topology: topo,
+            ..Setup::default()
+        });
+        let wide = render(&a, 160, 48);
+        let head = wide.lines().next().unwrap().to_string();
+        match topo {
+            Topology::TwoStandbys => {
+                for must in [
+                    "prod_a",
+                    "══ SYNC AFFIRM ══▶ [prod_b]",
+                    ", ══ ASYNC ══▶ prod_c",
+                ] {
+                    assert!(head.contains(must), "{must:?}: {head}");
+                }
+            }
+            _ => {
+                for must in [
+                    "prod_a",
+                    "══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c",
+                ] {
+                    assert!(head.contains(must), "{must:?}: {head}");
+                }
+            }
+        }
+        snap(&format!("header_{name}_160x48"), wide);
+        for (w, h) in [(80, 24), (100, 30)] {
+            snap(&format!("header_{name}_{w}x{h}"), render(&a, w, h));
+        }
+        // With a fault, a recording and a baseline at 80 columns: those stay, as do the
+        // primary and the chosen standby.
+        // The twin's scenario for this topology (the fault menu's name).
+        let scenario = if topo == Topology::FarSync {
+            "far-sync"
+        } else {
+            "two-standbys"
+        };
+        a.active_scenario = Some(scenario.into());
+        a.recording = Some("/tmp/dgscope-20261130-050259.jsonl".into());
+        let narrow = render(&a, 80, 24);
+        let head = narrow.lines().next().unwrap().to_string();
+        let fault = format!("fault {scenario}");
+        for must in [fault.as_str(), "●REC", "base@05:00:50", "prod_a"] {
+            assert!(head.contains(must), "{name}: {must:?} lost: {head}");
+        }
+        let chosen = if topo == Topology::FarSync {
+            "prod_c"
+        } else {
+            "[prod_b]"
+        };
+        assert!(head.contains(chosen), "{name}: {head}");
+        snap(&format!("header_{name}_fault_rec_80x24"), head);
+    }
 }

@@ -42,6 +42,14 @@ fn enter_zooms_a_pane_or_opens_the_selected_cause_and_esc_goes_back() {
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Focus(2), Action::Enter]);
     assert_eq!(a.screen, Screen::Zoom(Pane::Throughput));
+    // The throughput pane fits at 160×48: nothing to scroll.
+    a.set_scroll_max(dgscope::ui::scroll_max(Rect::new(0, 0, 160, 48), &a));
+    act(&mut a, &[Action::Down, Action::Down]);
+    assert_eq!(a.scroll, 0, "a zoomed pane that fits does not scroll");
+    act(&mut a, &[Action::Back, Action::Focus(1), Action::Enter]);
+    // The commit pane's text is taller than 80×24: j scrolls it, up to its end.
+    a.set_scroll_max(dgscope::ui::scroll_max(Rect::new(0, 0, 80, 24), &a));
+    assert!(a.scroll_max > 2, "{}", a.scroll_max);
     act(&mut a, &[Action::Down, Action::Down]);
     assert_eq!(a.scroll, 2, "j scrolls a zoomed pane");
     act(&mut a, &[Action::Back]);
@@ -289,8 +297,11 @@ fn no_color_means_mono_only_and_unknown_themes_are_one_line() {
     assert_eq!(t[0].name, "light");
     assert_eq!(t.len(), 4);
     let e = tui::themes(Some("neon"), false, false, None).unwrap_err();
-    assert_eq!(e.code, 2);
-    assert!(e.message.contains("--theme \"neon\""), "{}", e.message);
+    assert!(e.is_bad_input());
+    // At the edge: one line, exit 2.
+    let f = dgscope::commands::Failure::from(e);
+    assert_eq!(f.code, 2);
+    assert!(f.message.contains("--theme \"neon\""), "{}", f.message);
 }
 
 #[test]
@@ -341,14 +352,18 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     act(&mut a, &[Action::Focus(1)]);
     let text = tui::copy_text(&a);
     assert!(
-        text.contains("log file sync") && text.contains("≤32"),
+        text.contains("log file sync") && text.contains("≤ 32"),
         "{text}"
     );
     // Text to paste into a ticket: no box drawing, no padding, nothing after the last line.
     let boxy = |t: &str| t.chars().any(|c| ('\u{2500}'..='\u{257f}').contains(&c));
     assert!(!boxy(&text), "{text}");
     assert!(text.lines().all(|l| l == l.trim_end()), "{text:?}");
-    assert!(text.starts_with("1 Commit path"), "{text}");
+    assert!(text.starts_with("Commit path (primary, last 1m)"), "{text}");
+    assert!(
+        !text.contains('█') && !text.contains('▓'),
+        "no chart or bar in the copy: {text}"
+    );
     assert!(
         !text.contains("dgscope  REPLAY"),
         "no header in the copy: {text}"
@@ -359,7 +374,7 @@ fn copy_text_and_incident_report_carry_the_numbers() {
     let text = tui::copy_text(&d);
     assert!(!boxy(&text), "{text}");
     assert!(
-        text.starts_with("WARN standby-redo-write-slow (since "),
+        text.starts_with("WARN standby-redo-write-slow — Standby redo log writes are slow"),
         "{text}"
     );
     assert!(tui::copy_status(&text).contains(&format!("{} bytes", text.len())));
@@ -377,6 +392,24 @@ fn copy_text_and_incident_report_carry_the_numbers() {
         "{md}"
     );
     assert!(md.contains("standby-redo-write-slow"), "{md}");
+    // `y` copies what the report writes: the drill-down's finding, the commit pane's table
+    // and the causes pane's findings, line for line.
+    common::assert_copy_in_report(&tui::copy_text(&d), &md);
+    common::assert_copy_in_report(&tui::copy_text(&a), &md);
+    let mut c = app(Setup::default());
+    act(&mut c, &[Action::Focus(5)]);
+    let causes = tui::copy_text(&c);
+    assert!(causes.contains("INFO lfs-outlier-skew — "), "{causes}");
+    common::assert_copy_in_report(&causes, &md);
+    // Panes the report only sums up copy their figures, without sparklines.
+    let mut tp = app(Setup::default());
+    act(&mut tp, &[Action::Focus(2)]);
+    let tps = tui::copy_text(&tp);
+    assert!(tps.contains("TPS") && tps.contains("vs base"), "{tps}");
+    assert!(
+        !tps.chars().any(|c| ('\u{2581}'..='\u{2588}').contains(&c)),
+        "{tps}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let p = tui::incident::write_report(&a, dir.path()).unwrap();
     assert!(p
@@ -438,4 +471,48 @@ fn log_scale_toggles_the_histogram_label() {
     act(&mut a, &[Action::ToggleScale]);
     assert!(a.log_scale);
     assert!(render(&a, 160, 48).contains("(log)"));
+}
+
+/// `[`/`]` choose the standby the panes show, the header follows; with one standby they
+/// say so instead of doing nothing.
+#[test]
+fn brackets_choose_the_standby_or_say_there_is_only_one() {
+    use common::screen::Topology;
+    let mut a = app(Setup {
+        topology: Topology::TwoStandbys,
+        ..Setup::default()
+    });
+    let head = |a: &dgscope::app::App| render(a, 160, 48).lines().next().unwrap().to_string();
+    assert!(head(&a).contains("[prod_b]"), "{}", head(&a));
+    let lag = |a: &dgscope::app::App| {
+        render(a, 160, 48)
+            .lines()
+            .find(|l| l.contains("3 Lag"))
+            .unwrap()
+            .to_string()
+    };
+    assert!(lag(&a).contains("standby prod_b"), "{}", lag(&a));
+    act(&mut a, &[Action::NextStandby]);
+    assert!(head(&a).contains("[prod_c]"), "{}", head(&a));
+    assert!(!head(&a).contains("[prod_b]"), "{}", head(&a));
+    assert!(lag(&a).contains("standby prod_c"), "{}", lag(&a));
+    assert_eq!(
+        a.status.as_deref(),
+        Some("standby panes show prod_c (2 of 2)")
+    );
+    act(&mut a, &[Action::PrevStandby]);
+    assert!(lag(&a).contains("standby prod_b"), "{}", lag(&a));
+
+    let mut one = app(Setup::default());
+    let before = one.standby().cloned();
+    act(&mut one, &[Action::NextStandby]);
+    assert_eq!(one.standby().cloned(), before);
+    assert!(
+        one.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("only one standby")),
+        "{:?}",
+        one.status
+    );
+    assert!(render(&one, 160, 48).contains("only one standby"));
 }

@@ -37,6 +37,8 @@ pub enum Action {
     FaultMenu,
     PrevStandby,
     NextStandby,
+    /// Commit path pane: all instances, then each RAC instance in turn.
+    CycleInstance,
     /// Text input (the mark note): not bound through the keymap.
     Char(char),
     DeleteChar,
@@ -44,7 +46,7 @@ pub enum Action {
 
 impl Action {
     /// Bindable actions in the order the help overlay lists them.
-    pub const BINDABLE: [Action; 37] = [
+    pub const BINDABLE: [Action; 38] = [
         Action::Help,
         Action::Quit,
         Action::QuitKeepFrame,
@@ -82,6 +84,7 @@ impl Action {
         Action::FaultMenu,
         Action::PrevStandby,
         Action::NextStandby,
+        Action::CycleInstance,
     ];
 
     /// The name used in the config file (`[bindings] quit = "ctrl-q"`).
@@ -124,6 +127,7 @@ impl Action {
             Action::FaultMenu => "fault-menu",
             Action::PrevStandby => "prev-standby",
             Action::NextStandby => "next-standby",
+            Action::CycleInstance => "next-instance",
             Action::Char(_) => "char",
             Action::DeleteChar => "delete-char",
         }
@@ -173,6 +177,7 @@ impl Action {
             Action::FaultMenu => "fault menu (demo only)",
             Action::PrevStandby => "previous standby",
             Action::NextStandby => "next standby",
+            Action::CycleInstance => "commit path: all / next RAC instance",
             Action::Char(_) | Action::DeleteChar => "text input",
         }
     }

@@ -173,6 +173,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::FaultMenu, &["f"]),
     (Action::PrevStandby, &["["]),
     (Action::NextStandby, &["]"]),
+    (Action::CycleInstance, &["n"]),
 ];
 
 impl Default for Keymap {

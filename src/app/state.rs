@@ -159,6 +159,8 @@ pub struct App {
     pub pace: Pace,
     pub theme_idx: usize,
     pub standby_idx: usize,
+    /// The RAC instance the commit path pane shows (`None`: all, the cluster's sums).
+    pub commit_inst: Option<u32>,
     /// Path of the recording being written, shown in the header.
     pub recording: Option<String>,
     pub conn: BTreeMap<Slot, ConnState>,
@@ -213,6 +215,7 @@ impl App {
             pace,
             theme_idx: 0,
             standby_idx: 0,
+            commit_inst: None,
             recording: None,
             conn: BTreeMap::new(),
             ended: false,
@@ -302,6 +305,18 @@ impl App {
 
     pub fn primary(&self) -> Option<&Slot> {
         self.engine.primary_slot()
+    }
+
+    /// The primary's RAC instances `(inst_id, host)` as its newest sample lists them;
+    /// empty on a single instance.
+    pub fn primary_instances(&self) -> Vec<(u32, Option<String>)> {
+        self.primary()
+            .and_then(|p| self.engine.slot(p))
+            .and_then(|s| s.last_good())
+            .and_then(|s| s.instances.as_ref())
+            .map_or(Vec::new(), |v| {
+                v.iter().map(|i| (i.inst_id, i.host.clone())).collect()
+            })
     }
 
     /// The standby panes 3–4 show (`[`/`]` choose).

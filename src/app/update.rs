@@ -125,13 +125,55 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::PrevStandby | Action::NextStandby => {
             let n = app.engine.standby_slots().len();
-            if n > 1 {
+            if n == 0 {
+                app.status = Some("no standby to choose: none is monitored".into());
+            } else if n == 1 {
+                app.status = Some(
+                    "only one standby: [ and ] choose among several (watch --standby A --standby B)"
+                        .into(),
+                );
+            } else {
                 let i = app.standby_idx.min(n - 1);
                 app.standby_idx = if action == Action::NextStandby {
                     (i + 1) % n
                 } else {
                     (i + n - 1) % n
                 };
+                app.status = app.standby().map(|s| {
+                    let name = app
+                        .engine
+                        .slot(s)
+                        .and_then(|x| x.last_good())
+                        .and_then(|x| x.db.as_ref())
+                        .and_then(|d| d.name.clone())
+                        .unwrap_or_else(|| s.to_string());
+                    format!("standby panes show {name} ({} of {n})", app.standby_idx + 1)
+                });
+            }
+        }
+        Action::CycleInstance => {
+            let ids = app.primary_instances();
+            if ids.is_empty() {
+                app.commit_inst = None;
+                app.status =
+                    Some("single instance: the commit path has no instances to switch".into());
+            } else {
+                let next = match app
+                    .commit_inst
+                    .and_then(|c| ids.iter().position(|i| i.0 == c))
+                {
+                    None => Some(0),
+                    Some(k) if k + 1 < ids.len() => Some(k + 1),
+                    Some(_) => None,
+                };
+                app.commit_inst = next.map(|k| ids[k].0);
+                app.status = Some(match next {
+                    Some(k) => format!(
+                        "commit path: {}",
+                        crate::display::instance_label(ids[k].0, ids[k].1.as_deref())
+                    ),
+                    None => "commit path: all instances".into(),
+                });
             }
         }
         Action::Char(_) | Action::DeleteChar => {}

@@ -8,11 +8,14 @@
 
 use crate::metrics::{Delta, Engine, Point, SlotSeries, Window};
 use crate::sample::names::{event, filetype};
-use crate::sample::{Dest, DestStatus, Process, Sample, Slot};
+use crate::sample::{Dest, DestStatus, Process, Role, Sample, Slot};
 use crate::timestamp::Timestamp;
 use std::sync::Arc;
 
 pub struct Context<'a> {
+    /// Every slot's history: members other than the panes' standby (the SYNC target, the
+    /// far sync a terminal standby receives from) are found here by name.
+    pub engine: &'a Engine,
     pub now: Timestamp,
     pub window: Window,
     pub primary: Option<&'a SlotSeries>,
@@ -35,6 +38,7 @@ impl<'a> Context<'a> {
         let standby = standby_slot.as_ref().and_then(|s| engine.slot(s));
         let standby_current = standby.is_some_and(|s| s.current().is_some());
         Context {
+            engine,
             now: engine.latest().unwrap_or_default(),
             window,
             primary,
@@ -105,6 +109,154 @@ impl<'a> Context<'a> {
 
     pub fn rfs(&self) -> Option<f64> {
         self.s.as_ref()?.rfs_avg().map(|m| m.0)
+    }
+
+    /// `redo write broadcast ack time` per commit (RAC broadcast on commit), in ms: the part
+    /// of `log file sync` spent waiting for the other instances' acknowledgement, beyond
+    /// the log write. `None` without the statistic or commits.
+    pub fn broadcast_ms(&self) -> Option<f64> {
+        broadcast_ms(self.p.as_ref()?)
+    }
+
+    /// The standby's role as it reports it (`db.role`), never guessed from the slot name.
+    pub fn standby_role(&self) -> Option<&Role> {
+        self.standby?.last_good()?.role()
+    }
+
+    /// The panes' standby is a far sync instance: transport only, nothing to apply.
+    pub fn standby_is_far_sync(&self) -> bool {
+        self.standby_role().is_some_and(Role::is_far_sync)
+    }
+
+    /// Remote SYNC destinations of the primary. `SYNC Remote Write` is one event summed
+    /// over all of them, so with more than one it mixes their round trips.
+    pub fn sync_dests(&self) -> Vec<&Dest> {
+        self.dests()
+            .iter()
+            .filter(|d| d.mode.is_sync() && d.status != DestStatus::Inactive)
+            .collect()
+    }
+
+    /// The monitored member a destination ships to, matched by `DB_UNIQUE_NAME` (never by
+    /// position). Only when no member reports a name at all is the one receiving slot
+    /// taken as the target (recordings from before names were read).
+    pub fn member_for(&self, d: &Dest) -> Option<&'a SlotSeries> {
+        let primary = self.engine.primary_slot();
+        let members: Vec<(&Slot, &'a SlotSeries)> = self
+            .engine
+            .slots()
+            .filter(|(k, _)| Some(*k) != primary)
+            .collect();
+        let name_of =
+            |s: &SlotSeries| -> Option<String> { s.last_good()?.db.as_ref()?.name.clone() };
+        if let Some(target) = d.db_unique_name.as_deref().or(d.name.as_deref()) {
+            if let Some((_, s)) = members
+                .iter()
+                .find(|(_, s)| name_of(s).is_some_and(|n| n.eq_ignore_ascii_case(target)))
+            {
+                return Some(s);
+            }
+        }
+        let unnamed = members.iter().all(|(_, s)| name_of(s).is_none());
+        match members.as_slice() {
+            [(_, only)] if unnamed => Some(only),
+            _ => None,
+        }
+    }
+
+    /// A member's delta over the window while its samples are current (the stale rule).
+    pub fn member_delta(&self, m: &SlotSeries) -> Option<Delta> {
+        if self.standby.is_some_and(|s| std::ptr::eq(s, m)) {
+            return self.s.clone();
+        }
+        m.current()?;
+        m.window(self.window)
+    }
+
+    /// The RFS write latency of the member a destination ships to (ms).
+    pub fn rfs_of(&self, d: &Dest) -> Option<f64> {
+        let m = self.member_for(d)?;
+        self.member_delta(m)?.rfs_avg().map(|x| x.0)
+    }
+
+    /// The member a destination ships to is a far sync instance.
+    pub fn dest_is_far_sync(&self, d: &Dest) -> bool {
+        d.dest_type
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case("FAR SYNC"))
+            || self
+                .member_for(d)
+                .and_then(|m| m.last_good()?.role().cloned())
+                .is_some_and(|r| r.is_far_sync())
+    }
+
+    /// `V$REDO_DEST_RESP_HISTOGRAM` of one destination over the window: (responses,
+    /// responses of 2 s and more). Each SYNC destination is judged from its own buckets.
+    pub fn dest_resp(&self, dest_id: u32) -> Option<(u64, u64)> {
+        let last = self.p_last()?;
+        let from = self.p.as_ref()?.from;
+        let first = self
+            .primary?
+            .raw_samples()
+            .find(|s| s.t >= from)
+            .filter(|s| s.t < last.t)?;
+        let hist = |s: &Sample| -> Option<Vec<(u64, u64)>> {
+            Some(s.dests.iter().find(|d| d.id == dest_id)?.resp_hist.clone())
+        };
+        let (a, b) = (hist(first)?, hist(last)?);
+        let mut total = 0;
+        let mut slow = 0;
+        for (secs, n) in &b {
+            let before = a.iter().find(|x| x.0 == *secs).map_or(0, |x| x.1);
+            let d = n.checked_sub(before)?;
+            total += d;
+            if *secs >= 2 {
+                slow += d;
+            }
+        }
+        Some((total, slow))
+    }
+
+    /// The member the panes' standby receives redo from when it is not the primary (a far
+    /// sync or a cascading standby): from its own `V$DATAGUARD_CONFIG` row, else the
+    /// monitored member whose destinations name it.
+    pub fn upstream(&self) -> Option<&'a SlotSeries> {
+        let me = self.standby?;
+        let last = me.last_good()?;
+        let my_name = last.db.as_ref()?.name.as_deref()?;
+        let primary = self.engine.primary_slot();
+        let parent = last
+            .dg_config
+            .as_ref()
+            .and_then(|c| c.first())
+            .filter(|m| m.name.eq_ignore_ascii_case(my_name))
+            .and_then(|m| m.parent.clone());
+        self.engine
+            .slots()
+            .filter(|(k, s)| Some(*k) != primary && !std::ptr::eq(*s, me))
+            .map(|(_, s)| s)
+            .find(|s| {
+                let Some(l) = s.last_good() else { return false };
+                let name = l.db.as_ref().and_then(|d| d.name.as_deref());
+                match &parent {
+                    Some(p) => name.is_some_and(|n| n.eq_ignore_ascii_case(p)),
+                    None => l.dests.iter().any(|d| {
+                        d.db_unique_name
+                            .as_deref()
+                            .is_some_and(|n| n.eq_ignore_ascii_case(my_name))
+                    }),
+                }
+            })
+    }
+
+    /// The lag of the panes' standby behind the member it receives from (its own hop of
+    /// the chain): its transport lag less the upstream member's, both current.
+    pub fn hop_transport_lag(&self) -> Option<(String, f64)> {
+        let up = self.upstream()?;
+        let up_last = up.current()?;
+        let up_lag = up_last.dg.as_ref()?.transport_lag_s?.0;
+        let name = up_last.db.as_ref()?.name.clone()?;
+        Some((name, (self.transport_lag()? - up_lag).max(0.0)))
     }
 
     /// The slowest write the commit waits for: local, or remote under SYNC.
@@ -185,23 +337,29 @@ impl<'a> Context<'a> {
         self.standby?.last_good()?.db.as_ref()?.name.as_deref()
     }
 
-    /// The primary's destination that ships to this standby: matched by
-    /// `DB_UNIQUE_NAME` (never by order), else the only remote destination there is.
+    /// The destination that ships to this standby: the primary's, or for a cascaded
+    /// terminal standby the one of the member it receives from (a far sync), matched by
+    /// `DB_UNIQUE_NAME` (never by order); else the only remote destination there is, when
+    /// it names nobody else.
     pub fn standby_dest(&self) -> Option<&Dest> {
         let dests = self.dests();
+        let dest_name = |d: &Dest| d.db_unique_name.clone().or(d.name.clone());
         if let Some(name) = self.standby_name() {
-            let named = |d: &&Dest| {
-                d.db_unique_name
-                    .as_deref()
-                    .or(d.name.as_deref())
-                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
-            };
+            let named = |d: &&Dest| dest_name(d).is_some_and(|n| n.eq_ignore_ascii_case(name));
             if let Some(d) = dests.iter().find(named) {
+                return Some(d);
+            }
+            if let Some(d) = self
+                .upstream()
+                .and_then(|u| u.last_good())
+                .and_then(|l| l.dests.iter().find(named))
+            {
                 return Some(d);
             }
         }
         match dests {
-            [only] => Some(only),
+            [only] if self.standby_name().is_none() || dest_name(only).is_none() => Some(only),
+            [only] if self.upstream().is_none() => Some(only),
             _ => None,
         }
     }
@@ -266,6 +424,11 @@ impl<'a> Context<'a> {
     pub fn log_file_w_await(&self) -> (Option<f64>, Option<f64>) {
         self.w_await(filetype::LOG_FILE)
     }
+}
+
+/// `redo write broadcast ack time` per commit in ms (see [`Delta::broadcast_ack_ms`]).
+pub fn broadcast_ms(d: &Delta) -> Option<f64> {
+    d.broadcast_ack_ms()
 }
 
 fn is_mrp(p: &Process) -> bool {

@@ -4,7 +4,7 @@
 use super::context::Context;
 use super::finding::Severity;
 use super::finding::{Assessment, Finding};
-use super::rules::{ROOT_TIER, RULES, STANDBY_JUDGED, STATE_RULES};
+use super::rules::{APPLY_RULES, ROOT_TIER, RULES, STANDBY_JUDGED, STATE_RULES};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};
 use crate::sample::Slot;
@@ -71,12 +71,16 @@ impl CauseEngine {
         let now = ctx.now;
         let warming_up = ctx.primary_samples() < th.min_samples || ctx.lfs_waits() == 0;
         let standby_stale = ctx.standby.is_some() && !ctx.standby_current;
+        // The member's role decides (a far sync passed as --standby has a standby slot).
+        let transport_only = ctx.standby_is_far_sync();
         let fresh = self.last_eval.is_none_or(|t| now > t);
         let mut transitions = Vec::new();
         if fresh {
             self.last_eval = Some(now);
             for &(id, rule) in RULES {
-                let current = if warming_up && !STATE_RULES.contains(&id) {
+                let current = if (warming_up && !STATE_RULES.contains(&id))
+                    || (transport_only && APPLY_RULES.contains(&id))
+                {
                     None
                 } else {
                     rule(&ctx, th)

@@ -41,7 +41,7 @@ impl Observed {
             lfs_ms: ctx.lfs(),
             lfpw_ms: ctx.lfpw(),
             remote_ms: ctx.remote(),
-            rfs_ms: ctx.rfs(),
+            rfs_ms: ctx.sync_dest().and_then(|d| ctx.rfs_of(d)),
             sync_affirm: ctx.sync_dest().map(|d| d.affirm),
             srl_members: ctx
                 .s_last()

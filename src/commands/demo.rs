@@ -44,7 +44,7 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
     let assessor = screen::assessor(&config);
     let speed = a.speed;
-    tui::launch(opts, assessor, move |tx, mut ctl| async move {
+    let r = tui::launch(opts, assessor, move |tx, mut ctl| async move {
         let (twin_tx, twin_rx) = std::sync::mpsc::channel();
         if spawn_paced(twin, speed, tx, twin_rx).is_err() {
             return;
@@ -64,5 +64,6 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
             }
         }
         let _ = twin_tx.send(TwinControl::Stop);
-    })
+    });
+    Ok(r?)
 }

@@ -30,6 +30,16 @@ pub struct Failure {
     pub code: u8,
 }
 
+/// The screen's errors at the edge: bad input exits 2, the rest 1.
+impl From<crate::tui::TuiError> for Failure {
+    fn from(e: crate::tui::TuiError) -> Self {
+        Failure {
+            code: if e.is_bad_input() { EXIT_BAD_INPUT } else { 1 },
+            message: e.to_string(),
+        }
+    }
+}
+
 impl Failure {
     pub fn bad_input(e: impl std::fmt::Display) -> Self {
         Failure {

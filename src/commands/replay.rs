@@ -23,9 +23,10 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     opts.pace = Pace::Speed(a.speed);
     let assessor = super::screen::assessor(&config);
     let speed = a.speed;
-    tui::launch(opts, assessor, move |tx, ctl| {
+    let r = tui::launch(opts, assessor, move |tx, ctl| {
         replay::play(source, tx, ctl, speed)
-    })
+    });
+    Ok(r?)
 }
 
 /// `dgscope themes`: the built-in themes (the default marked), then the user's own, each with

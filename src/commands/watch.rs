@@ -133,7 +133,7 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         inner: &Terminal,
         password: profile.as_ref().and_then(|p| p.password.as_ref()),
     };
-    let src = prepare(&args, &passwords, &tui::require_tty)?;
+    let src = prepare(&args, &passwords, &|| Ok(tui::require_tty()?))?;
     let opts = TuiOptions::new(Mode::Live, src.describe.clone(), src.interval);
     let opts = screen::options(
         opts,
@@ -171,5 +171,5 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         }
     });
     collector.stop();
-    result
+    Ok(result?)
 }

@@ -8,6 +8,13 @@ use crate::timestamp::Timestamp;
 use crate::units::{Millis, KIB, MIB};
 use std::collections::BTreeMap;
 
+/// The cumulative figures of a sample or of one of its instances: stats, events, `os`.
+type Counters<'a> = (
+    &'a BTreeMap<String, u64>,
+    &'a BTreeMap<String, crate::sample::Event>,
+    &'a BTreeMap<String, f64>,
+);
+
 /// Change of one wait event over an interval.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EventDelta {
@@ -34,6 +41,11 @@ pub struct Delta {
     pub events: BTreeMap<String, EventDelta>,
     pub os: BTreeMap<String, f64>,
     pub iostat: BTreeMap<String, IoStat>,
+    /// RAC: each instance's own delta (events, stats, host `os`), matched by `inst_id` so
+    /// the order GV$ returned the rows in never matters. Empty on a single instance.
+    pub instances: BTreeMap<u32, Delta>,
+    /// On an instance's delta: the host it runs on (`None` at the cluster level).
+    pub host: Option<String>,
 }
 
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either
@@ -61,19 +73,57 @@ impl Delta {
             secs,
             ..Delta::default()
         };
-        for (name, &v) in &later.stats {
-            if let Some(&before) = earlier.stats.get(name) {
+        d.add_counters(
+            (&earlier.stats, &earlier.events, &earlier.os),
+            (&later.stats, &later.events, &later.os),
+        );
+        for (ft, io) in &later.iostat {
+            if let Some(b) = earlier.iostat.get(ft) {
+                if let Some(x) = io_sub(io, b) {
+                    d.iostat.insert(ft.clone(), x);
+                }
+            }
+        }
+        // Matched by inst_id: an instance present in one sample only has no delta.
+        if let (Some(a), Some(b)) = (&earlier.instances, &later.instances) {
+            for li in b {
+                let Some(ei) = a.iter().find(|e| e.inst_id == li.inst_id) else {
+                    continue;
+                };
+                let mut id = Delta {
+                    from: earlier.t,
+                    to: later.t,
+                    secs,
+                    host: li.host.clone(),
+                    ..Delta::default()
+                };
+                id.add_counters(
+                    (&ei.stats, &ei.events, &ei.os),
+                    (&li.stats, &li.events, &li.os),
+                );
+                d.instances.insert(li.inst_id, id);
+            }
+        }
+        Some(d)
+    }
+
+    /// `later − earlier` of the stats, events and OS figures (top level or one instance).
+    fn add_counters(&mut self, earlier: Counters<'_>, later: Counters<'_>) {
+        let (e_stats, e_events, e_os) = earlier;
+        let (l_stats, l_events, l_os) = later;
+        let d = self;
+        for (name, &v) in l_stats {
+            if let Some(&before) = e_stats.get(name) {
                 if v >= before {
                     d.stats.insert(name.clone(), v - before);
                 }
             }
         }
-        for (name, e) in &later.events {
+        for (name, e) in l_events {
             // A V$SYSTEM_EVENT row appears with the first wait: absent before means zero.
-            let (w0, us0, h0): (u64, u64, &[crate::sample::Bucket]) = match earlier.events.get(name)
-            {
+            let (w0, us0, h0): (u64, u64, &[crate::sample::Bucket]) = match e_events.get(name) {
                 Some(b) => (b.waits, b.us.0, &b.hist),
-                None if earlier.events.is_empty() => continue,
+                None if e_events.is_empty() => continue,
                 None => (0, 0, &[]),
             };
             if e.waits < w0 || e.us.0 < us0 {
@@ -88,8 +138,8 @@ impl Delta {
                 },
             );
         }
-        for (name, &v) in &later.os {
-            if let Some(&before) = earlier.os.get(name) {
+        for (name, &v) in l_os {
+            if let Some(&before) = e_os.get(name) {
                 // LOAD and NUM_CPUS are gauges: keep the latest value, not a difference.
                 if name == os::LOAD || name == os::NUM_CPUS {
                     d.os.insert(name.clone(), v);
@@ -100,14 +150,6 @@ impl Delta {
                 d.os.insert(name.clone(), v);
             }
         }
-        for (ft, io) in &later.iostat {
-            if let Some(b) = earlier.iostat.get(ft) {
-                if let Some(x) = io_sub(io, b) {
-                    d.iostat.insert(ft.clone(), x);
-                }
-            }
-        }
-        Some(d)
     }
 
     /// Sums another interval into this one (windows that span a restart).
@@ -143,6 +185,14 @@ impl Delta {
             m.wmb += io.wmb;
             m.rms += io.rms;
             m.wms += io.wms;
+        }
+        for (id, i) in &other.instances {
+            match self.instances.get_mut(id) {
+                Some(mine) => mine.absorb(i),
+                None => {
+                    self.instances.insert(*id, i.clone());
+                }
+            }
         }
     }
 
@@ -201,6 +251,19 @@ impl Delta {
     pub fn sync_remote_avg(&self) -> Option<Millis> {
         self.event_avg(event::SYNC_REMOTE_WRITE)
             .or_else(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
+    }
+
+    /// RAC broadcast on commit: `redo write broadcast ack time` (µs from 11.2) per `log file
+    /// sync` wait, in ms, never more than the wait itself: the part of a commit spent
+    /// waiting for the other instances' acknowledgement beyond the log write. `None`
+    /// without the statistic or without commits.
+    pub fn broadcast_ack_ms(&self) -> Option<f64> {
+        let ack_us = self.stat(stat::REDO_WRITE_BROADCAST_ACK_TIME)?;
+        let lfs = self.event(event::LOG_FILE_SYNC)?;
+        (lfs.waits > 0).then(|| {
+            let per = ack_us as f64 / lfs.waits as f64 / 1000.0;
+            per.min(lfs.us as f64 / lfs.waits as f64 / 1000.0)
+        })
     }
 
     /// Host CPU busy in percent from `V$OSSTAT` busy and idle centiseconds.

@@ -342,7 +342,8 @@ impl Engine {
             .or_else(|| self.slots.keys().find(|k| k.as_str() == "primary"))
     }
 
-    /// Standby slots in a stable order, chosen by role when known.
+    /// Slots that receive redo (standbys and far syncs) in a stable order, chosen by role
+    /// when known: a far sync passed as `--standby` is a member of the chain, not a primary.
     pub fn standby_slots(&self) -> Vec<&Slot> {
         let primary = self.primary_slot();
         self.slots
@@ -350,7 +351,7 @@ impl Engine {
             .filter(|(k, s)| {
                 Some(*k) != primary
                     && match s.last_good().and_then(|x| x.role()) {
-                        Some(r) => r.is_standby(),
+                        Some(r) => r.receives_redo(),
                         None => k.is_standby(),
                     }
             })

@@ -340,30 +340,13 @@ pub fn render_markdown(i: &Incident) -> String {
         out.push_str(&format!("- `{}` {}\n", item.t, md_text(&item.text)));
     }
 
-    if i.commit_path.iter().any(|r| r.avg_ms.is_some()) {
+    let commit = super::text::commit_path(&i.commit_path);
+    if !commit.is_empty() {
         out.push_str(&format!(
             "\n## Commit path (primary, {})\n\n",
             i.after_label
         ));
-        let bound = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |b| format!("≤ {b}"));
-        let rows: Vec<Vec<String>> = i
-            .commit_path
-            .iter()
-            .filter(|r| r.avg_ms.is_some())
-            .map(|r| {
-                vec![
-                    r.event.to_string(),
-                    cell(r.avg_ms, 2),
-                    bound(r.p50),
-                    bound(r.p90),
-                    bound(r.p99),
-                ]
-            })
-            .collect();
-        out.push_str(&markdown_table(
-            &["wait", "avg ms", "p50 ms", "p90 ms", "p99 ms"],
-            &rows,
-        ));
+        out.push_str(&super::text::markdown(&commit));
     }
 
     out.push_str(&format!(
@@ -441,59 +424,15 @@ pub fn render_markdown(i: &Incident) -> String {
 
     out.push_str("\n## Findings\n\n");
     if i.findings.is_empty() {
-        out.push_str("No cause above INFO was found: primary and standby looked healthy.\n");
+        out.push_str(super::text::NO_FINDINGS);
+        out.push('\n');
     }
+    // One section per finding, each the text `y` copies from its drill-down.
     for f in &i.findings {
-        out.push_str(&format!(
-            "### {} {} — {}\n\n",
-            f.severity,
-            md_text(f.id),
-            md_text(&f.title)
-        ));
-        out.push_str(&format!(
-            "Since {}.\n\n{}\n\n",
-            f.since,
-            md_text(&f.meaning)
-        ));
-        if !f.evidence.is_empty() {
-            let rows: Vec<Vec<String>> = f
-                .evidence
-                .iter()
-                .map(|e| {
-                    vec![
-                        e.metric.clone(),
-                        // The screen's format for each quantity (one format everywhere).
-                        crate::display::evidence_value(e.value, &e.unit),
-                        e.threshold.clone().unwrap_or_else(|| "–".into()),
-                        e.source.clone(),
-                    ]
-                })
-                .collect();
-            out.push_str(&markdown_table(
-                &["evidence", "value", "threshold", "source"],
-                &rows,
-            ));
-            out.push('\n');
-        }
-        if !f.what_if.is_empty() {
-            out.push_str("What if:\n\n");
-            for w in &f.what_if {
-                out.push_str(&format!(
-                    "- {}: {}\n",
-                    md_text(&w.change),
-                    md_text(&w.outcome)
-                ));
-            }
-            out.push('\n');
-        }
-        out.push_str("What to do:\n\n");
-        for a in &f.advice {
-            out.push_str(&format!("- {}\n", md_text(a)));
-        }
-        out.push_str("\nTo verify:\n\n");
-        for s in crate::source::oracle::verify::texts(&f.verify, &i.releases) {
-            out.push_str(&format!("```sql\n{s}\n```\n"));
-        }
+        out.push_str(&super::text::markdown(&super::text::finding(
+            f,
+            &i.releases,
+        )));
         out.push('\n');
     }
     // The last line of defence: no control character survives anywhere (SQL blocks too).

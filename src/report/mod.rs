@@ -7,6 +7,7 @@ pub mod impact;
 pub mod incident;
 pub mod perfdata;
 pub mod scan;
+pub mod text;
 
 pub use format::Format;
 pub use scan::ReportError;

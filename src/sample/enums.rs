@@ -71,6 +71,17 @@ impl Role {
             Role::PhysicalStandby | Role::LogicalStandby | Role::SnapshotStandby
         )
     }
+
+    /// A far sync instance: it receives redo into standby redo logs and forwards it, but has
+    /// no datafiles and applies nothing (transport only).
+    pub fn is_far_sync(&self) -> bool {
+        matches!(self, Role::FarSync)
+    }
+
+    /// A member that receives redo from another: a standby or a far sync.
+    pub fn receives_redo(&self) -> bool {
+        self.is_standby() || self.is_far_sync()
+    }
 }
 
 oracle_enum!(

@@ -2,12 +2,12 @@
 //! the source behind the channel. The loop `select!`s over terminal events, source events, a
 //! tick and signals; it redraws only when something changed and never waits on a source.
 
+pub mod error;
 pub mod incident;
 pub mod osc52;
 pub mod terminal;
 
 use crate::app::{self, App, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
-use crate::commands::Failure;
 use crate::metrics::{Engine, Window};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::sample::Mark;
@@ -15,6 +15,7 @@ use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
 use crate::ui::{self, theme::Theme};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
+pub use error::TuiError;
 use futures_util::{FutureExt, StreamExt};
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
@@ -96,7 +97,7 @@ impl TuiOptions {
 /// ```text
 /// tui::launch(opts, assessor, |tx, ctl| replay::play(source, tx, ctl, speed))
 /// ```
-pub fn launch<F, Fut>(opts: TuiOptions, assessor: Assessor, source: F) -> Result<ExitCode, Failure>
+pub fn launch<F, Fut>(opts: TuiOptions, assessor: Assessor, source: F) -> Result<ExitCode, TuiError>
 where
     F: FnOnce(mpsc::Sender<SourceEvent>, mpsc::Receiver<Control>) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
@@ -106,10 +107,7 @@ where
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Failure {
-            message: format!("cannot start the runtime: {e}"),
-            code: 1,
-        })?;
+        .map_err(TuiError::Runtime)?;
     rt.block_on(async move {
         let (tx, rx) = mpsc::channel(1024);
         let (ctl_tx, ctl_rx) = mpsc::channel(16);
@@ -121,13 +119,11 @@ where
 }
 
 /// The screen needs a terminal; scripts get pointed at the headless commands. Exit code 2.
-pub fn require_tty() -> Result<(), Failure> {
+pub fn require_tty() -> Result<(), TuiError> {
     if std::io::stdout().is_terminal() {
         Ok(())
     } else {
-        Err(Failure::bad_input(
-            "the triage screen needs a terminal on stdout; for scripts and pipes use `dgscope check`, `dgscope report` or `dgscope record`",
-        ))
+        Err(TuiError::NoTerminal)
     }
 }
 
@@ -138,25 +134,24 @@ pub fn themes(
     no_color: bool,
     no_color_env: bool,
     colorterm: Option<&str>,
-) -> Result<Vec<Theme>, Failure> {
+) -> Result<Vec<Theme>, TuiError> {
     let truecolor = ui::theme::truecolor_from_env(colorterm);
     if no_color || no_color_env {
-        return Ok(vec![
-            Theme::builtin("mono", false).map_err(Failure::bad_input)?
-        ]);
+        return Ok(vec![Theme::builtin("mono", false)?]);
     }
     let user = match user_theme_dir() {
-        Some(dir) => ui::theme::load_user_themes(&dir, truecolor).map_err(Failure::bad_input)?,
+        Some(dir) => ui::theme::load_user_themes(&dir, truecolor)?,
         None => Vec::new(),
     };
     let mut all = ui::theme::merge(Theme::all_builtin(truecolor), user);
     let name = name.unwrap_or("dark");
-    let i = all.iter().position(|t| t.name == name).ok_or_else(|| {
-        Failure::bad_input(format!(
-            "--theme {name:?}: unknown theme; built-in themes: dark, light, high-contrast, mono (user themes: {})",
-            user_theme_dir().map_or_else(|| "none".into(), |d| d.display().to_string())
-        ))
-    })?;
+    let i = all
+        .iter()
+        .position(|t| t.name == name)
+        .ok_or_else(|| TuiError::UnknownTheme {
+            name: name.to_string(),
+            user_dir: user_theme_dir().map_or_else(|| "none".into(), |d| d.display().to_string()),
+        })?;
     all.rotate_left(i);
     Ok(all)
 }
@@ -209,7 +204,7 @@ pub async fn run(
     mut events: mpsc::Receiver<SourceEvent>,
     control: Option<mpsc::Sender<Control>>,
     assessor: Assessor,
-) -> Result<ExitCode, Failure> {
+) -> Result<ExitCode, TuiError> {
     require_tty()?;
     let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let colorterm = std::env::var("COLORTERM").ok();
@@ -220,10 +215,7 @@ pub async fn run(
         colorterm.as_deref(),
     )?;
     let mut app = build_app(&opts, themes, assessor);
-    let io_fail = |e: std::io::Error| Failure {
-        message: format!("terminal error: {e}"),
-        code: 1,
-    };
+    let io_fail = TuiError::Terminal;
     use tokio::signal::unix::{signal, SignalKind};
     let mut sigterm = signal(SignalKind::terminate()).map_err(io_fail)?;
     let mut sighup = signal(SignalKind::hangup()).map_err(io_fail)?;
@@ -501,15 +493,46 @@ pub fn copy_screen(app: &App) -> Screen {
     }
 }
 
-/// The text `y` puts on the clipboard: the drill-down whole (not the visible part) or the
-/// focused pane with everything its zoomed view has, as plain text: no borders, no padding,
-/// no chart, lines as long as they are, trailing blanks trimmed.
+/// The text `y` puts on the clipboard, as plain text (no borders, no padding, no chart,
+/// lines as long as they are, trailing blanks trimmed). Where the incident report (`e`,
+/// `dgscope report incident`) has a section for what is shown, it is that section's text
+/// from the same builder: a drill-down is its finding (whole, not the visible part), the
+/// causes pane every finding, the commit pane the commit-path table. The other panes, which
+/// the report sums up in its key-metrics table, copy everything their zoomed view has.
 pub fn copy_text(app: &App) -> String {
-    match copy_screen(app) {
-        Screen::Cause(i) => ui::drill::text(&ui::Ctx::new(app), i)
-            .unwrap_or_else(|| "this cause has cleared\n".to_string()),
-        Screen::Zoom(p) => ui::pane_text(app, p),
-        Screen::Main => ui::pane_text(app, app.focus),
+    use crate::report::text;
+    let releases = || crate::report::check::releases(&app.engine, app.standby());
+    let pane = match copy_screen(app) {
+        Screen::Cause(i) => {
+            return ui::drill::text(&ui::Ctx::new(app), i)
+                .unwrap_or_else(|| "this cause has cleared\n".to_string())
+        }
+        Screen::Zoom(p) => p,
+        Screen::Main => app.focus,
+    };
+    match pane {
+        // With no finding the pane's own words (warming up, not available) are the truth.
+        app::Pane::Causes if !app.assessment.findings.is_empty() => {
+            let mut blocks = vec![text::Block::Heading("Findings".into())];
+            blocks.extend(text::findings(&app.assessment.findings, &releases()));
+            text::plain(&blocks)
+        }
+        app::Pane::Commit => {
+            let rows = crate::report::incident::commit_rows(app.deltas().primary.as_ref());
+            let mut blocks = vec![text::Block::Heading(format!(
+                "Commit path (primary, last {})",
+                app.window
+            ))];
+            let table = text::commit_path(&rows);
+            if table.is_empty() {
+                blocks.push(text::Block::Para(
+                    "no commit-path waits in this window".into(),
+                ));
+            }
+            blocks.extend(table);
+            text::plain(&blocks)
+        }
+        p => ui::pane_text(app, p),
     }
 }
 

@@ -95,30 +95,55 @@ fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
     out
 }
 
-/// lfs = local write ∥ remote write, then posting/CPU/polling: split the average.
-pub fn waterfall(w: &[Wait; 3]) -> Option<(f64, f64, f64)> {
+/// A commit's average split: local write, remote time beyond it, on RAC the broadcast-on-
+/// commit ack, and the rest (posting, CPU, polling).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Waterfall {
+    pub local: f64,
+    pub remote: f64,
+    /// `redo write broadcast ack time` per commit; `None` without the statistic (not RAC).
+    pub broadcast: Option<f64>,
+    pub other: f64,
+}
+
+/// lfs = local write ∥ remote write, then (RAC) the broadcast ack, then posting/CPU/polling.
+pub fn waterfall(w: &[Wait; 3], broadcast: Option<f64>) -> Option<Waterfall> {
     let lfs = w[0].avg?;
     let local = w[1].avg.unwrap_or(0.0);
     let remote = w[2].avg.unwrap_or(0.0);
     let remote_extra = (remote - local).max(0.0);
-    let other = (lfs - local.max(remote)).max(0.0);
-    Some((local, remote_extra, other))
+    let rest = (lfs - local.max(remote)).max(0.0);
+    let broadcast = broadcast.map(|b| b.min(rest));
+    Some(Waterfall {
+        local,
+        remote: remote_extra,
+        broadcast,
+        other: rest - broadcast.unwrap_or(0.0),
+    })
 }
 
-fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<Line<'static>> {
+fn waterfall_lines(
+    cx: &Ctx,
+    w: &[Wait; 3],
+    broadcast: Option<f64>,
+    width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
     let t = cx.theme;
-    let Some((local, remote, other)) = waterfall(w) else {
+    let Some(wf) = waterfall(w, broadcast) else {
         return vec![Line::styled(
             "commit waterfall: no log file sync waits in the window",
             t.muted(),
         )];
     };
+    let (local, remote, other) = (wf.local, wf.remote, wf.other);
+    let bcast = wf.broadcast.unwrap_or(0.0);
     let remote_txt = if w[2].avg.is_some() {
         format!("+{}", fmt::ms(remote))
     } else {
         fmt::NONE.to_string()
     };
-    let text = Line::from(vec![
+    let mut spans = vec![
         Span::styled("commit waterfall  ", t.muted()),
         Span::styled(
             format!("local {}", fmt::ms(local)),
@@ -126,6 +151,12 @@ fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<L
         ),
         Span::styled(" | ", t.muted()),
         Span::styled(format!("remote {remote_txt}"), t.style(Role::SeriesRemote)),
+    ];
+    if let Some(b) = wf.broadcast {
+        spans.push(Span::styled(" | ", t.muted()));
+        spans.push(Span::styled(format!("bcast ack {}", fmt::ms(b)), t.muted()));
+    }
+    spans.extend([
         Span::styled(" | ", t.muted()),
         Span::styled(
             format!("other {}", fmt::ms(other)),
@@ -133,22 +164,24 @@ fn waterfall_lines(cx: &Ctx, w: &[Wait; 3], width: usize, style: Style) -> Vec<L
         ),
         Span::styled(" ms", style),
     ]);
-    let total = local + remote + other;
+    let text = Line::from(spans);
+    let total = local + remote + bcast + other;
     let bar_w = width.saturating_sub(2);
     if total <= 0.0 || bar_w < 10 {
         return vec![text];
     }
     let seg = |v: f64| ((v / total) * bar_w as f64).round() as usize;
-    let (a, b) = (seg(local), seg(remote));
-    let c = bar_w.saturating_sub(a + b);
-    let (ca, cb, cc) = if cx.ascii {
-        ("#", "=", ".")
+    let (a, b, d) = (seg(local), seg(remote), seg(bcast));
+    let c = bar_w.saturating_sub(a + b + d);
+    let (ca, cb, cd, cc) = if cx.ascii {
+        ("#", "=", "+", ".")
     } else {
-        ("█", "▓", "░")
+        ("█", "▓", "▒", "░")
     };
     let bar = Line::from(vec![
         Span::styled(ca.repeat(a), t.style(Role::SeriesLfpw)),
         Span::styled(cb.repeat(b), t.style(Role::SeriesRemote)),
+        Span::styled(cd.repeat(d), t.muted()),
         Span::styled(cc.repeat(c), t.style(Role::SeriesLfs)),
     ]);
     vec![text, bar]
@@ -391,7 +424,24 @@ fn hist_rows_needed(w: &[Wait; 3]) -> usize {
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let (state, stale) = cx.slot_state(app.primary());
-    let mut extra = format!("(primary) window {}", app.window);
+    // `n` picks one RAC instance (its own LGWR); the default is the cluster's sums.
+    let inst = app.commit_inst.and_then(|id| {
+        let host = app.primary_instances().into_iter().find(|i| i.0 == id)?.1;
+        Some((id, host))
+    });
+    let d = match inst {
+        Some((id, _)) => cx.d.primary.as_ref().and_then(|d| d.instances.get(&id)),
+        None => cx.d.primary.as_ref(),
+    };
+    let who = match &inst {
+        Some((id, h)) => format!(
+            "primary, {}; chart: all",
+            crate::display::instance_label(*id, h.as_deref())
+        ),
+        None if !app.primary_instances().is_empty() => "primary, all instances".into(),
+        None => "primary".into(),
+    };
+    let mut extra = format!("({who}) window {}", app.window);
     if !state.is_empty() {
         extra.push_str(&format!("  {state}"));
     }
@@ -399,12 +449,17 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let style = cx.value_style(stale);
-    let w = waits(cx.d.primary.as_ref());
+    let w = waits(d);
+    let bcast = d.and_then(Delta::broadcast_ack_ms);
     let width = inner.width as usize;
     let mut lines = table(cx, &w, style);
     match detail {
         Detail::Compact => {
-            lines.extend(waterfall_lines(cx, &w, width, style).into_iter().take(1));
+            lines.extend(
+                waterfall_lines(cx, &w, bcast, width, style)
+                    .into_iter()
+                    .take(1),
+            );
             // Room left (a taller stacked layout): the latencies over time.
             let used = lines.len() as u16;
             if inner.height >= used + CHART_MIN {
@@ -415,7 +470,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             }
         }
         Detail::Normal => {
-            let wf = waterfall_lines(cx, &w, width, style);
+            let wf = waterfall_lines(cx, &w, bcast, width, style);
             let fixed = lines.len() + wf.len() + 2;
             let avail = (inner.height as usize).saturating_sub(fixed);
             // The chart keeps its minimum height; the histogram takes what it needs of the
@@ -441,7 +496,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         }
         Detail::Full => {
             lines.push(Line::raw(""));
-            lines.extend(waterfall_lines(cx, &w, width.min(100), style));
+            lines.extend(waterfall_lines(cx, &w, bcast, width.min(100), style));
             lines.push(Line::raw(""));
             lines.extend(mirrored(cx, &w, width.min(100), 40));
             lines.push(Line::raw(""));
@@ -451,14 +506,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             let chart_h = inner.height.saturating_sub(used).min(16);
             if chart_h >= 5 {
                 let text_area = Rect::new(inner.x, inner.y, inner.width, used);
-                frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), text_area);
+                frame.render_widget(Paragraph::new(lines), text_area);
                 let r = Rect::new(inner.x, inner.y + used, inner.width, chart_h);
                 latency_chart(frame.buffer_mut(), r, cx);
                 return;
             }
         }
     }
-    frame.render_widget(Paragraph::new(lines).scroll((app.scroll, 0)), inner);
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// Averages of the three waits per sample over the history, up to the instant shown.
@@ -485,4 +540,34 @@ pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
         mk("SYNC remote", Role::SeriesRemote, |p| p.remote_ms),
     ];
     chart::render(buf, area, cx, &s, "ms", span);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(avg: Option<f64>) -> Wait {
+        Wait {
+            label: "x",
+            role: Role::SeriesLfs,
+            avg,
+            hist: None,
+            per_s: None,
+        }
+    }
+
+    #[test]
+    fn the_broadcast_ack_is_its_own_part_and_never_more_than_the_rest() {
+        let w = [wait(Some(9.0)), wait(Some(0.5)), wait(Some(1.5))];
+        let single = waterfall(&w, None).unwrap();
+        assert_eq!((single.local, single.remote, single.other), (0.5, 1.0, 7.5));
+        assert_eq!(single.broadcast, None);
+        let rac = waterfall(&w, Some(0.4)).unwrap();
+        assert_eq!(rac.broadcast, Some(0.4));
+        assert!((rac.other - 7.1).abs() < 1e-9);
+        // The parts still add up to log file sync.
+        assert!((rac.local + rac.remote + 0.4 + rac.other - 9.0).abs() < 1e-9);
+        let capped = waterfall(&w, Some(20.0)).unwrap();
+        assert_eq!((capped.broadcast, capped.other), (Some(7.5), 0.0));
+    }
 }

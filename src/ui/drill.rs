@@ -261,24 +261,14 @@ pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
 }
 
 /// The drill-down as plain text for `y`: the whole of it (not the visible part), no border,
-/// no chart, lines unwrapped and trailing blanks trimmed; the figures as the screen shows
-/// them.
+/// no chart, lines unwrapped and trailing blanks trimmed: the finding's section of the
+/// incident report (`e`), word for word, SQL spelled for the same releases.
 pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
     let f = cx.app.assessment.findings.get(idx)?;
-    let mut lines = vec![
-        Line::raw(format!(
-            "{} {} (since {})",
-            f.severity,
-            f.id,
-            f.since.clock()
-        )),
-        Line::raw(f.title.clone()),
-        Line::raw(""),
-    ];
-    lines.extend(evidence_lines(cx, f, 200));
-    lines.push(Line::raw(""));
-    lines.extend(body_lines(cx, f));
-    Some(super::lines_text(&lines))
+    let releases = crate::report::check::releases(&cx.app.engine, cx.app.standby());
+    Some(crate::report::text::plain(&crate::report::text::finding(
+        f, &releases,
+    )))
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {

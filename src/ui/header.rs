@@ -41,12 +41,29 @@ pub fn dest_for<'a>(primary: Option<&'a Sample>, standby_name: Option<&str>) -> 
 }
 
 /// One field of the header: dropped (or shortened to `short`) when the line is too long,
-/// lowest priority first. Rank 0 is never dropped: mode, clock, speed, databases, REC,
-/// baseline and the injected fault.
+/// lowest priority first. Rank 0 is never dropped: mode, clock, speed, the primary, the
+/// standby the panes show, REC, baseline and the injected fault.
 struct Field<'a> {
     rank: u8,
     spans: Vec<Span<'a>>,
     short: Option<Vec<Span<'a>>>,
+    /// A second, lower-priority step: once shortened, the field is shortened again to this
+    /// at that rank (an arrow loses AFFIRM first, its mode last).
+    then: Option<(u8, Vec<Span<'a>>)>,
+}
+
+fn push(
+    fields: &mut Vec<Field<'static>>,
+    rank: u8,
+    spans: Vec<Span<'static>>,
+    short: Option<Vec<Span<'static>>>,
+) {
+    fields.push(Field {
+        rank,
+        spans,
+        short,
+        then: None,
+    })
 }
 
 fn width(spans: &[Span]) -> usize {
@@ -63,12 +80,25 @@ fn fit_fields<'a>(mut fields: Vec<Field<'a>>, room: usize) -> Vec<Span<'a>> {
         }
         for f in fields.iter_mut().filter(|f| f.rank == rank) {
             f.spans = f.short.take().unwrap_or_default();
+            if let Some((r, next)) = f.then.take() {
+                f.rank = r;
+                f.short = Some(next);
+            }
         }
         if rank == 1 {
             break;
         }
     }
-    fields.into_iter().flat_map(|f| f.spans).collect()
+    let mut spans: Vec<Span<'a>> = fields.into_iter().flat_map(|f| f.spans).collect();
+    // Still too long with only what is never dropped: one space between fields, not two.
+    if width(&spans) > room {
+        for s in spans.iter_mut() {
+            if s.content.starts_with("  ") {
+                s.content = s.content[1..].to_string().into();
+            }
+        }
+    }
+    spans
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
@@ -94,10 +124,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         .and_then(|s| s.last_good())
         .map(|a| &**a);
     let mut fields: Vec<Field<'static>> = Vec::new();
-    let mut push = |rank: u8, spans: Vec<Span<'static>>, short: Option<Vec<Span<'static>>>| {
-        fields.push(Field { rank, spans, short })
-    };
-    push(7, vec![Span::styled(" dgscope ", bold)], None);
+    push(&mut fields, 7, vec![Span::styled(" dgscope ", bold)], None);
 
     // Mode, clock and pace: the clock is the source's (virtual in the demo, the recording's
     // in replay), and the header says so with the speed.
@@ -114,7 +141,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     if app.cfg.mode == Mode::Replay && app.ended && app.paused_at.is_none() {
         mode_spans.push(Span::styled("END ", h));
     }
-    push(0, mode_spans, None);
+    push(&mut fields, 0, mode_spans, None);
     let mut clock = app.clock().clock();
     if let (Some(p), Some(latest)) = (app.paused_at, e.latest()) {
         let back = latest.secs_since(p);
@@ -122,7 +149,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
             clock.push_str(&format!(" (-{})", fmt::dur(back)));
         }
     }
-    push(0, vec![Span::styled(clock, h)], None);
+    push(&mut fields, 0, vec![Span::styled(clock, h)], None);
     let x = if cx.ascii { "x" } else { "×" };
     let speed = match app.pace {
         Pace::Speed(s) => format!("{x}{}", trim(s)),
@@ -135,6 +162,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         Mode::Live => (format!(" {speed}"), None),
     };
     push(
+        &mut fields,
         if app.cfg.mode == Mode::Live { 2 } else { 4 },
         vec![Span::styled(pace, h)],
         short.map(|s| vec![Span::styled(s, h)]),
@@ -147,85 +175,140 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         standby_slot.map(|s| s.as_str()).unwrap_or("no standby"),
     );
     let pdb = primary.and_then(|s| s.db.as_ref());
-    push(0, vec![Span::styled(format!("  {pname}"), bold)], None);
+    push(
+        &mut fields,
+        0,
+        vec![Span::styled(format!("  {pname}"), bold)],
+        None,
+    );
     if wide {
         let role = pdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
         let version = pdb.and_then(|d| d.version.clone());
         let extra: Vec<String> = [role, version].into_iter().flatten().collect();
         if !extra.is_empty() {
             push(
+                &mut fields,
                 6,
                 vec![Span::styled(format!(" {}", extra.join(" ")), h)],
                 None,
             );
         }
     }
-    let dest = dest_for(primary, Some(&sname));
-    let transport = dest
-        .map(|d| {
-            let mut s = d.mode.to_string();
-            if d.mode.is_sync() {
-                s.push_str(if d.affirm { " AFFIRM" } else { " NOAFFIRM" });
-            }
-            s
-        })
-        .unwrap_or_else(|| "?".into());
-    let arrow = match (cx.ascii, wide) {
-        (true, true) => format!(" == {transport} ==> "),
-        (true, false) => format!(" ={transport}=> "),
-        (false, true) => format!(" ══ {transport} ══▶ "),
-        (false, false) => format!(" ═{transport}═▶ "),
-    };
-    let arrow_style = match dest {
-        Some(d) if d.has_gap() || d.error.as_deref().is_some_and(|e| !e.is_empty()) => {
+    // The whole configuration: every member after the one that sends it redo, the mode
+    // of each hop on its arrow. The path to the standby panes 3–4 show is never dropped
+    // (its arrows shorten to bare ones); the other members go before the details.
+    let topo = super::topology::read(e);
+    // An arrow loses AFFIRM/NOAFFIRM first (rank 3) and its mode last (rank 1).
+    let arrow_for = |transport: Option<&str>, alarm: bool| {
+        let transport = transport.unwrap_or("?");
+        let mode = transport.split(' ').next().unwrap_or("?");
+        let draw = |m: &str| match (cx.ascii, wide) {
+            (true, true) => format!(" == {m} ==> "),
+            (true, false) => format!(" ={m}=> "),
+            (false, true) => format!(" ══ {m} ══▶ "),
+            (false, false) => format!(" ═{m}═▶ "),
+        };
+        let style = if alarm {
             t.style(Role::Crit).bg(t.color(Role::HeaderBg))
+        } else {
+            h
+        };
+        let bare = if cx.ascii { " => " } else { " ▶ " };
+        Field {
+            rank: 3,
+            spans: vec![Span::styled(draw(transport), style)],
+            short: Some(vec![Span::styled(draw(mode), style)]),
+            then: Some((1, vec![Span::styled(bare, style)])),
         }
-        _ => h,
     };
-    let bare = if cx.ascii { " => " } else { " ▶ " };
-    push(
-        3,
-        vec![Span::styled(arrow, arrow_style)],
-        Some(vec![Span::styled(bare, arrow_style)]),
-    );
-
-    // Standbys: all of them, the one panes 3–4 show in bold.
-    let standbys = e.standby_slots();
-    if standbys.len() <= 1 {
-        push(0, vec![Span::styled(sname.clone(), bold)], None);
-    } else {
-        let mut spans = vec![];
-        for (i, s) in standbys.iter().enumerate() {
-            let n = db_name(
-                e.slot(s).and_then(|x| x.last_good()).map(|a| &**a),
-                s.as_str(),
-            );
-            let chosen = Some(*s) == standby_slot;
-            let txt = if chosen { format!("[{n}]") } else { n };
-            spans.push(Span::styled(txt, if chosen { bold } else { h }));
-            if i + 1 < standbys.len() {
-                spans.push(Span::styled(" ", h));
-            }
+    // The chosen standby's role and open mode, right after its name (wide only).
+    let standby_extra = || -> Option<Vec<Span<'static>>> {
+        if !wide {
+            return None;
         }
-        push(0, spans, None);
-    }
-    if wide {
         let sdb = standby.and_then(|s| s.db.as_ref());
         let role = sdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
         let open = sdb
             .and_then(|d| d.open_mode.as_ref())
             .map(|o| format!("({o})"));
         let extra: Vec<String> = [role, open].into_iter().flatten().collect();
-        if !extra.is_empty() {
+        (!extra.is_empty()).then(|| vec![Span::styled(format!(" {}", extra.join(" ")), h)])
+    };
+    let several = e.standby_slots().len() > 1;
+    if topo.members.is_empty() {
+        fields.push(arrow_for(None, false));
+        push(
+            &mut fields,
+            0,
+            vec![Span::styled(sname.clone(), bold)],
+            None,
+        );
+        if let Some(x) = standby_extra() {
+            push(&mut fields, 6, x, None);
+        }
+    }
+    // The chosen standby and the members it receives through.
+    let mut on_path: Vec<String> = Vec::new();
+    if let Some(mut at) = topo
+        .members
+        .iter()
+        .find(|m| m.slot.is_some() && m.slot.as_ref() == standby_slot)
+    {
+        on_path.push(at.name.clone());
+        while let Some(up) = topo.members.iter().find(|m| m.name == at.parent) {
+            on_path.push(up.name.clone());
+            at = up;
+        }
+    }
+    for (i, m) in topo.members.iter().enumerate() {
+        let path = on_path.contains(&m.name);
+        let chosen = m.slot.is_some() && m.slot.as_ref() == standby_slot;
+        let arrow = arrow_for(m.transport.as_deref(), m.alarm);
+        let name = if chosen && several {
+            format!("[{}]", m.name)
+        } else {
+            m.name.clone()
+        };
+        let name_style = if chosen { bold } else { h };
+        // A new branch from the primary: a comma takes the reader back to it (dropped with
+        // the branches it separates).
+        if i > 0 && m.depth == 1 {
+            push(&mut fields, 4, vec![Span::styled(",", h)], None);
+        }
+        if path {
+            fields.push(arrow);
+            // A member the chosen standby receives through gives way (to "…") last.
+            let (rank, short) = if chosen {
+                (0, None)
+            } else {
+                (1, Some(vec![Span::styled("…", h)]))
+            };
             push(
-                6,
-                vec![Span::styled(format!(" {}", extra.join(" ")), h)],
-                None,
+                &mut fields,
+                rank,
+                vec![Span::styled(name, name_style)],
+                short,
             );
+            if m.far_sync {
+                push(&mut fields, 2, vec![Span::styled(" (far sync)", h)], None);
+            }
+            if chosen {
+                if let Some(x) = standby_extra() {
+                    push(&mut fields, 6, x, None);
+                }
+            }
+        } else {
+            let mut spans = arrow.spans;
+            spans.push(Span::styled(name, name_style));
+            if m.far_sync {
+                spans.push(Span::styled(" (far sync)", h));
+            }
+            push(&mut fields, 4, spans, None);
         }
     }
     if let Some(p) = pdb.and_then(|d| d.protection_mode.as_deref()) {
         push(
+            &mut fields,
             5,
             vec![Span::styled(format!("  {}", protection(p)), h)],
             None,
@@ -234,6 +317,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
 
     // Window, recording, baseline, fault.
     push(
+        &mut fields,
         2,
         vec![Span::styled(format!("  win {}", app.window), h)],
         None,
@@ -245,18 +329,34 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_else(|| rec.clone());
-        push(0, vec![Span::styled(format!("  {dot}REC"), alarm)], None);
-        push(5, vec![Span::styled(format!(" {name}"), alarm)], None);
+        push(
+            &mut fields,
+            0,
+            vec![Span::styled(format!("  {dot}REC"), alarm)],
+            None,
+        );
+        push(
+            &mut fields,
+            5,
+            vec![Span::styled(format!(" {name}"), alarm)],
+            None,
+        );
     }
     if let Some(b) = e.baseline() {
         push(
+            &mut fields,
             0,
             vec![Span::styled(format!("  base@{}", b.clock()), h)],
             None,
         );
     }
     if let Some(s) = &app.active_scenario {
-        push(0, vec![Span::styled(format!("  fault {s}"), h)], None);
+        push(
+            &mut fields,
+            0,
+            vec![Span::styled(format!("  fault {s}"), h)],
+            None,
+        );
     }
     Line::from(fit_fields(fields, room))
 }

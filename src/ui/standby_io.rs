@@ -250,15 +250,6 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             l
         }
     };
-    frame.render_widget(
-        Paragraph::new(lines).scroll((
-            if detail == Detail::Full {
-                app.scroll
-            } else {
-                0
-            },
-            0,
-        )),
-        inner,
-    );
+    // Zoomed, the screen scrolls the pane as a whole (see `ui::render_zoom`).
+    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -129,6 +129,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
                     None if has_base => format!("{} vs base", fmt::NONE),
                     None => String::new(),
                 };
+                // Text to paste (`y`) has no sparklines: the figures and the change only.
+                if cx.plain {
+                    return Line::from(vec![
+                        Span::styled(format!("{:<9}", m.label), t.muted()),
+                        Span::styled(format!("{:>12}  ", value), style),
+                        Span::styled(change, t.style(Role::Baseline)),
+                    ]);
+                }
                 let sp = m
                     .spark
                     .map(|f| spark(cx, f, spark_w))

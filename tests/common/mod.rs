@@ -101,3 +101,25 @@ pub fn states<'a>(events: &'a [SourceEvent], slot: &str) -> Vec<&'a ConnState> {
 pub fn until_good(slot: &'static str, n: usize) -> impl Fn(&[SourceEvent]) -> bool {
     move |ev| good_samples(ev, slot).len() >= n
 }
+
+/// `y`'s text is the incident report's text for the same part: every line of the copy is in
+/// the Markdown report, a table row as the same cells in a Markdown row.
+pub fn assert_copy_in_report(copy: &str, md: &str) {
+    let esc = |s: &str| s.replace('<', "&lt;").replace('|', "\\|");
+    for line in copy.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if md.contains(&esc(line)) {
+            continue;
+        }
+        let cells: Vec<String> = line
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(esc)
+            .collect();
+        let row = format!("| {} |", cells.join(" | "));
+        assert!(
+            cells.len() > 1 && md.contains(&row),
+            "copied line {line:?} is not in the report:\n{md}"
+        );
+    }
+}

@@ -5,6 +5,7 @@
 use super::{findings, synthetic};
 use dgscope::app::{update, Action, App, Mode};
 use dgscope::causes::{Assessment, Finding};
+use dgscope::sample::{Role, Sample, Slot};
 use dgscope::source::SourceEvent;
 use dgscope::tui::{self, TuiOptions};
 use dgscope::ui::{self, theme::Theme};
@@ -28,6 +29,149 @@ pub struct Setup {
     pub buckets: Option<usize>,
     /// From this sample on, the standby's samples fail (unreachable).
     pub standby_down_at: Option<usize>,
+    /// The Data Guard configuration around the synthetic pair.
+    pub topology: Topology,
+}
+
+/// Configurations for the header and `[`/`]`, their configuration rows and destinations
+/// taken from the Oracle fake-driver fixtures (`src/source/oracle/scenarios.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topology {
+    /// The synthetic pair alone: prod_a SYNC to prod_b.
+    Pair,
+    /// `primary_two_standbys`: SYNC AFFIRM to the near prod_b, ASYNC to the far prod_c,
+    /// both monitored (prod_c as a second standby slot).
+    TwoStandbys,
+    /// `far_sync` and `cascaded_standby`: prod_a SYNC to the far sync prod_fs, which ships
+    /// ASYNC to the terminal standby prod_c; both monitored.
+    FarSync,
+}
+
+/// The first good sample of a fixture database, through the real collector.
+pub fn fixture_sample(db: dgscope::source::oracle::fake::FakeDb, slot: Slot) -> Sample {
+    use dgscope::source::oracle::connect::Privilege;
+    use dgscope::source::oracle::fake::FakeDriver;
+    const CONN: &str = "//dbhost1:1521/prod_a";
+    let d = FakeDriver::new();
+    d.add(CONN, db);
+    let name = slot.to_string();
+    // A standby is read as SYSDG (it is mounted), the primary as a plain user.
+    let privilege = if slot.is_standby() {
+        Privilege::Sysdg
+    } else {
+        Privilege::Normal
+    };
+    let ev = super::collect(
+        &d,
+        vec![super::target(slot, &format!("mon@{CONN}"), privilege)],
+        |_| {},
+        |ev| !super::good_samples(ev, &name).is_empty(),
+    );
+    super::good_samples(&ev, &name)[0].clone()
+}
+
+/// Puts the synthetic pair into `topo`: returns the second monitored database's sample.
+fn decorate(topo: &TopologyParts, p: &mut Sample, sb: &mut Sample) -> Option<Sample> {
+    p.dests.extend(topo.primary_dests.iter().cloned());
+    if let Some(n) = topo.rename_dest2 {
+        for d in p.dests.iter_mut().filter(|d| d.id == 2) {
+            d.name = Some(n.into());
+            d.db_unique_name = Some(n.into());
+        }
+    }
+    if topo.dg_config.is_some() {
+        p.dg_config = topo.dg_config.clone();
+    }
+    let second = topo.second.as_ref().map(|(slot, name, role, dests)| {
+        let mut x = sb.clone();
+        x.slot = slot.clone();
+        if let Some(db) = x.db.as_mut() {
+            db.name = Some(name.to_string());
+            if let Some(r) = role {
+                db.role = Some(r.clone());
+            }
+        }
+        if !dests.is_empty() {
+            x.dests = dests.clone();
+        }
+        x
+    });
+    if let (Some(n), Some(db)) = (topo.standby_name, sb.db.as_mut()) {
+        db.name = Some(n.into());
+    }
+    second
+}
+
+/// `secs` seconds of the synthetic pair (seed 7) in `topo`, in the order a source emits
+/// them: what a recording of that configuration holds.
+pub fn topology_samples(topo: Topology, secs: usize) -> Vec<Sample> {
+    let parts = topology_parts(topo);
+    let mut g = synthetic::Synth::new(7);
+    let mut out = Vec::new();
+    for _ in 0..secs {
+        let (mut p, mut sb) = g.next_pair();
+        let second = decorate(&parts, &mut p, &mut sb);
+        out.push(p);
+        out.push(sb);
+        out.extend(second);
+    }
+    out
+}
+
+struct TopologyParts {
+    /// Destinations added to (or renaming) the primary's, and its configuration rows.
+    primary_dests: Vec<dgscope::sample::Dest>,
+    rename_dest2: Option<&'static str>,
+    dg_config: Option<Vec<dgscope::sample::DgMember>>,
+    /// The synthetic standby under another name (the terminal standby).
+    standby_name: Option<&'static str>,
+    /// A second monitored database: a copy of the standby's samples under this slot, name,
+    /// role and destinations.
+    second: Option<(Slot, &'static str, Option<Role>, Vec<dgscope::sample::Dest>)>,
+}
+
+fn topology_parts(t: Topology) -> TopologyParts {
+    use dgscope::source::oracle::scenarios::{self as sc, Release};
+    match t {
+        Topology::Pair => TopologyParts {
+            primary_dests: vec![],
+            rename_dest2: None,
+            dg_config: None,
+            standby_name: None,
+            second: None,
+        },
+        Topology::TwoStandbys => {
+            let p = fixture_sample(sc::primary_two_standbys(Release::R19), Slot::primary());
+            TopologyParts {
+                primary_dests: p
+                    .dests
+                    .iter()
+                    .filter(|d| d.db_unique_name.as_deref() == Some("prod_c"))
+                    .cloned()
+                    .collect(),
+                rename_dest2: None,
+                dg_config: p.dg_config.clone(),
+                standby_name: None,
+                second: Some((Slot::named_standby("far"), "prod_c", None, vec![])),
+            }
+        }
+        Topology::FarSync => {
+            let fs = fixture_sample(sc::far_sync(Release::R19), Slot::named_standby("fs"));
+            let c = fixture_sample(sc::cascaded_standby(Release::R19), Slot::standby());
+            TopologyParts {
+                primary_dests: vec![],
+                rename_dest2: Some("prod_fs"),
+                dg_config: c.dg_config.clone(),
+                standby_name: Some("prod_c"),
+                second: Some((
+                    Slot::named_standby("fs"),
+                    "prod_fs",
+                    Some(Role::FarSync),
+                    fs.dests.clone(),
+                )),
+            }
+        }
+    }
 }
 
 impl Default for Setup {
@@ -44,6 +188,7 @@ impl Default for Setup {
             seed: 7,
             buckets: None,
             standby_down_at: None,
+            topology: Topology::Pair,
         }
     }
 }
@@ -72,6 +217,7 @@ pub fn app(s: Setup) -> App {
     let mut app = tui::build_app(&opts, themes, assessor);
     let mut g = synthetic::Synth::new(s.seed);
     g.adg = s.adg;
+    let topo = topology_parts(s.topology);
     for i in 0..s.secs {
         let (mut p, mut sb) = g.next_pair();
         if s.standby_down_at.is_some_and(|at| i >= at) {
@@ -85,8 +231,12 @@ pub fn app(s: Setup) -> App {
         if let (Some(n), true) = (s.buckets, i + 1 == s.secs) {
             many_buckets(&mut p, n);
         }
+        let second = decorate(&topo, &mut p, &mut sb);
         app.ingest(SourceEvent::Sample(Box::new(p)));
         app.ingest(SourceEvent::Sample(Box::new(sb)));
+        if let Some(x) = second {
+            app.ingest(SourceEvent::Sample(Box::new(x)));
+        }
         if s.baseline_at == Some(i) {
             update(&mut app, Action::SetBaseline);
         }

@@ -1,10 +1,11 @@
 //! Causes on the commit path: where `log file sync` time goes (seed 000, seed 001).
 
 use super::{ev, ms, Draft};
-use crate::causes::context::Context;
-use crate::causes::finding::{Finding, Severity};
+use crate::causes::context::{broadcast_ms, Context};
+use crate::causes::finding::{Evidence, Finding, Severity};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
+use crate::metrics::Delta;
 use crate::sample::names::{event, filetype, os, stat};
 
 pub const STANDBY_REDO_WRITE_SLOW: &str = "standby-redo-write-slow";
@@ -49,15 +50,63 @@ impl ModeAdvice for Finding {
     }
 }
 
-pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let dest = ctx.sync_dest().filter(|d| d.affirm)?;
-    let (remote, lfpw, rfs) = (ctx.remote()?, ctx.lfpw()?, ctx.rfs()?);
-    let holds = remote >= th.remote_min_ms
-        && remote >= th.remote_vs_lfpw_ratio * lfpw
-        && rfs >= th.rfs_share_of_remote * remote;
-    if !holds {
-        return None;
+/// With several SYNC destinations `SYNC Remote Write` is one event over all of them: an
+/// evidence line that says so, with each destination's own response histogram.
+fn mixed_sync_evidence(ctx: &Context) -> Vec<Evidence> {
+    let sync = ctx.sync_dests();
+    if sync.len() < 2 {
+        return Vec::new();
     }
+    let names: Vec<String> = sync.iter().map(|d| dest_label(d)).collect();
+    let mut out = vec![ev(
+        &format!(
+            "SYNC Remote Write mixes {} SYNC destinations ({})",
+            sync.len(),
+            names.join(", ")
+        ),
+        f64::NAN,
+        "",
+        None,
+        "V$ARCHIVE_DEST",
+    )];
+    for d in sync {
+        if let Some((n, slow)) = ctx.dest_resp(d.id) {
+            out.push(ev(
+                &format!("{} responses of 2 s or more", dest_label(d)),
+                slow as f64,
+                &format!("of {n}"),
+                None,
+                "V$REDO_DEST_RESP_HISTOGRAM",
+            ));
+        }
+    }
+    out
+}
+
+fn dest_label(d: &crate::sample::Dest) -> String {
+    d.db_unique_name
+        .clone()
+        .or(d.name.clone())
+        .unwrap_or_else(|| format!("dest {}", d.id))
+}
+
+pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
+    // Each SYNC AFFIRM destination is judged by the RFS writes of the member it ships to
+    // (matched by DB_UNIQUE_NAME): an ASYNC standby's slow disk is never blamed for
+    // commits, and with several the slowest holding one is named.
+    let (dest, rfs) = ctx
+        .sync_dests()
+        .into_iter()
+        .filter(|d| d.affirm)
+        .filter_map(|d| Some((d, ctx.rfs_of(d)?)))
+        .filter(|(_, rfs)| {
+            remote >= th.remote_min_ms
+                && remote >= th.remote_vs_lfpw_ratio * lfpw
+                && *rfs >= th.rfs_share_of_remote * remote
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let far_sync = ctx.dest_is_far_sync(dest);
     let mut evidence = vec![
         ev(
             "SYNC Remote Write avg",
@@ -79,7 +128,11 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             V_SYSTEM_EVENT,
         ),
         ev(
-            "RFS random i/o avg (standby)",
+            &if far_sync {
+                format!("RFS random i/o avg (far sync {})", dest_label(dest))
+            } else {
+                "RFS random i/o avg (standby)".to_string()
+            },
             rfs,
             "ms",
             Some(format!(
@@ -89,6 +142,7 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             V_SYSTEM_EVENT,
         ),
     ];
+    evidence.extend(mixed_sync_evidence(ctx));
     let layout = super::srl_layout(ctx);
     if let Some(members) = layout.as_ref().and_then(|l| l.members) {
         evidence.push(ev(
@@ -135,11 +189,12 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             id: STANDBY_REDO_WRITE_SLOW,
             severity,
             title: format!(
-                "Standby redo log writes are slow: SYNC Remote Write {} vs log file parallel write {} on the primary; RFS random i/o {}{}",
+                "Standby redo log writes are slow: SYNC Remote Write {} vs log file parallel write {} on the primary; RFS random i/o {} ({}{})",
                 ms(remote),
                 ms(lfpw),
                 ms(rfs),
-                dest.name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+                if far_sync { "far sync " } else { "" },
+                dest_label(dest)
             ),
             evidence,
             meaning: "With SYNC AFFIRM every commit waits until the standby's RFS has written the redo into a standby redo log. When that write is slower than the primary's own log write, the standby's disk sets the commit time. Seed 000 shows 2-member SRLs on a slow disk: RFS 2.89 ms, log file sync 4.60 ms and TPS −20 %; after moving to one member on fast storage RFS fell to 0.89 ms.",
@@ -154,9 +209,15 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
 }
 
 pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let dest = ctx.sync_dest()?;
+    // With several SYNC destinations the one whose own response histogram is worst.
+    let dest = ctx
+        .sync_dests()
+        .into_iter()
+        .rev() // the first of equals
+        .max_by_key(|d| ctx.dest_resp(d.id).map(|r| r.1))?;
     let remote = ctx.remote()?;
-    let rfs = ctx.rfs();
+    // The RFS writes of the member this destination ships to, never another standby's.
+    let rfs = ctx.rfs_of(dest);
     // With NOAFFIRM the standby acknowledges on receipt: the remote time is the network's.
     let network = match (dest.affirm, rfs) {
         (false, _) => Some(remote),
@@ -192,15 +253,17 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     if let Some(t) = dest.net_timeout_s {
         evidence.push(ev("NET_TIMEOUT", t as f64, "s", None, "V$ARCHIVE_DEST"));
     }
+    evidence.extend(mixed_sync_evidence(ctx));
     Some(
         Draft {
             id: NETWORK_LATENCY,
             severity: Severity::Warn,
             title: format!(
-                "The network dominates SYNC: {} of the {} remote write is not the standby's disk ({})",
+                "The network dominates SYNC: {} of the {} remote write is not the standby's disk ({} to {})",
                 ms(network),
                 ms(remote),
-                if dest.affirm { "SYNC AFFIRM" } else { "SYNC NOAFFIRM" }
+                if dest.affirm { "SYNC AFFIRM" } else { "SYNC NOAFFIRM" },
+                dest_label(dest)
             ),
             evidence,
             meaning: "SYNC Remote Write is the round trip to the standby plus, with AFFIRM, the standby's redo log write. What is left after the RFS write is network: distance, congestion or small socket buffers. MAA expects a SYNC round trip under 5 ms; every millisecond adds to every commit.",
@@ -216,58 +279,153 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-/// `lfs − max(lfpw, remote)`: the part of a commit's wait that no write explains.
-fn unexplained(ctx: &Context) -> Option<(f64, f64, f64)> {
-    let lfs = ctx.lfs()?;
-    let path = ctx.write_path()?;
-    Some((lfs, path, lfs - path))
+/// One LGWR's commit path: the cluster's on a single instance, each instance's on RAC
+/// (its own LGWR, its own host's CPU and load).
+struct CommitPath {
+    /// `(inst_id, host)` on RAC; `None` for a single instance.
+    inst: Option<(u32, Option<String>)>,
+    lfs: f64,
+    /// The slowest write the commit waits for: local, or remote under SYNC.
+    path: f64,
+    /// RAC broadcast-on-commit ack per commit, taken out before CPU or polling is blamed.
+    broadcast: f64,
+    /// `lfs − broadcast − path`: the part of a commit's wait that no write explains.
+    extra: f64,
+    polled: Option<u64>,
+    polling_share: Option<f64>,
+    cpu: Option<f64>,
+    load: Option<f64>,
+    cpus: Option<f64>,
 }
 
-fn polled_writes(ctx: &Context) -> Option<u64> {
-    ctx.p.as_ref()?.stat(stat::REDO_SYNCH_POLL_WRITES)
+impl CommitPath {
+    fn of(ctx: &Context, d: &Delta, inst: Option<(u32, Option<String>)>) -> Option<Self> {
+        let lfs = d.event_avg(event::LOG_FILE_SYNC)?.0;
+        let lfpw = d.event_avg(event::LOG_FILE_PARALLEL_WRITE).map(|m| m.0);
+        // 11.2's LNS wait is in the commit path only with a SYNC destination.
+        let remote = d
+            .event_avg(event::SYNC_REMOTE_WRITE)
+            .or_else(|| {
+                ctx.sync_dest()?;
+                d.event_avg(event::LNS_WAIT_ON_SENDREQ)
+            })
+            .map(|m| m.0);
+        let path = match (lfpw, remote) {
+            (Some(l), Some(r)) => l.max(r),
+            (l, r) => l.or(r)?,
+        };
+        let broadcast = broadcast_ms(d).unwrap_or(0.0);
+        Some(CommitPath {
+            inst,
+            lfs,
+            path,
+            broadcast,
+            extra: lfs - broadcast - path,
+            polled: d.stat(stat::REDO_SYNCH_POLL_WRITES),
+            polling_share: d.polling_share(),
+            cpu: d.cpu_busy_pct(),
+            load: d.os.get(os::LOAD).copied(),
+            cpus: d.os.get(os::NUM_CPUS).copied(),
+        })
+    }
+
+    /// `inst 2 on dbhost2: ` on RAC, nothing on a single instance.
+    fn prefix(&self) -> String {
+        match &self.inst {
+            Some((id, h)) => format!("{}: ", crate::display::instance_label(*id, h.as_deref())),
+            None => String::new(),
+        }
+    }
+
+    fn source(&self, single: &'static str, rac: &'static str) -> &'static str {
+        if self.inst.is_some() {
+            rac
+        } else {
+            single
+        }
+    }
+
+    fn busy(&self, th: &Thresholds) -> bool {
+        self.cpu.is_some_and(|c| c >= th.cpu_busy_pct)
+            || matches!((self.load, self.cpus), (Some(l), Some(n)) if n > 0.0 && l >= n)
+    }
+}
+
+/// The commit paths to judge: each instance's on RAC (never the cluster's sums: NUM_CPUS
+/// summed over hosts against the busiest host's LOAD hides a saturated node, and an average
+/// over LGWRs hides the slow one), the cluster's otherwise.
+fn commit_paths(ctx: &Context) -> Vec<CommitPath> {
+    let Some(d) = ctx.p.as_ref() else {
+        return Vec::new();
+    };
+    if d.instances.is_empty() {
+        return CommitPath::of(ctx, d, None).into_iter().collect();
+    }
+    d.instances
+        .iter()
+        .filter_map(|(id, i)| CommitPath::of(ctx, i, Some((*id, i.host.clone()))))
+        .collect()
+}
+
+fn broadcast_evidence(c: &CommitPath) -> Option<Evidence> {
+    (c.broadcast > 0.0).then(|| {
+        ev(
+            "redo write broadcast ack time per commit (RAC, not CPU)",
+            c.broadcast,
+            "ms",
+            None,
+            c.source("V$SYSSTAT", "GV$SYSSTAT"),
+        )
+    })
 }
 
 pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let polled = polled_writes(ctx).filter(|&n| n > 0)?;
-    let (lfs, path, extra) = unexplained(ctx)?;
-    if !(lfs >= th.lfs_vs_write_ratio * path && extra >= th.lfs_unexplained_ms) {
-        return None;
-    }
     let secs = ctx.window_len_s().unwrap_or(1.0).max(1e-9);
+    let c = commit_paths(ctx)
+        .into_iter()
+        .filter(|c| c.polled.is_some_and(|n| n > 0))
+        .filter(|c| c.lfs >= th.lfs_vs_write_ratio * c.path && c.extra >= th.lfs_unexplained_ms)
+        .max_by(|a, b| a.extra.total_cmp(&b.extra))?;
+    let polled = c.polled.unwrap_or(0);
+    let (sysstat, sysevent) = (
+        c.source("V$SYSSTAT", "GV$SYSSTAT"),
+        c.source(V_SYSTEM_EVENT, "GV$SYSTEM_EVENT"),
+    );
     let mut evidence = vec![
         ev(
             "redo synch poll writes",
             polled as f64 / secs,
             "/s",
             Some("> 0".into()),
-            "V$SYSSTAT",
+            sysstat,
         ),
         ev(
             "log file sync avg",
-            lfs,
+            c.lfs,
             "ms",
             Some(format!(
                 "≥ {} × slowest write ({})",
                 th.lfs_vs_write_ratio,
-                ms(path)
+                ms(c.path)
             )),
-            V_SYSTEM_EVENT,
+            sysevent,
         ),
         ev(
             "slowest write (lfpw or remote)",
-            path,
+            c.path,
             "ms",
             None,
-            V_SYSTEM_EVENT,
+            sysevent,
         ),
     ];
-    if let Some(share) = ctx.p.as_ref().and_then(|d| d.polling_share()) {
+    evidence.extend(broadcast_evidence(&c));
+    if let Some(share) = c.polling_share {
         evidence.push(ev(
             "share of sync writes that polled",
             share * 100.0,
             "%",
             None,
-            "V$SYSSTAT",
+            sysstat,
         ));
     }
     Some(
@@ -275,9 +433,10 @@ pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: ADAPTIVE_LFS_POLLING,
             severity: Severity::Warn,
             title: format!(
-                "Sessions poll for commit completion: log file sync {} vs {} writes, {:.0} polled writes/s",
-                ms(lfs),
-                ms(path),
+                "{}Sessions poll for commit completion: log file sync {} vs {} writes, {:.0} polled writes/s",
+                c.prefix(),
+                ms(c.lfs),
+                ms(c.path),
                 polled as f64 / secs
             ),
             evidence,
@@ -288,79 +447,83 @@ pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "_use_adaptive_log_file_sync=FALSE keeps post/wait. It is a hidden parameter: change it only with Oracle Support's agreement.",
                 "Fix what made LGWR slow enough to trigger the switch (write latency, CPU) so it does not recur.",
             ],
-            explains: extra,
+            explains: c.extra,
         }
         .finish(ctx),
     )
 }
 
 pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    if polled_writes(ctx).is_some_and(|n| n > 0) {
-        return None;
-    }
-    let d = ctx.p.as_ref()?;
-    let cpu = d.cpu_busy_pct();
-    let load = d.os.get(os::LOAD).copied();
-    let cpus = d.os.get(os::NUM_CPUS).copied();
-    let busy = cpu.is_some_and(|c| c >= th.cpu_busy_pct)
-        || matches!((load, cpus), (Some(l), Some(n)) if n > 0.0 && l >= n);
-    let (lfs, path, extra) = unexplained(ctx)?;
-    if !(busy && extra >= th.lfs_unexplained_ms) {
-        return None;
-    }
+    // Judged per LGWR: a saturated node with its own slow commits, the worst one named.
+    let c = commit_paths(ctx)
+        .into_iter()
+        .filter(|c| !c.polled.is_some_and(|n| n > 0))
+        .filter(|c| c.busy(th) && c.extra >= th.lfs_unexplained_ms)
+        .max_by(|a, b| a.extra.total_cmp(&b.extra))?;
+    let (osstat, sysevent) = (
+        c.source("V$OSSTAT", "GV$OSSTAT"),
+        c.source(V_SYSTEM_EVENT, "GV$SYSTEM_EVENT"),
+    );
+    let (cpu_label, load_label) = if c.inst.is_some() {
+        ("its host CPU busy", "its host load average")
+    } else {
+        ("host CPU busy", "load average")
+    };
     let mut evidence = vec![];
-    if let Some(c) = cpu {
+    if let Some(cpu) = c.cpu {
         evidence.push(ev(
-            "host CPU busy",
-            c,
+            cpu_label,
+            cpu,
             "%",
             Some(format!("≥ {:.0} %", th.cpu_busy_pct)),
-            "V$OSSTAT",
+            osstat,
         ));
     }
-    if let (Some(l), Some(n)) = (load, cpus) {
+    if let (Some(l), Some(n)) = (c.load, c.cpus) {
         evidence.push(ev(
-            "load average",
+            load_label,
             l,
             "",
             Some(format!("≥ NUM_CPUS ({n:.0})")),
-            "V$OSSTAT",
+            osstat,
         ));
     }
     evidence.push(ev(
         "log file sync not explained by writes",
-        extra,
+        c.extra,
         "ms",
         Some(format!("≥ {}", ms(th.lfs_unexplained_ms))),
-        V_SYSTEM_EVENT,
+        sysevent,
     ));
-    evidence.push(ev("log file sync avg", lfs, "ms", None, V_SYSTEM_EVENT));
+    evidence.push(ev("log file sync avg", c.lfs, "ms", None, sysevent));
     evidence.push(ev(
         "slowest write (lfpw or remote)",
-        path,
+        c.path,
         "ms",
         None,
-        V_SYSTEM_EVENT,
+        sysevent,
     ));
+    evidence.extend(broadcast_evidence(&c));
     Some(
         Draft {
             id: LGWR_CPU_STARVED,
             severity: Severity::Warn,
             title: format!(
-                "LGWR and committers wait for CPU: log file sync {} but writes take {}; CPU {}",
-                ms(lfs),
-                ms(path),
-                cpu.map_or("–".into(), |c| format!("{c:.0} %"))
+                "{}LGWR and committers wait for CPU: log file sync {} but writes take {}; CPU {}",
+                c.prefix(),
+                ms(c.lfs),
+                ms(c.path),
+                c.cpu.map_or("–".into(), |x| format!("{x:.0} %"))
             ),
             evidence,
-            meaning: "When the host is saturated, LGWR waits for a CPU to start each write and committing sessions wait for a CPU to notice they were posted. log file sync then exceeds the write time by scheduler quanta (peaks near 10/20/30 ms), while log file parallel write stays fast.",
+            meaning: "When the host is saturated, LGWR waits for a CPU to start each write and committing sessions wait for a CPU to notice they were posted. log file sync then exceeds the write time by scheduler quanta (peaks near 10/20/30 ms), while log file parallel write stays fast. On RAC each instance has its own LGWR and host: one saturated node slows its own commits while the cluster's sums look fine.",
             check: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
             advice: &[
                 "Find what saturates the host (connection storms, runaway batch, other databases) and reduce it.",
                 "Keep the run queue below the CPU count; a resource manager plan can protect foreground work.",
                 "Raising LGWR's priority (_high_priority_processes) is a hidden parameter: only with Oracle Support's agreement.",
             ],
-            explains: extra,
+            explains: c.extra,
         }
         .finish(ctx),
     )
@@ -368,19 +531,43 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 
 pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let d = ctx.p.as_ref()?;
-    let lfpw = ctx.lfpw()?;
-    let p99 = d
-        .event(event::LOG_FILE_PARALLEL_WRITE)
-        .and_then(|e| e.hist.percentile_ms(0.99));
-    if !(lfpw >= th.lfpw_warn_ms || p99.is_some_and(|p| p >= th.lfpw_p99_ms)) {
-        return None;
-    }
+    // On RAC each instance's LGWR writes its own thread: judge each, name the slowest.
+    let lgwrs: Vec<(Option<(u32, Option<String>)>, &Delta)> = if d.instances.is_empty() {
+        vec![(None, d)]
+    } else {
+        d.instances
+            .iter()
+            .map(|(id, i)| (Some((*id, i.host.clone())), i))
+            .collect()
+    };
+    let (inst, lfpw, p99) = lgwrs
+        .into_iter()
+        .filter_map(|(inst, x)| {
+            let lfpw = x.event_avg(event::LOG_FILE_PARALLEL_WRITE)?.0;
+            let p99 = x
+                .event(event::LOG_FILE_PARALLEL_WRITE)
+                .and_then(|e| e.hist.percentile_ms(0.99));
+            Some((inst, lfpw, p99))
+        })
+        .filter(|(_, lfpw, p99)| {
+            *lfpw >= th.lfpw_warn_ms || p99.is_some_and(|p| p >= th.lfpw_p99_ms)
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let prefix = match &inst {
+        Some((id, h)) => format!("{}: ", crate::display::instance_label(*id, h.as_deref())),
+        None => String::new(),
+    };
+    let (sysevent, hist) = if inst.is_some() {
+        ("GV$SYSTEM_EVENT", "GV$EVENT_HISTOGRAM_MICRO")
+    } else {
+        (V_SYSTEM_EVENT, "V$EVENT_HISTOGRAM_MICRO")
+    };
     let mut evidence = vec![ev(
         "log file parallel write avg",
         lfpw,
         "ms",
         Some(format!("≥ {}", ms(th.lfpw_warn_ms))),
-        V_SYSTEM_EVENT,
+        sysevent,
     )];
     if let Some(p) = p99 {
         evidence.push(ev(
@@ -388,7 +575,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             p,
             "ms",
             Some(format!("≥ {}", ms(th.lfpw_p99_ms))),
-            "V$EVENT_HISTOGRAM_MICRO",
+            hist,
         ));
     }
     if let Some(w) = d.io(filetype::LOG_FILE).and_then(|io| io.w_await) {
@@ -413,7 +600,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: LGWR_WRITE_SLOW,
             severity,
             title: format!(
-                "Local redo writes are slow: log file parallel write {}{}",
+                "{prefix}Local redo writes are slow: log file parallel write {}{}",
                 ms(lfpw),
                 p99.map(|p| format!(", p99 ≤ {p} ms")).unwrap_or_default()
             ),

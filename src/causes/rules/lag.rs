@@ -68,14 +68,26 @@ pub(crate) fn transport_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
 }
 
 pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let transport = ctx.transport_lag()?;
+    // A cascaded standby is judged against the member it receives from (a far sync): only
+    // the lag of its own hop of the chain is this link's.
+    let hop = ctx.hop_transport_lag();
+    let transport = match &hop {
+        Some((_, h)) => *h,
+        None => ctx.transport_lag()?,
+    };
+    let behind = hop
+        .as_ref()
+        .map(|(n, _)| format!(" behind {n}"))
+        .unwrap_or_default();
     // Judged on its own: an unknown apply lag does not hide a transport lag.
     let apply = ctx.apply_lag();
     let rising = slope(ctx, th.transport_rise_window_s, |p| p.transport_lag_s);
     let lagging = transport >= th.transport_lag_s
         || rising.is_some_and(|r| r >= th.transport_lag_rise_s_per_s);
     let net_apply = apply.map(|a| (a - ctx.delay_s()).max(0.0));
-    let keeps_up = net_apply.is_none_or(|a| a - transport < th.apply_gap_s);
+    // The apply lag counts from the primary, like the standby's whole transport lag.
+    let total = ctx.transport_lag().unwrap_or(transport);
+    let keeps_up = net_apply.is_none_or(|a| a - total < th.apply_gap_s);
     // A lag that drains faster than redo arrives means the link has headroom: the shipped
     // rate is not flat below the redo rate (catching up after an outage, say).
     let not_draining = rising.is_none_or(|r| r >= -th.transport_drain_s_per_s);
@@ -90,7 +102,7 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     }
     let apply = apply.unwrap_or(f64::NAN);
     let mut evidence = vec![ev(
-        "transport lag",
+        &format!("transport lag{behind}"),
         transport,
         "s",
         Some(format!(
@@ -111,7 +123,7 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     if let Some(a) = net_apply {
         evidence.push(ev(
             "apply lag − transport lag",
-            a - transport,
+            a - total,
             "s",
             Some(format!(
                 "< {:.0} s (the standby applies what it receives)",
@@ -141,7 +153,20 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$SYSSTAT",
         ));
     }
-    if let Some(d) = ctx.dests().iter().find(|d| !d.mode.is_sync()) {
+    if let Some(t) = ctx.transport_lag().filter(|_| hop.is_some()) {
+        evidence.push(ev(
+            "transport lag behind the primary",
+            t,
+            "s",
+            None,
+            "V$DATAGUARD_STATS",
+        ));
+    }
+    let ships = ctx
+        .standby_dest()
+        .filter(|_| hop.is_some())
+        .or_else(|| ctx.dests().iter().find(|d| !d.mode.is_sync()));
+    if let Some(d) = ships {
         if let Some(c) = &d.compression {
             evidence.push(ev(
                 &format!("dest {} compression {c}", d.id),
@@ -163,12 +188,12 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             severity,
             title: if apply.is_nan() {
                 format!(
-                    "Redo transport cannot keep up: transport lag {}",
+                    "Redo transport cannot keep up: transport lag {}{behind}",
                     fmt_lag(transport)
                 )
             } else {
                 format!(
-                    "Redo transport cannot keep up: transport lag {} and apply follows it (apply lag {})",
+                    "Redo transport cannot keep up: transport lag {}{behind} and apply follows it (apply lag {})",
                     fmt_lag(transport),
                     fmt_lag(apply)
                 )

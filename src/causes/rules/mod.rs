@@ -94,6 +94,16 @@ pub const STANDBY_JUDGED: &[&str] = &[
     standby_state::TRANSPORT_LAG_UNKNOWN,
 ];
 
+/// Rules about redo apply. A far sync instance applies nothing (it only receives and
+/// forwards redo), so none of these is judged when the standby's role is `FAR SYNC`: no
+/// "MRP not running" for a member that never runs MRP.
+pub const APPLY_RULES: &[&str] = &[
+    lag::APPLY_BOUND,
+    standby_state::APPLY_STOPPED,
+    standby_state::APPLY_WAITING_FOR_GAP,
+    standby_state::APPLY_DELAYED,
+];
+
 /// The standby's own state (catalog part 2): when one of these holds it is usually the root
 /// cause of the lag part 1 measures, so it ranks ahead of part-1 findings of equal severity.
 pub const ROOT_TIER: &[&str] = &[

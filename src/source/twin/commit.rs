@@ -66,9 +66,24 @@ pub struct Switch {
     pub t: Ns,
 }
 
+/// One redo thread's (one RAC instance's) own share of the counters below.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadCounters {
+    pub log_file_sync: EventAcc,
+    pub log_file_parallel_write: EventAcc,
+    pub sync_remote_write: EventAcc,
+    pub user_commits: u64,
+    pub redo_size: u64,
+    pub redo_writes: u64,
+    pub redo_synch_writes: u64,
+    pub redo_synch_poll_writes: u64,
+}
+
 /// Cumulative counters the primary's sample is built from.
 #[derive(Debug, Clone, Default)]
 pub struct CommitCounters {
+    /// Per redo thread (per instance), indexed by thread.
+    pub per_thread: Vec<ThreadCounters>,
     pub log_file_sync: EventAcc,
     pub log_file_parallel_write: EventAcc,
     pub sync_remote_write: EventAcc,
@@ -163,7 +178,10 @@ impl CommitPath {
             sessions: Vec::new(),
             lgwr,
             rng: rng.fork(1),
-            c: CommitCounters::default(),
+            c: CommitCounters {
+                per_thread: vec![ThreadCounters::default(); p.threads as usize],
+                ..CommitCounters::default()
+            },
             post_mode,
             window: AdaptiveWindow::default(),
             link: Link::default(),
@@ -254,8 +272,8 @@ impl CommitPath {
 
     /// Scheduling delay of a wake-up: usually none, sometimes whole OS quanta.
     #[inline]
-    fn cpu_delay_ns(&mut self) -> Ns {
-        let cpu = self.p.cpu;
+    fn cpu_delay_ns(&mut self, th: usize) -> Ns {
+        let cpu = self.p.cpu_of(th as u32);
         if !self.rng.chance(cpu.p_delay) {
             return 0;
         }
@@ -290,12 +308,15 @@ impl CommitPath {
         let th = s.thread as usize;
         self.c.user_commits += 1;
         self.c.redo_size += u64::from(bytes);
+        let tc = &mut self.c.per_thread[th];
+        tc.user_commits += 1;
+        tc.redo_size += u64::from(bytes);
         let lg = &mut self.lgwr[th];
         lg.pending.push(sid);
         lg.pending_bytes += u64::from(bytes);
         if lg.state == LgwrState::Idle {
             lg.state = LgwrState::Waking;
-            let wake = (self.p.post.lgwr_wake_us * 1000.0) as Ns + self.cpu_delay_ns();
+            let wake = (self.p.post.lgwr_wake_us * 1000.0) as Ns + self.cpu_delay_ns(th);
             self.heap
                 .push(t + wake, (KIND_DISPATCH << KIND_SHIFT) | th as u32);
         }
@@ -399,6 +420,12 @@ impl CommitPath {
         let r = self.remote_write_us(t, size as f64);
         let members = u64::from(self.p.log.members);
         self.c.log_file_parallel_write.add(l as u64);
+        let tc = &mut self.c.per_thread[thi];
+        tc.log_file_parallel_write.add(l as u64);
+        tc.redo_writes += 1;
+        if let Some(r) = r {
+            tc.sync_remote_write.add(r as u64);
+        }
         self.c.log_write_reqs += members;
         self.c.log_write_us += l as u64 * members;
         self.c.redo_writes += 1;
@@ -454,19 +481,23 @@ impl CommitPath {
             let commit_t = self.sessions[sid as usize].commit_t;
             let wake = match self.post_mode {
                 PostMode::PostWait => {
-                    t + (k as Ns + 1) * post_ns + fg_wake_ns + self.cpu_delay_ns()
+                    t + (k as Ns + 1) * post_ns + fg_wake_ns + self.cpu_delay_ns(thi)
                 }
                 PostMode::Polling { interval_us } => {
                     let q = (interval_us * 1000.0) as Ns;
                     let polls = (t - commit_t).div_ceil(q).max(1);
                     self.c.redo_synch_poll_writes += 1;
+                    self.c.per_thread[thi].redo_synch_poll_writes += 1;
                     self.c.redo_synch_polls += polls;
-                    commit_t + polls * q + self.cpu_delay_ns()
+                    commit_t + polls * q + self.cpu_delay_ns(thi)
                 }
             };
             let lfs_us = (wake - commit_t) / 1000;
             self.c.log_file_sync.add(lfs_us);
             self.c.redo_synch_writes += 1;
+            let tc = &mut self.c.per_thread[thi];
+            tc.log_file_sync.add(lfs_us);
+            tc.redo_synch_writes += 1;
             self.c.redo_synch_time_us += lfs_us;
             self.window.commits += 1;
             self.window.overhead_us += (wake - t) as f64 / 1000.0;

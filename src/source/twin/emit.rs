@@ -27,7 +27,7 @@ const MRP_ERROR_ROW_S: f64 = 5.0;
 /// Who waits on an event, for `TOTAL_WAITS_FG`/`TIME_WAITED_MICRO_FG`: committing sessions
 /// wait on `log file sync`; LGWR, NSS, RFS, MRP and DBWR are background processes.
 #[derive(Clone, Copy)]
-enum Waiter {
+pub(super) enum Waiter {
     Foreground,
     Background,
 }
@@ -47,7 +47,7 @@ fn protection(p: &Params) -> &'static str {
     }
 }
 
-fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter) {
+pub(super) fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter) {
     if !acc.is_empty() {
         let e = acc.to_event();
         let (waits_fg, us_fg) = match who {
@@ -228,7 +228,14 @@ fn logs_behind(bytes: f64, p: &Params) -> u64 {
     (bytes / p.orl_bytes as f64 / f64::from(p.threads.max(1))).floor() as u64
 }
 
+/// The primary's sample, dressed for the topology played (members.rs).
 pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
+    let mut s = pair_primary(twin, t);
+    super::members::dress_primary(twin, &mut s);
+    s
+}
+
+fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let p = twin.cp.params().clone();
     let c = twin.cp.c.clone();
     let mut s = Sample::new(t, Slot::primary());
@@ -480,7 +487,14 @@ fn lag_bucket(lag_s: u64) -> u64 {
     }
 }
 
+/// The simulated member's sample, dressed for the topology played (members.rs).
 pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
+    let mut s = pair_standby(twin, t);
+    super::members::dress_standby(twin, &mut s);
+    s
+}
+
+fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let p = twin.cp.params().clone();
     let since = since_scenario_s(twin);
     // The standby's CPU counters keep running while we cannot reach it.

@@ -12,6 +12,7 @@ mod emit;
 mod fluid;
 mod hist;
 mod link;
+mod members;
 mod messages;
 mod paced;
 pub mod params;
@@ -82,6 +83,8 @@ pub struct Twin {
     msgs: messages::StatusLog,
     /// Each thread's sequence when RFS could no longer write: where `V$ARCHIVE_GAP` starts.
     blocked_seq: Option<Vec<u64>>,
+    /// The topology's extra member (a far standby, a terminal standby), if it has one.
+    extra: Option<members::Extra>,
 }
 
 impl Twin {
@@ -114,6 +117,7 @@ impl Twin {
             marks: Vec::new(),
             msgs: messages::StatusLog::default(),
             blocked_seq: None,
+            extra: members::Extra::new(&p),
         };
         twin.backdate_switches();
         twin
@@ -152,6 +156,7 @@ impl Twin {
     pub fn set_params(&mut self, scenario: Scenario, p: Params) {
         self.scenario = scenario;
         self.cp.set_params(&p);
+        self.extra = members::Extra::switch(self.extra.take(), &p);
         // The new scenario brings its own recovery area (a switch is a new incident).
         self.sb.fra_used = p.standby_fra.used_bytes as f64;
         self.sb.fra_full_s = None;
@@ -214,16 +219,23 @@ impl Twin {
             }
             self.cp.standby_rejects = blocked;
             let apply_running = p.apply_running(since);
-            self.sb.step(
-                &p,
-                &StepInput {
-                    t_s: step_end as f64 / NS_PER_S,
-                    dt_s: (step_end - t) as f64 / NS_PER_S,
-                    written,
-                    receiving: self.cp.link.is_connected() && !p.deferred(since) && !blocked,
-                    apply_running,
-                },
-            );
+            let inp = StepInput {
+                t_s: step_end as f64 / NS_PER_S,
+                dt_s: (step_end - t) as f64 / NS_PER_S,
+                written,
+                receiving: self.cp.link.is_connected() && !p.deferred(since) && !blocked,
+                apply_running,
+            };
+            self.sb.step(&p, &inp);
+            if let Some(x) = self.extra.as_mut().filter(|x| !x.retired) {
+                // Fed the same redo over its own ASYNC link, applying all along.
+                let own = StepInput {
+                    receiving: true,
+                    apply_running: true,
+                    ..inp
+                };
+                x.sb.step(&x.params, &own);
+            }
             if self.cp.link.resolving_gap && self.sb.send.is_empty() {
                 self.cp.link.resolving_gap = false;
             }
@@ -332,9 +344,11 @@ impl PullSource for Twin {
         let t = self.now();
         let primary = emit::primary(self, t);
         let standby = emit::standby(self, t);
+        let mut samples = vec![primary, standby];
+        samples.extend(members::extra_sample(self, t));
         Some(Tick {
             t,
-            samples: vec![primary, standby],
+            samples,
             marks: std::mem::take(&mut self.marks),
         })
     }

@@ -234,6 +234,45 @@ pub struct Params {
     pub standby_fra: FraParams,
     /// Active Data Guard (READ ONLY WITH APPLY): the standby has `lag_hist`.
     pub active_dg: bool,
+    /// The configuration the twin plays (issue 13's topologies).
+    pub topology: Topology,
+}
+
+/// Which Data Guard configuration the twin's samples describe.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Topology {
+    /// One primary (its threads summed, as one `V$` view) and one standby.
+    Pair,
+    /// A RAC primary reported per instance (`Sample.instances`, one instance per redo thread,
+    /// each on its own host); `hot`: the 0-based thread whose host has other CPU figures.
+    Rac { hot: Option<(u32, CpuParams)> },
+    /// SYNC to the simulated near standby, ASYNC to a far standby with its own SRL disk.
+    TwoStandbys { far: Member },
+    /// The simulated SYNC member is a far sync instance that forwards ASYNC to a terminal
+    /// standby.
+    FarSync { terminal: Member },
+}
+
+/// A member fed ASYNC (the far standby, the terminal standby behind a far sync).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Member {
+    /// Its SRL write latency (µs, lognormal median) and spread.
+    pub srl_us: f64,
+    pub srl_sigma: f64,
+    /// Shipping bandwidth to it (bytes/s).
+    pub ship_bw_bps: f64,
+}
+
+impl Params {
+    /// The CPU figures of thread `th`'s host.
+    pub fn cpu_of(&self, th: u32) -> CpuParams {
+        match self.topology {
+            Topology::Rac {
+                hot: Some((hot, cpu)),
+            } if hot == th => cpu,
+            _ => self.cpu,
+        }
+    }
 }
 
 impl Params {
@@ -332,6 +371,7 @@ impl Params {
                 fills: false,
             },
             active_dg: false,
+            topology: Topology::Pair,
         }
     }
 

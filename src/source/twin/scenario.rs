@@ -2,8 +2,8 @@
 //! `dgscope demo --scenario`, `check --twin`, `record --twin` and the fault menu spell it.
 
 use super::params::{
-    Compression, FraParams, Outage, Params, Profile, Spikes, Stalls, SyncStalls, Transport, GB, KB,
-    MB,
+    Compression, CpuParams, FraParams, Member, Outage, Params, Profile, Spikes, Stalls, SyncStalls,
+    Topology, Transport, GB, KB, MB,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +32,9 @@ pub enum Scenario {
     ProtectionResync,
     MiraApply,
     SyncStall,
+    RacNodeSaturated,
+    TwoStandbys,
+    FarSync,
 }
 
 /// An unknown scenario name; the message lists the valid ones.
@@ -42,7 +45,7 @@ pub struct UnknownScenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 22] = [
+    pub const ALL: [Scenario; 25] = [
         Scenario::HealthySync,
         Scenario::Fastsync,
         Scenario::HealthyAsync,
@@ -65,6 +68,9 @@ impl Scenario {
         Scenario::ProtectionResync,
         Scenario::MiraApply,
         Scenario::SyncStall,
+        Scenario::RacNodeSaturated,
+        Scenario::TwoStandbys,
+        Scenario::FarSync,
     ];
 
     pub fn name(self) -> &'static str {
@@ -91,6 +97,9 @@ impl Scenario {
             Scenario::ProtectionResync => "protection-resync",
             Scenario::MiraApply => "mira-apply",
             Scenario::SyncStall => "sync-stall",
+            Scenario::RacNodeSaturated => "rac-node-saturated",
+            Scenario::TwoStandbys => "two-standbys",
+            Scenario::FarSync => "far-sync",
         }
     }
 
@@ -123,6 +132,9 @@ impl Scenario {
             Scenario::ProtectionResync => "MaxAvailability; the SYNC link drops for 90 s, REOPEN 300 s: RESYNCHRONIZATION, then back",
             Scenario::MiraApply => "healthy, Multi-Instance Redo Apply on a 2-instance standby (Active Apply Rate reads 0)",
             Scenario::SyncStall => "SYNC with a 3-6 s response stall about every 50 s",
+            Scenario::RacNodeSaturated => "3-instance RAC primary, one host at 100 % CPU: its log file sync ~3x the others'",
+            Scenario::TwoStandbys => "SYNC to a near standby with fast SRLs, ASYNC to a far one with a slow SRL disk",
+            Scenario::FarSync => "primary -> far sync (SYNC, slow SRL disk) -> terminal standby (ASYNC)",
         }
     }
 
@@ -261,6 +273,48 @@ impl Scenario {
                     max_s: 5.8,
                 })
             }
+            Scenario::RacNodeSaturated => {
+                // Instance 2's host saturated (as cpu-starved, on one node only); adaptive
+                // sync off so its starvation shows as late posts, not polls.
+                p.post.adaptive = false;
+                p.topology = Topology::Rac {
+                    hot: Some((
+                        1,
+                        CpuParams {
+                            busy: 0.995,
+                            load_per_cpu: 1.6,
+                            p_delay: 0.05,
+                            ..p.cpu
+                        },
+                    )),
+                };
+            }
+            Scenario::TwoStandbys => {
+                // The far standby's SRL disk writes in ~4 ms; it is ASYNC, so no commit
+                // waits for it.
+                p.topology = Topology::TwoStandbys {
+                    far: Member {
+                        srl_us: 4_000.0,
+                        srl_sigma: 0.3,
+                        ship_bw_bps: 200.0 * MB,
+                    },
+                };
+            }
+            Scenario::FarSync => {
+                // The far sync is the SYNC member, its SRLs as slow-srl's; it forwards
+                // ASYNC to a terminal standby with fast SRLs.
+                p.net0_us = 560.0;
+                p.srl.members = 2;
+                p.srl.s0_us = 2450.0;
+                p.srl.sigma = 0.2;
+                p.topology = Topology::FarSync {
+                    terminal: Member {
+                        srl_us: 500.0,
+                        srl_sigma: 0.2,
+                        ship_bw_bps: 200.0 * MB,
+                    },
+                };
+            }
         }
         p
     }
@@ -303,7 +357,7 @@ mod tests {
         for n in Scenario::names() {
             assert!(err.contains(n), "{err}");
         }
-        assert_eq!(Scenario::names().len(), 22);
+        assert_eq!(Scenario::names().len(), 25);
     }
 
     #[test]
