@@ -457,7 +457,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // Judged per LGWR: a saturated node with its own slow commits, the worst one named.
     let c = commit_paths(ctx)
         .into_iter()
-        .filter(|c| !c.polled.is_some_and(|n| n > 0))
+        .filter(|c| c.polled.is_none_or(|n| n == 0))
         .filter(|c| c.busy(th) && c.extra >= th.lfs_unexplained_ms)
         .max_by(|a, b| a.extra.total_cmp(&b.extra))?;
     let (osstat, sysevent) = (
@@ -532,6 +532,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let d = ctx.p.as_ref()?;
     // On RAC each instance's LGWR writes its own thread: judge each, name the slowest.
+    #[allow(clippy::type_complexity)] // (instance, delta) pairs, read once below
     let lgwrs: Vec<(Option<(u32, Option<String>)>, &Delta)> = if d.instances.is_empty() {
         vec![(None, d)]
     } else {
