@@ -151,3 +151,23 @@ fn the_documented_lag_strings_parse() {
     assert_eq!(parse::interval_secs(""), None);
     assert_eq!(parse::interval_secs("+00 99:99"), None);
 }
+
+/// Found by `cargo fuzz run whatif_input`: a subnormal TPS passed the plausibility check and
+/// the twin was given infinite redo per commit and think time. Below one commit per 100 s
+/// there is nothing to mirror; above it every mapped parameter is finite.
+#[test]
+fn the_what_if_mapping_refuses_a_subnormal_tps() {
+    use dgscope::causes::whatif::Observed;
+    use dgscope::source::twin::whatif::{mirror, MIN_MIRROR_TPS};
+    let crafted = |tps: f64| Observed {
+        tps: Some(tps),
+        redo_mb_s: Some(8.4e-13),
+        lfs_ms: Some(1.0),
+        ..Observed::default()
+    };
+    let subnormal = crafted(f64::from_bits(0x0000_0000_0055_ffff));
+    assert!(subnormal.check_plausible().is_ok());
+    assert!(mirror(&subnormal).is_none());
+    let slow = mirror(&crafted(MIN_MIRROR_TPS)).expect("one commit per 100 s is mirrored");
+    assert!(slow.redo_per_commit.is_finite() && slow.think_us.is_finite());
+}

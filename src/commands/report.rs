@@ -5,16 +5,26 @@ use crate::report::{histogram, impact, incident};
 use crate::sample::Slot;
 use std::process::ExitCode;
 
+/// Input problems that did not stop a report: one `warning:` line each on stderr (the JSON
+/// carries them too), as `check` does.
+fn warn(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("dgscope: warning: {}", crate::sanitize::field(w));
+    }
+}
+
 pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
     match cmd {
         ReportCommand::Impact(a) => {
             let r = impact::impact(&a.file, &a.baseline, &a.compare).map_err(Failure::bad_input)?;
+            warn(&r.warnings);
             print(&r.render(a.format))?;
         }
         ReportCommand::Histogram(a) => {
             let slot = Slot(a.slot.clone());
             let r = histogram::histogram(&a.file, &a.event, &slot, a.window.as_deref())
                 .map_err(Failure::bad_input)?;
+            warn(&r.warnings);
             print(&r.render(a.format))?;
         }
         ReportCommand::Incident(a) => {

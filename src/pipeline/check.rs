@@ -1,6 +1,7 @@
 //! `check` on the driver: the same judgement as `report::check::run_check`, keeping the
 //! driver (its engine and assessment) so the run can also be rendered as OpenMetrics.
 
+use super::order::OrderCheck;
 use super::{Driver, DriverConfig};
 use crate::causes::context::Context;
 use crate::causes::whatif::{annotate, Observed, WhatIfModel};
@@ -139,48 +140,17 @@ where
         samples: driver.samples(),
         transitions,
         interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
-        warnings: order.warning().into_iter().collect(),
+        warnings: order
+            .warning("the judgement")
+            .into_iter()
+            .chain(driver.skipped_warning())
+            .collect(),
         worst,
         whole: false,
         releases: releases(engine, None),
         thresholds,
     };
     Ok(Checked { result, driver })
-}
-
-/// Samples a slot delivered out of time order or twice; the engine skips them, the user is told.
-#[derive(Debug, Default)]
-struct OrderCheck {
-    last: std::collections::BTreeMap<Slot, Timestamp>,
-    earlier: usize,
-    repeated: usize,
-    first_bad: Option<(Slot, Timestamp)>,
-}
-
-impl OrderCheck {
-    fn see(&mut self, slot: &Slot, t: Timestamp) {
-        match self.last.get(slot) {
-            Some(&prev) if t <= prev => {
-                if t == prev {
-                    self.repeated += 1;
-                } else {
-                    self.earlier += 1;
-                }
-                self.first_bad.get_or_insert((slot.clone(), t));
-            }
-            _ => {
-                self.last.insert(slot.clone(), t);
-            }
-        }
-    }
-
-    fn warning(&self) -> Option<String> {
-        let (slot, t) = self.first_bad.as_ref()?;
-        Some(format!(
-            "{} sample(s) earlier than the one before and {} repeated sample(s) were skipped (first: slot {slot} at {t}); the judgement uses the rest",
-            self.earlier, self.repeated
-        ))
-    }
 }
 
 /// What a check run saw and concluded.

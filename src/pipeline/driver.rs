@@ -6,9 +6,22 @@
 use crate::causes::{Assessment, CauseEngine, Thresholds, Transition};
 use crate::metrics::{Engine, EngineConfig, Window};
 use crate::sample::recording::Entry;
+use crate::sample::Slot;
 use crate::source::SourceEvent;
 use crate::timestamp::Timestamp;
+use std::collections::BTreeSet;
 use std::time::Duration;
+
+/// How far back the rules read raw samples (a state held for `state_hold_s`, a datum
+/// unchanged for `stale_datum_s`), twice over plus a minute, within 5..15 minutes.
+pub fn recent_span(th: &Thresholds) -> Duration {
+    let s = 2.0 * th.state_hold_s.max(th.stale_datum_s) + 60.0;
+    Duration::from_secs_f64(if s.is_finite() {
+        s.clamp(300.0, 900.0)
+    } else {
+        900.0
+    })
+}
 
 /// How a driver keeps and judges its data.
 #[derive(Debug, Clone)]
@@ -44,15 +57,15 @@ impl DriverConfig {
     /// `check`'s setting for a run of `duration` (`None`: an hour): the window is as long as
     /// the run, at least a minute. A run of known length never outgrows its window, which
     /// then always reaches back to the first sample and is answered by the engine's running
-    /// accumulator: raw samples are kept for at most 15 minutes (the rules' recent checks),
-    /// so memory does not grow with `--duration`. Without a duration (a replay of unknown
+    /// accumulator: raw samples are kept only for the rules' recent checks
+    /// ([`recent_span`]), so memory does not grow with `--duration`. Without a duration (a replay of unknown
     /// length) the last hour slides and is kept raw.
     pub fn for_check(duration: Option<Duration>, thresholds: Thresholds) -> Self {
         let span = duration
             .unwrap_or(Duration::from_secs(3600))
             .max(Duration::from_secs(60));
         let raw_span = match duration {
-            Some(_) => span.min(EngineConfig::default().raw_span),
+            Some(_) => span.min(recent_span(&thresholds)),
             None => span,
         };
         DriverConfig {
@@ -160,11 +173,30 @@ impl Judge {
     }
 }
 
+/// Slots one driver keeps: a primary and the 31 destinations a recording may list
+/// (`LOG_ARCHIVE_DEST_2`..`_31` and spares), with room for cascaded standbys and far syncs.
+/// Samples of further slots are skipped and counted ([`Driver::skipped`]): memory is the
+/// window's for this many slots, whatever a file claims (issue 17.7: 10,000 standby slots).
+pub const MAX_SLOTS: usize = 64;
+
+/// Samples a driver did not feed because their slot was beyond [`MAX_SLOTS`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Skipped {
+    pub samples: usize,
+    pub slots: usize,
+    /// The first slot skipped.
+    pub first: Option<Slot>,
+    /// The instant of the first skipped sample.
+    at: Option<Timestamp>,
+}
+
 /// source → metrics → causes for one pair, fed in order.
 #[derive(Debug)]
 pub struct Driver {
     engine: Engine,
     judge: Judge,
+    slots: BTreeSet<Slot>,
+    skipped: Skipped,
 }
 
 impl Driver {
@@ -172,13 +204,42 @@ impl Driver {
         Driver {
             engine: Engine::new(config.engine),
             judge: Judge::new(config.window, config.thresholds),
+            slots: BTreeSet::new(),
+            skipped: Skipped::default(),
         }
+    }
+
+    /// Whether a sample of `slot` is fed: slots are admitted in the order they first
+    /// appear, up to [`MAX_SLOTS`].
+    fn admit(&mut self, slot: &Slot, t: Timestamp) -> bool {
+        if self.slots.contains(slot) {
+            return true;
+        }
+        if self.slots.len() < MAX_SLOTS {
+            self.slots.insert(slot.clone());
+            return true;
+        }
+        let k = &mut self.skipped;
+        k.samples += 1;
+        k.first.get_or_insert_with(|| slot.clone());
+        // Every slot has one sample per instant: the skipped samples of the first instant
+        // that had any are the slots skipped (no set of names that would grow with them).
+        let at = *k.at.get_or_insert(t);
+        if t == at {
+            k.slots += 1;
+        }
+        false
     }
 
     /// Feeds one entry. When it begins a later instant than the previous entry, the previous
     /// instant is assessed first (with every slot in) and what was raised or cleared then is
     /// returned.
     pub fn push(&mut self, entry: Entry) -> Vec<Transition> {
+        if let Entry::Sample(s) = &entry {
+            if !self.admit(&s.slot, s.t) {
+                return Vec::new();
+            }
+        }
         let transitions = self.begin(&entry);
         self.engine.push(entry);
         transitions
@@ -216,6 +277,21 @@ impl Driver {
 
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// Samples skipped because their slot was beyond [`MAX_SLOTS`].
+    pub fn skipped(&self) -> &Skipped {
+        &self.skipped
+    }
+
+    /// The skipped samples as one line for stderr and the JSON `warnings`, when any were.
+    pub fn skipped_warning(&self) -> Option<String> {
+        let k = &self.skipped;
+        let first = k.first.as_ref()?;
+        Some(format!(
+            "{} sample(s) of {} slot(s) beyond the first {MAX_SLOTS} were skipped (first: slot {first}); a primary has at most 31 destinations, the judgement uses the first {MAX_SLOTS} slots",
+            k.samples, k.slots
+        ))
     }
 
     /// For baselines (`Engine::set_baseline`) on the screen.
@@ -309,6 +385,34 @@ mod tests {
         d.push(entry);
         assert_eq!(d.assessments(), 3);
         assert!(d.engine().latest() > before);
+    }
+
+    #[test]
+    fn slots_beyond_the_limit_are_skipped_and_counted() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let extra = 10;
+        for t in 0..3 {
+            for i in 0..MAX_SLOTS + extra {
+                let s = crate::sample::Sample::new(
+                    Timestamp::from_millis(t * 1000),
+                    Slot::named_standby(&format!("sb{i:03}")),
+                );
+                d.push(Entry::Sample(Box::new(s)));
+            }
+        }
+        assert_eq!(d.engine().slots().count(), MAX_SLOTS);
+        assert_eq!(d.samples(), 3 * MAX_SLOTS);
+        let k = d.skipped();
+        assert_eq!((k.samples, k.slots), (3 * extra, extra));
+        assert_eq!(
+            k.first,
+            Some(Slot::named_standby(&format!("sb{MAX_SLOTS:03}")))
+        );
+        let w = d.skipped_warning().unwrap();
+        assert!(
+            w.starts_with("30 sample(s) of 10 slot(s) beyond the first 64"),
+            "{w}"
+        );
     }
 
     #[test]

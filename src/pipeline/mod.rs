@@ -4,5 +4,6 @@
 
 pub mod check;
 pub mod driver;
+pub mod order;
 
-pub use driver::{Driver, DriverConfig, Judge};
+pub use driver::{Driver, DriverConfig, Judge, Skipped, MAX_SLOTS};

@@ -21,6 +21,8 @@ pub struct HistogramReport {
     pub from: Timestamp,
     pub to: Timestamp,
     pub delta: EventDelta,
+    /// Input problems that did not stop the report (see [`super::scan::Scan::warnings`]).
+    pub warnings: Vec<String>,
 }
 
 pub fn histogram(
@@ -64,6 +66,7 @@ pub fn histogram(
         from: w.from,
         to: w.to,
         delta,
+        warnings: s.warnings.clone(),
     })
 }
 
@@ -169,6 +172,7 @@ impl HistogramReport {
             "p99_le_ms": h.percentile(0.99).map(bound_ms),
             "p999_le_ms": h.percentile(0.999).map(bound_ms),
             "below_ms_pct": below,
+            "warnings": self.warnings,
         });
         let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
         s.push('\n');

@@ -14,6 +14,8 @@ pub struct ImpactReport {
     pub baseline: ScannedWindow,
     pub compare: ScannedWindow,
     pub rows: Vec<ImpactRow>,
+    /// Input problems that did not stop the report (see [`super::scan::Scan::warnings`]).
+    pub warnings: Vec<String>,
 }
 
 pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport, ReportError> {
@@ -23,6 +25,7 @@ pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport
     ];
     let s = scan(path, &specs)?;
     s.require(&Slot::primary())?;
+    let warnings = s.warnings;
     let mut windows = s.windows.into_iter();
     let (baseline, compare) = match (windows.next(), windows.next()) {
         (Some(b), Some(c)) => (b, c),
@@ -33,6 +36,7 @@ pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport
         baseline,
         compare,
         rows,
+        warnings,
     })
 }
 
@@ -111,6 +115,7 @@ impl ImpactReport {
             "baseline": {"from": self.baseline.from, "to": self.baseline.to},
             "compare": {"from": self.compare.from, "to": self.compare.to},
             "rows": rows,
+            "warnings": self.warnings,
         });
         let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
         s.push('\n');

@@ -81,6 +81,9 @@ pub struct Scan {
     pub last_by_slot: BTreeMap<Slot, Arc<Sample>>,
     pub marks: Vec<Mark>,
     pub truncated_tail: bool,
+    /// Samples out of time order or repeated (skipped by the window accumulators), as one
+    /// line for stderr and the JSON `warnings`; empty when there were none.
+    pub warnings: Vec<String>,
 }
 
 impl Scan {
@@ -136,6 +139,7 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
     let mut windows: Vec<ScannedWindow> = Vec::new();
     let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
     let mut marks = Vec::new();
+    let mut order = crate::pipeline::order::OrderCheck::default();
 
     for entry in reader.by_ref() {
         let sample = match entry? {
@@ -164,6 +168,7 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
                 .collect();
             first = Some(sample.t);
         }
+        order.see(&sample.slot, sample.t);
         last = last.max(sample.t);
         for w in &mut windows {
             if sample.t >= w.from && sample.t <= w.to {
@@ -192,5 +197,6 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
         last_by_slot,
         marks,
         truncated_tail: reader.truncated_tail(),
+        warnings: order.warning("the report").into_iter().collect(),
     })
 }

@@ -36,10 +36,25 @@ impl Tui {
 
     /// As [`Tui::spawn`], with extra environment variables.
     pub fn spawn_env(args: &[&str], env: &[(&str, &str)], cols: u16, rows: u16) -> Tui {
+        Tui::spawn_at(None, args, env, cols, rows)
+    }
+
+    /// As [`Tui::spawn`], working in `cwd` (another screen's directory) instead of a new one.
+    pub fn spawn_in(cwd: &std::path::Path, args: &[&str], cols: u16, rows: u16) -> Tui {
+        Tui::spawn_at(Some(cwd), args, &[], cols, rows)
+    }
+
+    fn spawn_at(
+        cwd: Option<&std::path::Path>,
+        args: &[&str],
+        env: &[(&str, &str)],
+        cols: u16,
+        rows: u16,
+    ) -> Tui {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_dgscope"));
         cmd.args(args)
-            .current_dir(dir.path())
+            .current_dir(cwd.unwrap_or(dir.path()))
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("COLORTERM")

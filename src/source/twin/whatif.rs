@@ -26,6 +26,9 @@ pub const WHAT_IF_BUDGET: Duration = Duration::from_secs(3);
 /// Most simulated seconds per side.
 pub const MAX_SECS: u64 = 600;
 
+/// The lowest TPS [`mirror`] mirrors (one commit per 100 s).
+pub const MIN_MIRROR_TPS: f64 = 0.01;
+
 impl Default for TwinWhatIf {
     fn default() -> Self {
         TwinWhatIf {
@@ -43,7 +46,9 @@ fn members_factor(m: u32) -> f64 {
 
 /// The twin's parameters for the observed pair, or `None` without commits to mirror.
 pub fn mirror(obs: &Observed) -> Option<Params> {
-    let tps = obs.tps.filter(|t| *t > 0.0)?;
+    // Fewer than one commit per 100 s is no load to mirror; a subnormal TPS (fuzzing found
+    // 3e-317) made redo per commit and think time infinite.
+    let tps = obs.tps.filter(|t| *t >= MIN_MIRROR_TPS)?;
     let lfs = obs.lfs_ms?;
     let mut p = Params::calibrated();
     if let Some(redo) = obs.redo_mb_s {
