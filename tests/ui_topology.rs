@@ -84,7 +84,7 @@ fn the_header_draws_the_twins_far_sync_chain_and_two_standbys() {
     let head = text(&app, 160, 48).lines().next().unwrap().to_string();
     assert!(head.contains("prod_a PRIMARY"), "{head}");
     assert!(
-        head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ prod_c"),
+        head.contains("══ SYNC AFFIRM ══▶ prod_fs (far sync) ══ ASYNC ══▶ [prod_c]"),
         "{head}"
     );
     let app = demo_app(Scenario::TwoStandbys, 30);

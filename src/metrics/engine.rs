@@ -342,33 +342,20 @@ impl Engine {
             .or_else(|| self.slots.keys().find(|k| k.as_str() == "primary"))
     }
 
-    /// The standby slots the panes and the rules show, in a stable order, chosen by role
-    /// when known. A far sync is transport only: the panes show the standbys; only when
-    /// none is watched is a far sync (a member passed as `--standby`) shown instead.
+    /// Slots that receive redo (standbys and far syncs) in a stable order, chosen by role
+    /// when known: a far sync passed as `--standby` is a member of the chain, not a primary.
     pub fn standby_slots(&self) -> Vec<&Slot> {
         let primary = self.primary_slot();
-        let role = |s: &SlotSeries| s.last_good().and_then(|x| x.role().cloned());
-        let members: Vec<(&Slot, Option<crate::sample::Role>)> = self
-            .slots
+        self.slots
             .iter()
-            .filter(|(k, _)| Some(*k) != primary)
-            .map(|(k, s)| (k, role(s)))
-            .collect();
-        let standbys: Vec<&Slot> = members
-            .iter()
-            .filter(|(k, r)| match r {
-                Some(r) => r.is_standby(),
-                None => k.is_standby(),
+            .filter(|(k, s)| {
+                Some(*k) != primary
+                    && match s.last_good().and_then(|x| x.role()) {
+                        Some(r) => r.receives_redo(),
+                        None => k.is_standby(),
+                    }
             })
-            .map(|(k, _)| *k)
-            .collect();
-        if !standbys.is_empty() {
-            return standbys;
-        }
-        members
-            .iter()
-            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.is_far_sync()))
-            .map(|(k, _)| *k)
+            .map(|(k, _)| k)
             .collect()
     }
 
@@ -579,13 +566,18 @@ mod tests {
     }
 
     #[test]
-    fn a_far_sync_is_shown_only_when_no_standby_is_watched() {
+    fn a_far_sync_is_a_member_the_standby_panes_can_show() {
+        // `[`/`]` reach the far sync as a hop of the chain (its RFS writes, its SRL disk);
+        // the rules tell it from a standby by its role, not by this list.
         let mut e = Engine::default();
         e.push(sample("primary", 0, 0, Role::Primary));
         e.push(sample("standby:fs", 0, 0, Role::FarSync));
         assert_eq!(e.standby_slots(), vec![&Slot::named_standby("fs")]);
         e.push(sample("standby:c", 0, 0, Role::PhysicalStandby));
-        assert_eq!(e.standby_slots(), vec![&Slot::named_standby("c")]);
+        let slots = e.standby_slots();
+        assert_eq!(slots.len(), 2, "{slots:?}");
+        assert!(slots.contains(&&Slot::named_standby("c")));
+        assert!(slots.contains(&&Slot::named_standby("fs")));
     }
 
     #[test]

@@ -233,6 +233,9 @@ mod tests {
         let m = markdown(&b);
         assert!(m.starts_with("### WARN x — a &lt;b> \\| c\n\n"), "{m}");
         assert!(m.contains("| long key | 1 |"), "{m}");
-        assert!(m.contains("```sql\nSELECT 1\nUNION ALL SELECT 2;\n```\n"), "{m}");
+        assert!(
+            m.contains("```sql\nSELECT 1\nUNION ALL SELECT 2;\n```\n"),
+            "{m}"
+        );
     }
 }
