@@ -93,7 +93,10 @@ mod tests {
         let h = spawn_paced(twin, 200.0, tx, ctl_rx).unwrap();
         let mut samples = 0;
         let mut marks = Vec::new();
-        while samples < 6 {
+        // Wait for the switch's mark before stopping: sent back to back, the switch and the
+        // stop could both be read before the next tick, and the mark comes with a tick.
+        while samples < 6 || marks.is_empty() {
+            assert!(samples < 2000, "no mark for the scenario switch: {marks:?}");
             match rx.blocking_recv() {
                 Some(SourceEvent::Sample(_)) => {
                     samples += 1;
