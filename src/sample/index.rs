@@ -6,6 +6,7 @@ use super::recording::{
     parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
     MAX_LINE_BYTES,
 };
+use super::slow;
 use crate::timestamp::Timestamp;
 use serde::Deserialize;
 use std::fs::File;
@@ -185,14 +186,21 @@ impl RecordingIndex {
                     source,
                 })?;
         }
-        Ok(Cursor {
+        let mut cursor = Cursor {
             index: self,
             input,
             next: from,
             buf: Vec::new(),
-        })
+            carry: slow::Carry::default(),
+        };
+        cursor.prime(from)?;
+        Ok(cursor)
     }
 }
+
+/// How far before a seek point a cursor looks for the slow parts read last (the writers read
+/// them once a minute; compacted files at least as often).
+const SLOW_LOOKBACK_MS: i64 = 10 * 60_000;
 
 fn at_eof<R: BufRead>(r: &mut R) -> bool {
     matches!(r.fill_buf(), Ok(b) if b.is_empty())
@@ -204,11 +212,56 @@ pub struct Cursor<'a> {
     input: BufReader<File>,
     next: usize,
     buf: Vec<u8>,
+    /// The slow parts read before the seek point, for the first sample of each slot.
+    carry: slow::Carry,
 }
 
 impl Cursor<'_> {
     pub fn position(&self) -> usize {
         self.next
+    }
+
+    /// Reads the lines of the lookback before `from` that carry slow parts, so the first
+    /// samples after a seek have the values read last (a seek must not lose them).
+    fn prime(&mut self, from: usize) -> Result<(), RecordingError> {
+        let Some(at) = self.index.lines.get(from).map(|l| l.t) else {
+            return Ok(());
+        };
+        let start = self
+            .index
+            .position_at(at.add_millis(-SLOW_LOOKBACK_MS))
+            .min(from);
+        for i in start..from {
+            let l = self.index.lines[i];
+            self.read_at(l)?;
+            if !slow::line_may_carry(&self.buf) {
+                continue;
+            }
+            if let Ok(Entry::Sample(s)) = parse_entry(&self.buf) {
+                self.carry.observe(&s);
+            }
+        }
+        Ok(())
+    }
+
+    fn read_at(&mut self, l: LineRef) -> Result<(), RecordingError> {
+        self.buf.resize(l.len as usize, 0);
+        // Entries are contiguous except for skipped blank lines: seek only when needed.
+        let pos = self.input.stream_position().ok();
+        if pos != Some(l.offset) {
+            self.input
+                .seek(SeekFrom::Start(l.offset))
+                .map_err(|source| RecordingError::Read {
+                    path: self.index.path.clone(),
+                    source,
+                })?;
+        }
+        self.input
+            .read_exact(&mut self.buf)
+            .map_err(|source| RecordingError::Read {
+                path: self.index.path.clone(),
+                source,
+            })
     }
 }
 
@@ -218,28 +271,18 @@ impl Iterator for Cursor<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         let l = *self.index.lines.get(self.next)?;
         self.next += 1;
-        self.buf.resize(l.len as usize, 0);
-        // Entries are contiguous except for skipped blank lines: seek only when needed.
-        let pos = self.input.stream_position().ok();
-        if pos != Some(l.offset) {
-            if let Err(source) = self.input.seek(SeekFrom::Start(l.offset)) {
-                return Some(Err(RecordingError::Read {
-                    path: self.index.path.clone(),
-                    source,
-                }));
-            }
+        if let Err(e) = self.read_at(l) {
+            return Some(Err(e));
         }
-        if let Err(source) = self.input.read_exact(&mut self.buf) {
-            return Some(Err(RecordingError::Read {
-                path: self.index.path.clone(),
-                source,
-            }));
-        }
-        Some(parse_entry(&self.buf).map_err(|what| RecordingError::Line {
+        let mut entry = parse_entry(&self.buf).map_err(|what| RecordingError::Line {
             path: self.index.path.clone(),
             line: l.line as usize,
             what,
-        }))
+        });
+        if let (Ok(Entry::Sample(s)), false) = (&mut entry, self.carry.is_empty()) {
+            self.carry.fill_once(s);
+        }
+        Some(entry)
     }
 }
 
@@ -333,5 +376,38 @@ mod tests {
             idx.last_t(),
             Some(Timestamp::parse("2026-11-30T05:00:01Z").unwrap())
         );
+    }
+
+    #[test]
+    fn a_seek_carries_the_slow_parts_read_before_it() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        {
+            let mut w = RecordingWriter::new(
+                f.as_file_mut(),
+                &Header::new(Timestamp::from_millis(0), 1000, "test"),
+            )
+            .unwrap();
+            for i in 0..100i64 {
+                let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
+                if i % 60 == 0 {
+                    s.params = Some([("log_buffer".into(), format!("{i}"))].into());
+                }
+                w.write_sample(&s).unwrap();
+            }
+        }
+        let idx = RecordingIndex::build(f.path()).unwrap();
+        let got: Vec<Entry> = idx
+            .cursor(idx.position_at(Timestamp::from_millis(90_000)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let params = |e: &Entry| match e {
+            Entry::Sample(s) => s.params.clone(),
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(got.len(), 10);
+        // The first sample after the seek has the value read at 60 s; the rest are as written.
+        assert_eq!(params(&got[0]).unwrap()["log_buffer"], "60");
+        assert!(got[1..].iter().all(|e| params(e).is_none()));
     }
 }

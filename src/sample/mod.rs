@@ -5,6 +5,7 @@ mod enums;
 pub mod index;
 pub mod names;
 pub mod recording;
+pub mod slow;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
 

@@ -7,6 +7,7 @@
 //! interval of virtual time, as fast as the CPU allows), and [`spawn_paced`] runs it in a
 //! thread paced to wall-clock × speed for the demo.
 
+mod cadence;
 mod commit;
 mod emit;
 mod fluid;
@@ -20,6 +21,7 @@ mod rng;
 mod scenario;
 pub mod whatif;
 
+pub use cadence::SlowParts;
 pub use commit::PostMode;
 pub use paced::{spawn_paced, TwinControl};
 pub use params::Params;
@@ -82,6 +84,8 @@ pub struct Twin {
     msgs: messages::StatusLog,
     /// Each thread's sequence when RFS could no longer write: where `V$ARCHIVE_GAP` starts.
     blocked_seq: Option<Vec<u64>>,
+    /// Slow parts on the Oracle source's cadence.
+    cadence: cadence::Cadence,
 }
 
 impl Twin {
@@ -114,6 +118,7 @@ impl Twin {
             marks: Vec::new(),
             msgs: messages::StatusLog::default(),
             blocked_seq: None,
+            cadence: cadence::Cadence::default(),
         };
         twin.backdate_switches();
         twin
@@ -124,6 +129,11 @@ impl Twin {
     pub fn set_interval(&mut self, interval: Duration) {
         let ms = interval.as_millis().max(100) as u64;
         self.interval_ns = ms * 1_000_000;
+    }
+
+    /// Slow parts only when read (the default, as the Oracle source) or in every sample.
+    pub fn set_slow_parts(&mut self, mode: SlowParts) {
+        self.cadence.mode = mode;
     }
 
     pub fn scenario(&self) -> Scenario {
@@ -330,8 +340,10 @@ impl PullSource for Twin {
     fn next_tick(&mut self) -> Option<Tick> {
         self.advance();
         let t = self.now();
-        let primary = emit::primary(self, t);
-        let standby = emit::standby(self, t);
+        let mut primary = emit::primary(self, t);
+        let mut standby = emit::standby(self, t);
+        self.cadence.apply(&mut primary);
+        self.cadence.apply(&mut standby);
         Some(Tick {
             t,
             samples: vec![primary, standby],
