@@ -51,6 +51,8 @@ pub struct Config {
     pub interval: Option<String>,
     /// `false`: never capture the mouse (as `--no-mouse`), so the terminal selects text.
     pub mouse: Option<bool>,
+    /// `true`: recordings started with `r` on the screen are zstd-compressed (`.jsonl.zst`).
+    pub record_compress: Option<bool>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -443,6 +445,10 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # Capture the mouse (click a pane, scroll with the wheel); false leaves it to the terminal
 # for selecting text, as --no-mouse does.
 # mouse = true
+
+# Recordings started with `r` on the screen are zstd-compressed (.jsonl.zst), about a
+# fifth of the plain size; every command reads both forms.
+# record_compress = false
 
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.

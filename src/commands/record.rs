@@ -74,7 +74,9 @@ pub fn run(a: RecordArgs) -> Result<ExitCode, Failure> {
         (Box::new(s.try_clone().map_err(fail)?), Some(s))
     };
     let progress = super::progress::Progress::new("record", duration);
-    let mut w = RecordingWriter::new(sink, &header).map_err(fail)?;
+    // `-o FILE.jsonl.zst` compresses; standard output stays plain text.
+    let zstd = !is_stdout(out) && crate::sample::recording::wants_zstd(out);
+    let mut w = RecordingWriter::with_form(sink, &header, zstd).map_err(fail)?;
     let written = (|| {
         for i in 0..ticks {
             let Some(tick) = src.next_tick() else { break };

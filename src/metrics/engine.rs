@@ -422,8 +422,7 @@ pub fn load_tail(index: &RecordingIndex, config: EngineConfig) -> Result<Engine,
     let interval_ms = index.header().interval_ms.unwrap_or(1000).max(1);
     let history_ms = config.history_len as u64 * interval_ms;
     let span_ms = history_ms.max(config.raw_span.as_millis() as u64) + interval_ms;
-    let from = index.position_at(last.add_millis(-(span_ms as i64)));
-    for entry in index.cursor(from)? {
+    for entry in index.entries_from(last.add_millis(-(span_ms as i64)))? {
         engine.push(entry?);
     }
     Ok(engine)

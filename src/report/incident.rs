@@ -178,7 +178,7 @@ pub fn from_recording(
     let mut start: Option<Timestamp> = None;
     let mut tick: Option<Timestamp> = None;
     let mut samples = 0usize;
-    for entry in index.cursor(index.position_at(from))? {
+    for entry in index.entries_from(from)? {
         let entry = entry?;
         let t = entry.t();
         if t > to {

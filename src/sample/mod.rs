@@ -6,6 +6,7 @@ pub mod index;
 pub mod names;
 pub mod recording;
 pub mod slow;
+pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
 
