@@ -109,3 +109,67 @@ fn the_sparse_recording_still_raises_findings_that_need_slow_parts() {
         .collect();
     assert!(ids.contains(&"log-switch-frequent"), "{ids:?}");
 }
+
+/// `recording compact` turns a version 1 file (slow parts in every line) into a compressed
+/// read-when-read one; carrying the parts forward gives back every line of the original.
+#[test]
+fn compact_round_trips() {
+    use dgscope::sample::recording::{read_all, Entry};
+    use dgscope::sample::slow;
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("v1.jsonl");
+    let small = dir.path().join("v1.jsonl.zst");
+    let back = dir.path().join("back.jsonl");
+    record(
+        &full,
+        Scenario::FrequentSwitches,
+        3,
+        300,
+        SlowParts::Repeated,
+    );
+    for (i, o) in [(&full, &small), (&small, &back)] {
+        let out = Command::cargo_bin("dgscope")
+            .unwrap()
+            .args(["recording", "compact"])
+            .arg(i)
+            .arg("-o")
+            .arg(o)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert!(
+        size(&small) * 10 < size(&full),
+        "{} {}",
+        size(&small),
+        size(&full)
+    );
+    let (h1, want) = read_all(&full).unwrap();
+    let (h2, got) = read_all(&small).unwrap();
+    assert_eq!((h1.source, h1.interval_ms), (h2.source, h2.interval_ms));
+    assert!(got.len() == want.len());
+    let mut dropped = 0;
+    let mut prev = std::collections::BTreeMap::new();
+    for (g, w) in got.into_iter().zip(&want) {
+        let g = match g {
+            Entry::Sample(mut s) => {
+                dropped += usize::from(s.logs.is_none());
+                if let Some(p) = prev.get(&s.slot) {
+                    slow::fill(&mut s, p);
+                }
+                prev.insert(s.slot.clone(), (*s).clone());
+                Entry::Sample(s)
+            }
+            m => m,
+        };
+        assert!(&g == w, "{:?}", g.t());
+    }
+    assert!(dropped > 500, "{dropped}");
+    // Compacting again changes nothing.
+    assert_eq!(read_all(&back).unwrap().1, read_all(&small).unwrap().1);
+}

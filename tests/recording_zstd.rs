@@ -69,7 +69,14 @@ fn a_recorder_killed_mid_run_leaves_every_flushed_line_readable() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("killed.jsonl.zst");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dgscope"))
-        .args(["record", "--twin", "healthy-sync", "--duration", "24h", "-o"])
+        .args([
+            "record",
+            "--twin",
+            "healthy-sync",
+            "--duration",
+            "24h",
+            "-o",
+        ])
         .arg(&path)
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -127,7 +134,11 @@ fn a_truncated_file_reads_up_to_the_cut_at_any_cut() {
         .arg(&cut_path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -184,7 +195,14 @@ fn both_forms_give_the_same_reports() {
         &["check", "--format", "json", "--replay"][..],
         &["report", "incident", "--window", "20m..24m"][..],
         &["report", "incident"][..],
-        &["report", "impact", "--baseline", "0s..5m", "--compare", "15m..20m"][..],
+        &[
+            "report",
+            "impact",
+            "--baseline",
+            "0s..5m",
+            "--compare",
+            "15m..20m",
+        ][..],
     ] {
         assert_eq!(out(args, &z), out(args, &p), "{args:?}");
     }

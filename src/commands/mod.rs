@@ -10,6 +10,7 @@ pub mod live;
 mod progress;
 mod record;
 pub mod record_live;
+pub mod recording;
 mod replay;
 mod report;
 mod screen;
@@ -147,6 +148,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Record(a) => record::run(a),
         Command::Twin(t) => twin::run(t),
+        Command::Recording(r) => recording::run(r),
         Command::Watch(a) => watch::run(a, cli.config.as_deref()),
         Command::Grants(a) => grants::run(a),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),

@@ -261,6 +261,14 @@ impl<R: BufRead> RecordingReader<R> {
         self.offset
     }
 
+    /// The next entry, with its line copied into `line` (for tools that look at the text).
+    pub fn next_with_line(&mut self, line: &mut Vec<u8>) -> Result<Option<Entry>, RecordingError> {
+        let e = self.next_entry()?;
+        line.clear();
+        line.extend_from_slice(&self.buf);
+        Ok(e)
+    }
+
     fn at_eof(&mut self) -> bool {
         matches!(self.input.fill_buf(), Ok(b) if b.is_empty())
     }
