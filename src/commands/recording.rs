@@ -48,7 +48,11 @@ pub fn run(cmd: RecordingCommand) -> Result<ExitCode, Failure> {
 }
 
 fn mb(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    if bytes < 1_000_000 {
+        format!("{:.1} kB", bytes as f64 / 1000.0)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    }
 }
 
 fn compact(input: &Path, output: &Path) -> Result<String, Failure> {
@@ -144,7 +148,8 @@ fn info(path: &Path) -> Result<String, Failure> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let mut out = String::new();
     let form = if index.is_zstd() {
-        format!("zstd, {} frames", index.frame_count())
+        let n = index.frame_count();
+        format!("zstd, {n} frame{}", if n == 1 { "" } else { "s" })
     } else {
         "plain JSON Lines".into()
     };

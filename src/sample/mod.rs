@@ -1,6 +1,7 @@
 //! The `Sample` contract (../shared/design/SAMPLE-AND-RECORDING.md): what every source emits,
 //! raw cumulative counters exactly as Oracle reports them, and what a recording line holds.
 
+pub mod ahead;
 mod enums;
 pub mod index;
 pub mod names;

@@ -406,4 +406,67 @@ mod tests {
             "{took:?}"
         );
     }
+
+    async fn marks_of_playing(src: ReplaySource<FileInput>) -> Vec<String> {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (_ctl, crx) = mpsc::channel(4);
+        tokio::spawn(play(src, tx, crx, 64.0));
+        let mut marks = vec![];
+        while let Some(ev) = rx.recv().await {
+            if let SourceEvent::Mark(m) = ev {
+                marks.push(m.text);
+            }
+        }
+        marks
+    }
+
+    /// A file replaced, truncated or deleted while it plays: the replay says so on the
+    /// timeline rather than ending as if the recording were over.
+    #[tokio::test(start_paused = true)]
+    async fn replay_says_when_its_file_changed_underneath_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let other = dir.path().join("new.jsonl");
+        std::fs::write(&path, recording(3)).unwrap();
+        let untouched = ReplaySource::open(&path).unwrap();
+        assert_eq!(marks_of_playing(untouched).await, ["switch"]);
+
+        let replaced = ReplaySource::open(&path).unwrap();
+        std::fs::write(&other, recording(5)).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        let marks = marks_of_playing(replaced).await;
+        assert_eq!(marks.len(), 2, "{marks:?}");
+        assert!(
+            marks[1].starts_with("replay stopped: ")
+                && marks[1].contains("r.jsonl was replaced by another file while replaying"),
+            "{marks:?}"
+        );
+
+        let truncated = ReplaySource::open(&path).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(60)
+            .unwrap();
+        let marks = marks_of_playing(truncated).await;
+        assert!(
+            marks
+                .last()
+                .unwrap()
+                .contains("was truncated while replaying"),
+            "{marks:?}"
+        );
+
+        let deleted = ReplaySource::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let marks = marks_of_playing(deleted).await;
+        assert!(
+            marks
+                .last()
+                .unwrap()
+                .contains("was deleted or moved while replaying"),
+            "{marks:?}"
+        );
+    }
 }
