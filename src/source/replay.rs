@@ -458,6 +458,8 @@ mod tests {
             "{marks:?}"
         );
 
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, recording(3)).unwrap();
         let deleted = ReplaySource::open(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         let marks = marks_of_playing(deleted).await;
