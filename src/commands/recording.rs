@@ -188,7 +188,7 @@ fn info(path: &Path) -> Result<String, Failure> {
     }
     out.push_str("part      lines  bytes (uncompressed)\n");
     let mut by_size: Vec<_> = parts.into_iter().collect();
-    by_size.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+    by_size.sort_by_key(|x| std::cmp::Reverse(x.1 .1));
     for (k, (n, bytes)) in by_size {
         out.push_str(&format!("  {k:<16} {n:>8}  {}\n", mb(bytes)));
     }

@@ -240,66 +240,6 @@ pub fn frames<R: Read + Seek>(input: &mut R) -> Result<Vec<FrameRef>, WalkError>
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::{Cursor, Write};
-
-    fn two_frames() -> (Vec<u8>, usize) {
-        let mut out = Vec::new();
-        let mut e = zstd::stream::write::Encoder::new(&mut out, LEVEL).unwrap();
-        e.include_checksum(true).unwrap();
-        e.write_all(b"line one\n").unwrap();
-        e.flush().unwrap();
-        e.write_all(b"line two\n").unwrap();
-        e.finish().unwrap();
-        let second = out.len();
-        let mut e = zstd::stream::write::Encoder::new(&mut out, LEVEL).unwrap();
-        e.write_all(b"line three\n").unwrap();
-        e.flush().unwrap();
-        drop(e);
-        (out, second)
-    }
-
-    #[test]
-    fn frames_are_found_without_decompressing_and_an_open_one_is_marked() {
-        let (bytes, second) = two_frames();
-        let f = frames(&mut Cursor::new(&bytes)).unwrap();
-        assert_eq!(
-            f,
-            [
-                FrameRef {
-                    offset: 0,
-                    complete: true
-                },
-                FrameRef {
-                    offset: second as u64,
-                    complete: false
-                }
-            ]
-        );
-        let mut r = ZstdReader::new(Cursor::new(&bytes), 0).unwrap();
-        let mut text = String::new();
-        r.read_to_string(&mut text).unwrap();
-        assert_eq!(text, "line one\nline two\nline three\n");
-        assert!(r.truncated());
-    }
-
-    #[test]
-    fn damage_names_the_frame_offset() {
-        let (mut bytes, second) = two_frames();
-        // Break the first frame's checksum.
-        bytes[second - 1] ^= 0xff;
-        let mut r = ZstdReader::new(Cursor::new(&bytes), 0).unwrap();
-        let mut text = String::new();
-        let err = r.read_to_string(&mut text).unwrap_err().to_string();
-        assert!(
-            err.starts_with("the zstd frame starting at byte 0 is damaged"),
-            "{err}"
-        );
-    }
-}
-
 /// A recording file opened for reading, decompressed when it starts with [`MAGIC`].
 pub enum FileInput {
     Plain(io::BufReader<std::fs::File>),
@@ -428,5 +368,65 @@ impl<W: io::Write> Sink<W> {
                 .ok_or_else(|| io::Error::other("writer closed"))?
                 .finish(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Cursor, Write};
+
+    fn two_frames() -> (Vec<u8>, usize) {
+        let mut out = Vec::new();
+        let mut e = zstd::stream::write::Encoder::new(&mut out, LEVEL).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(b"line one\n").unwrap();
+        e.flush().unwrap();
+        e.write_all(b"line two\n").unwrap();
+        e.finish().unwrap();
+        let second = out.len();
+        let mut e = zstd::stream::write::Encoder::new(&mut out, LEVEL).unwrap();
+        e.write_all(b"line three\n").unwrap();
+        e.flush().unwrap();
+        drop(e);
+        (out, second)
+    }
+
+    #[test]
+    fn frames_are_found_without_decompressing_and_an_open_one_is_marked() {
+        let (bytes, second) = two_frames();
+        let f = frames(&mut Cursor::new(&bytes)).unwrap();
+        assert_eq!(
+            f,
+            [
+                FrameRef {
+                    offset: 0,
+                    complete: true
+                },
+                FrameRef {
+                    offset: second as u64,
+                    complete: false
+                }
+            ]
+        );
+        let mut r = ZstdReader::new(Cursor::new(&bytes), 0).unwrap();
+        let mut text = String::new();
+        r.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "line one\nline two\nline three\n");
+        assert!(r.truncated());
+    }
+
+    #[test]
+    fn damage_names_the_frame_offset() {
+        let (mut bytes, second) = two_frames();
+        // Break the first frame's checksum.
+        bytes[second - 1] ^= 0xff;
+        let mut r = ZstdReader::new(Cursor::new(&bytes), 0).unwrap();
+        let mut text = String::new();
+        let err = r.read_to_string(&mut text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("the zstd frame starting at byte 0 is damaged"),
+            "{err}"
+        );
     }
 }
