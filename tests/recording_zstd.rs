@@ -87,7 +87,7 @@ fn a_recorder_killed_mid_run_leaves_every_flushed_line_readable() {
     child.wait().unwrap();
     let bytes = std::fs::read(&path).unwrap();
     assert!(zst::is_zstd(&bytes));
-    let frames = zst::frames(&mut std::io::Cursor::new(&bytes)).unwrap();
+    let frames = zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&bytes))).unwrap();
     assert!(frames.len() >= 2, "{frames:?}");
     assert!(!frames.last().unwrap().complete, "killed inside a frame");
     let got = read_entries(&path);
@@ -147,7 +147,7 @@ fn a_damaged_frame_in_the_middle_is_one_line_naming_its_offset() {
     let path = dir.path().join("bad.jsonl.zst");
     write_twin(&path, 1300);
     let mut bytes = std::fs::read(&path).unwrap();
-    let frames = zst::frames(&mut std::io::Cursor::new(&bytes)).unwrap();
+    let frames = zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&bytes))).unwrap();
     assert_eq!(frames.len(), 3, "{frames:?}");
     let (second, third) = (frames[1].offset as usize, frames[2].offset as usize);
     // Flip bytes in the middle of the second frame's compressed data.

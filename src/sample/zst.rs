@@ -155,16 +155,28 @@ fn read_exact_or_eof<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<bool> {
 /// Lists the frames of a compressed recording by walking frame and block headers, skipping
 /// the compressed data: cheap next to decompressing it. Stops at the end of the input or at
 /// a frame cut short (then its `complete` is false).
-pub fn frames<R: Read + Seek>(input: &mut R) -> Result<Vec<FrameRef>, WalkError> {
+pub fn frames<R: Read + Seek>(input: &mut io::BufReader<R>) -> Result<Vec<FrameRef>, WalkError> {
     let len = input.seek(SeekFrom::End(0)).map_err(WalkError::Io)?;
     input.seek(SeekFrom::Start(0)).map_err(WalkError::Io)?;
     let mut out = Vec::new();
     let mut pos = 0u64;
+    // Where the reader is: moving forward within its buffer costs no read (a day has a
+    // block per line, and a seek that drops the buffer per block would read it all again).
+    let mut at = 0u64;
+    let goto = |input: &mut io::BufReader<R>, to: u64, at: &mut u64| -> io::Result<()> {
+        if to != *at {
+            input.seek_relative(to as i64 - *at as i64)?;
+            *at = to;
+        }
+        Ok(())
+    };
     let mut head = [0u8; 4];
     while pos < len {
         let start = pos;
-        input.seek(SeekFrom::Start(pos)).map_err(WalkError::Io)?;
-        if !read_exact_or_eof(input, &mut head).map_err(WalkError::Io)? {
+        goto(input, pos, &mut at).map_err(WalkError::Io)?;
+        let ok = read_exact_or_eof(input, &mut head).map_err(WalkError::Io)?;
+        at += 4;
+        if !ok {
             out.push(FrameRef {
                 offset: start,
                 complete: false,
@@ -175,7 +187,9 @@ pub fn frames<R: Read + Seek>(input: &mut R) -> Result<Vec<FrameRef>, WalkError>
         if magic & 0xFFFF_FFF0 == 0x184D_2A50 {
             // A skippable frame: its size follows.
             let mut size = [0u8; 4];
-            if !read_exact_or_eof(input, &mut size).map_err(WalkError::Io)? {
+            let ok = read_exact_or_eof(input, &mut size).map_err(WalkError::Io)?;
+            at += 4;
+            if !ok {
                 break;
             }
             pos = start + 8 + u64::from(u32::from_le_bytes(size));
@@ -185,7 +199,9 @@ pub fn frames<R: Read + Seek>(input: &mut R) -> Result<Vec<FrameRef>, WalkError>
             return Err(WalkError::BadFrame(start));
         }
         let mut fhd = [0u8; 1];
-        if !read_exact_or_eof(input, &mut fhd).map_err(WalkError::Io)? {
+        let ok = read_exact_or_eof(input, &mut fhd).map_err(WalkError::Io)?;
+        at += 1;
+        if !ok {
             out.push(FrameRef {
                 offset: start,
                 complete: false,
@@ -210,8 +226,10 @@ pub fn frames<R: Read + Seek>(input: &mut R) -> Result<Vec<FrameRef>, WalkError>
             if pos + 3 > len {
                 break;
             }
-            input.seek(SeekFrom::Start(pos)).map_err(WalkError::Io)?;
-            if !read_exact_or_eof(input, &mut bh).map_err(WalkError::Io)? {
+            goto(input, pos, &mut at).map_err(WalkError::Io)?;
+            let ok = read_exact_or_eof(input, &mut bh).map_err(WalkError::Io)?;
+            at += 3;
+            if !ok {
                 break;
             }
             let h = u32::from(bh[0]) | u32::from(bh[1]) << 8 | u32::from(bh[2]) << 16;
@@ -395,7 +413,7 @@ mod tests {
     #[test]
     fn frames_are_found_without_decompressing_and_an_open_one_is_marked() {
         let (bytes, second) = two_frames();
-        let f = frames(&mut Cursor::new(&bytes)).unwrap();
+        let f = frames(&mut io::BufReader::new(Cursor::new(&bytes))).unwrap();
         assert_eq!(
             f,
             [
