@@ -88,9 +88,8 @@ pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<Exi
         r
     } else if let Some(path) = &args.replay {
         let reader = RecordingReader::open(path).map_err(unknown)?;
-        // Parsed on a second thread while the engine judges (a day's pass is long).
         let mut r = run_check(
-            crate::sample::ahead::read_ahead(reader),
+            reader,
             args.duration,
             config.thresholds,
             Some(&TwinWhatIf::default()),
