@@ -306,11 +306,16 @@ impl Engine {
 
     pub fn push_sample(&mut self, s: Arc<Sample>) {
         self.latest = Some(self.latest.map_or(s.t, |t| t.max(s.t)));
+        // Looked up before inserting: a known slot costs no copy of its name per sample.
+        if let Some(series) = self.slots.get_mut(&s.slot) {
+            series.push(s);
+            return;
+        }
         let cfg = self.config;
-        self.slots
-            .entry(s.slot.clone())
-            .or_insert_with(|| SlotSeries::new(cfg.raw_span, cfg.history_len))
-            .push(s);
+        let mut series = SlotSeries::new(cfg.raw_span, cfg.history_len);
+        let slot = s.slot.clone();
+        series.push(s);
+        self.slots.insert(slot, series);
     }
 
     pub fn slot(&self, slot: &Slot) -> Option<&SlotSeries> {

@@ -44,7 +44,7 @@ pub(crate) fn read_line_bounded<R: BufRead>(
         if avail.is_empty() {
             return Ok(LineRead::Line(buf.len() - start));
         }
-        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+        let (take, done) = match memchr::memchr(b'\n', avail) {
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
         };
@@ -448,7 +448,7 @@ fn check_sample(s: &Sample) -> Result<(), String> {
 }
 
 fn memmem(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(hay, needle).is_some()
 }
 
 /// Writes a recording, one flushed line per sample or mark, so a killed process loses at most
