@@ -16,6 +16,10 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+// The binary's allocator, so the figures are the product's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SECONDS: usize = 24 * 3600;
 
 fn rss_mb(field: &str) -> f64 {
