@@ -80,6 +80,11 @@ seed and duration give a byte-identical file. `dgscope twin list` shows the scen
     )]
     #[command(display_order = 5)]
     Record(RecordArgs),
+    /// Existing recordings: compact them (slow parts once a minute, optionally .zst), or
+    /// show what they hold
+    #[command(subcommand)]
+    #[command(display_order = 7)]
+    Recording(crate::commands::recording::RecordingCommand),
     /// The digital twin: a simulated primary + standby pair
     #[command(subcommand)]
     #[command(display_order = 8)]

@@ -60,6 +60,8 @@ pub struct Config {
     pub log_level: Option<String>,
     /// Time zone of times in text output (as `--tz`): utc, local or Area/City.
     pub tz: Option<String>,
+    /// `true`: recordings started with `r` on the screen are zstd-compressed (`.jsonl.zst`).
+    pub record_compress: Option<bool>,
     pub thresholds: Thresholds,
     /// `action = "key"`, e.g. `quit = "ctrl-q"`, in file order (later ones see earlier ones).
     #[serde(deserialize_with = "in_file_order")]
@@ -508,6 +510,10 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # Time zone of times in text (screen, check text, reports), as --tz: utc, local or an IANA
 # name such as "Europe/Berlin". JSON and recordings are always UTC.
 # tz = "utc"
+
+# Recordings started with `r` on the screen are zstd-compressed (.jsonl.zst), about a
+# fifth of the plain size; every command reads both forms.
+# record_compress = false
 
 # A named pair of databases: `dgscope watch prod`. Passwords never go here: use
 # password_env (the name of an environment variable), the prompt, or an Oracle wallet.

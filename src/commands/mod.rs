@@ -11,6 +11,7 @@ pub mod live;
 mod progress;
 mod record;
 pub mod record_live;
+pub mod recording;
 mod replay;
 mod report;
 mod screen;
@@ -181,6 +182,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Themes => "themes",
         Command::Serve(_) => "serve",
         Command::Bugreport(_) => "bugreport",
+        Command::Recording(_) => "recording",
     }
 }
 
@@ -235,6 +237,7 @@ fn dispatch(cli: Cli, log: &crate::log::LogSettings) -> Result<ExitCode, Failure
         }
         Command::Record(a) => record::run(a, cli.config.as_deref()),
         Command::Twin(t) => twin::run(t),
+        Command::Recording(r) => recording::run(r),
         Command::Watch(a) => watch::run(a, cli.config.as_deref()),
         Command::Grants(a) => grants::run(a, cli.config.as_deref()),
         Command::Demo(d) => demo::run(d, cli.config.as_deref()),

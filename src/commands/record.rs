@@ -108,7 +108,9 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
         "recording started (virtual time)"
     );
     let progress = super::progress::Progress::new("record", duration);
-    let mut w = RecordingWriter::new(sink, &header).map_err(fail)?;
+    // `-o FILE.jsonl.zst` compresses; standard output stays plain text.
+    let zstd = !is_stdout(out) && crate::sample::recording::wants_zstd(out);
+    let mut w = RecordingWriter::with_form(sink, &header, zstd).map_err(fail)?;
     let written = (|| {
         for i in 0..ticks {
             let Some(tick) = src.next_tick() else { break };

@@ -54,7 +54,9 @@ impl Recorder {
             src.interval.as_millis() as u64,
             &src.describe,
         );
-        let w = RecordingWriter::new(out, &header).map_err(|e| write_failure(path, &e))?;
+        let zstd = !crate::output::is_stdout(path) && crate::sample::recording::wants_zstd(path);
+        let w =
+            RecordingWriter::with_form(out, &header, zstd).map_err(|e| write_failure(path, &e))?;
         tracing::info!(
             path = %path.display(),
             interval_ms = ?header.interval_ms,

@@ -44,6 +44,7 @@ pub fn options(
         }
     }
     opts.raise_after_s = config.thresholds.raise_after_s;
+    opts.record_zstd = config.record_compress == Some(true);
     if config.mouse == Some(false) {
         opts.mouse = false;
     }

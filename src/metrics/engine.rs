@@ -9,7 +9,7 @@ use super::window::{Window, WindowAcc};
 use crate::sample::index::RecordingIndex;
 use crate::sample::names::{event, os, stat};
 use crate::sample::recording::{Entry, RecordingError};
-use crate::sample::{Mark, Sample, Slot};
+use crate::sample::{slow, Mark, Sample, Slot};
 use crate::timestamp::Timestamp;
 use crate::units::{KIB, MIB};
 use std::collections::BTreeMap;
@@ -109,6 +109,8 @@ pub struct SlotSeries {
     points: Ring<Point>,
     last_good: Option<Arc<Sample>>,
     last: Option<Arc<Sample>>,
+    /// When the slow parts (logs, switches, params …) were last read.
+    slow_read: slow::ReadTimes,
 }
 
 impl SlotSeries {
@@ -124,13 +126,21 @@ impl SlotSeries {
             points: Ring::new(history_len),
             last_good: None,
             last: None,
+            slow_read: slow::ReadTimes::default(),
         }
     }
 
-    fn push(&mut self, s: Arc<Sample>) {
+    fn push(&mut self, mut s: Arc<Sample>) {
         if let Some(prev) = &self.last {
             if s.t < prev.t {
                 return; // out of order (clock skew on a reconnect): drop rather than rewind
+            }
+        }
+        // A slow part not read this time is the latest one read: every consumer sees it.
+        self.slow_read.observe(&s);
+        if let Some(prev) = self.last_good.as_deref() {
+            if slow::needs_fill(&s, prev) {
+                slow::fill(Arc::make_mut(&mut s), prev);
             }
         }
         self.points
@@ -158,6 +168,11 @@ impl SlotSeries {
     /// The newest sample, good or failed.
     pub fn last(&self) -> Option<&Arc<Sample>> {
         self.last.as_ref()
+    }
+
+    /// When the slow part `part` (`logs`, `switches` …) was last read, if ever.
+    pub fn slow_read_at(&self, part: &str) -> Option<Timestamp> {
+        self.slow_read.read_at(part)
     }
 
     /// The newest sample with data.
@@ -313,11 +328,16 @@ impl Engine {
 
     pub fn push_sample(&mut self, s: Arc<Sample>) {
         self.latest = Some(self.latest.map_or(s.t, |t| t.max(s.t)));
+        // Looked up before inserting: a known slot costs no copy of its name per sample.
+        if let Some(series) = self.slots.get_mut(&s.slot) {
+            series.push(s);
+            return;
+        }
         let cfg = self.config;
-        self.slots
-            .entry(s.slot.clone())
-            .or_insert_with(|| SlotSeries::new(cfg.raw_span, cfg.history_len))
-            .push(s);
+        let mut series = SlotSeries::new(cfg.raw_span, cfg.history_len);
+        let slot = s.slot.clone();
+        series.push(s);
+        self.slots.insert(slot, series);
     }
 
     pub fn slot(&self, slot: &Slot) -> Option<&SlotSeries> {
@@ -430,8 +450,7 @@ pub fn load_tail(index: &RecordingIndex, config: EngineConfig) -> Result<Engine,
     let interval_ms = index.header().interval_ms.unwrap_or(1000).max(1);
     let history_ms = config.history_len as u64 * interval_ms;
     let span_ms = history_ms.max(config.raw_span.as_millis() as u64) + interval_ms;
-    let from = index.position_at(last.add_millis(-(span_ms as i64)));
-    for entry in index.cursor(from)? {
+    for entry in index.entries_from(last.add_millis(-(span_ms as i64)))? {
         engine.push(entry?);
     }
     Ok(engine)
@@ -636,5 +655,26 @@ mod tests {
         assert!(s.points().last().unwrap().failed);
         assert!(s.last().unwrap().is_error());
         assert_eq!(s.last_good().unwrap().t, Timestamp::from_millis(0));
+    }
+
+    #[test]
+    fn a_slow_part_not_read_this_time_is_the_latest_read_with_its_age() {
+        let mut e = Engine::default();
+        let mut first = Sample::new(Timestamp::from_millis(1000), Slot::primary());
+        first.params = Some([("log_buffer".to_string(), "1".to_string())].into());
+        e.push(Entry::Sample(Box::new(first)));
+        e.push(Entry::Sample(Box::new(Sample::new(
+            Timestamp::from_millis(31_000),
+            Slot::primary(),
+        ))));
+        let slot = e.slot(&Slot::primary()).unwrap();
+        let last = slot.last_good().unwrap();
+        assert_eq!(last.t, Timestamp::from_millis(31_000));
+        assert_eq!(last.params.as_ref().unwrap()["log_buffer"], "1");
+        assert_eq!(
+            slot.slow_read_at("params"),
+            Some(Timestamp::from_millis(1000))
+        );
+        assert_eq!(slot.slow_read_at("logs"), None);
     }
 }

@@ -165,7 +165,7 @@ pub fn from_recording(
     let mut raised: BTreeMap<&'static str, Finding> = BTreeMap::new();
     let mut before: Option<CheckMetrics> = None;
     let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
-    for entry in index.cursor(index.position_at(from))? {
+    for entry in index.entries_from(from)? {
         let entry = entry?;
         let t = entry.t();
         if t > to {

@@ -6,6 +6,7 @@ use super::recording::{
     parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
     MAX_LINE_BYTES,
 };
+use super::{slow, zst};
 use crate::timestamp::Timestamp;
 use serde::Deserialize;
 use std::fs::File;
@@ -25,8 +26,19 @@ pub struct LineRef {
 pub struct RecordingIndex {
     path: String,
     header: Header,
+    /// Every entry of a plain file; empty for a compressed one (see `frames`).
     lines: Vec<LineRef>,
     truncated_tail: bool,
+    /// A compressed file: its frames, each with the time of its first entry.
+    frames: Option<Frames>,
+}
+
+/// The frame table of a compressed recording.
+#[derive(Debug)]
+struct Frames {
+    starts: Vec<(u64, Option<Timestamp>)>,
+    first_t: Option<Timestamp>,
+    last_t: Option<Timestamp>,
 }
 
 #[derive(Deserialize)]
@@ -64,6 +76,9 @@ impl RecordingIndex {
         let reader = RecordingReader::open(path)?;
         let header = reader.header().clone();
         let display = reader.path().to_string();
+        if reader.is_zstd() {
+            return Self::build_frames(path, display, header);
+        }
         let (mut input, header_end, mut line_no) = reader.into_parts();
         let mut lines = Vec::new();
         let mut buf = Vec::with_capacity(8192);
@@ -138,7 +153,104 @@ impl RecordingIndex {
             header,
             lines,
             truncated_tail,
+            frames: None,
         })
+    }
+
+    /// A compressed file: walks the frame headers, decompresses the first line of each frame
+    /// for its time and the last frame for the end. A day of frames costs milliseconds.
+    fn build_frames(path: &Path, display: String, header: Header) -> Result<Self, RecordingError> {
+        let read_err = |source| RecordingError::Read {
+            path: display.clone(),
+            source,
+        };
+        let file = File::open(path).map_err(read_err)?;
+        let mut input = BufReader::with_capacity(64 * 1024, file);
+        let walked = zst::frames(&mut input).map_err(|e| match e {
+            zst::WalkError::Io(source) => RecordingError::Read {
+                path: display.clone(),
+                source,
+            },
+            zst::WalkError::BadFrame(offset) => RecordingError::Corrupt {
+                path: display.clone(),
+                offset,
+                what: "not a zstd frame where one should start; the file is damaged".into(),
+            },
+        })?;
+        let mut starts = Vec::with_capacity(walked.len());
+        let mut truncated_tail = false;
+        let mut last_t = None;
+        for (i, f) in walked.iter().enumerate() {
+            let last = i + 1 == walked.len();
+            let mut lines = FrameLines::open(path, &display, f.offset, i == 0)?;
+            let mut first = None;
+            while let Some((line, complete)) = lines.next_line()? {
+                if !complete {
+                    truncated_tail = true;
+                    break;
+                }
+                let t = t_from_prefix(line)
+                    .or_else(|| serde_json::from_slice::<TimeProbe>(line).ok().map(|p| p.t));
+                if first.is_none() {
+                    first = t;
+                }
+                if !last {
+                    break;
+                }
+                if let Some(t) = t {
+                    last_t = Some(last_t.map_or(t, |x: Timestamp| x.max(t)));
+                }
+            }
+            if !f.complete || lines.truncated() {
+                truncated_tail = true;
+            }
+            starts.push((f.offset, first));
+        }
+        let first_t = starts.iter().find_map(|s| s.1);
+        Ok(RecordingIndex {
+            path: display,
+            header,
+            lines: Vec::new(),
+            truncated_tail,
+            frames: Some(Frames {
+                starts,
+                first_t,
+                last_t: last_t.or(first_t),
+            }),
+        })
+    }
+
+    /// Whether the file is zstd-compressed.
+    pub fn is_zstd(&self) -> bool {
+        self.frames.is_some()
+    }
+
+    /// Frames of a compressed file (0 for a plain one).
+    pub fn frame_count(&self) -> usize {
+        self.frames.as_ref().map_or(0, |f| f.starts.len())
+    }
+
+    /// Entries from the first at or after `t` on, in file order, in either form; the first
+    /// sample of each slot carries the slow parts read last before `t`.
+    pub fn entries_from(&self, t: Timestamp) -> Result<Entries<'_>, RecordingError> {
+        match &self.frames {
+            None => Ok(Entries::Lines(self.cursor(self.position_at(t))?)),
+            Some(f) => {
+                let look = t.add_millis(-SLOW_LOOKBACK_MS);
+                let k = f
+                    .starts
+                    .iter()
+                    .rposition(|s| s.1.is_some_and(|ft| ft <= look))
+                    .unwrap_or(0);
+                let (offset, _) = f.starts[k];
+                Ok(Entries::Frames(FrameCursor {
+                    lines: FrameLines::open(Path::new(&self.path), &self.path, offset, k == 0)?,
+                    from: t,
+                    carry: slow::Carry::default(),
+                    done: false,
+                }))
+            }
+        }
     }
 
     pub fn header(&self) -> &Header {
@@ -158,11 +270,17 @@ impl RecordingIndex {
     }
 
     pub fn first_t(&self) -> Option<Timestamp> {
-        self.lines.iter().map(|l| l.t).min()
+        match &self.frames {
+            Some(f) => f.first_t,
+            None => self.lines.iter().map(|l| l.t).min(),
+        }
     }
 
     pub fn last_t(&self) -> Option<Timestamp> {
-        self.lines.iter().map(|l| l.t).max()
+        match &self.frames {
+            Some(f) => f.last_t,
+            None => self.lines.iter().map(|l| l.t).max(),
+        }
     }
 
     /// Index of the first entry at or after `t` (entries are in time order as written).
@@ -185,14 +303,21 @@ impl RecordingIndex {
                     source,
                 })?;
         }
-        Ok(Cursor {
+        let mut cursor = Cursor {
             index: self,
             input,
             next: from,
             buf: Vec::new(),
-        })
+            carry: slow::Carry::default(),
+        };
+        cursor.prime(from)?;
+        Ok(cursor)
     }
 }
+
+/// How far before a seek point a cursor looks for the slow parts read last (the writers read
+/// them once a minute; compacted files at least as often).
+const SLOW_LOOKBACK_MS: i64 = 10 * 60_000;
 
 fn at_eof<R: BufRead>(r: &mut R) -> bool {
     matches!(r.fill_buf(), Ok(b) if b.is_empty())
@@ -204,11 +329,56 @@ pub struct Cursor<'a> {
     input: BufReader<File>,
     next: usize,
     buf: Vec<u8>,
+    /// The slow parts read before the seek point, for the first sample of each slot.
+    carry: slow::Carry,
 }
 
 impl Cursor<'_> {
     pub fn position(&self) -> usize {
         self.next
+    }
+
+    /// Reads the lines of the lookback before `from` that carry slow parts, so the first
+    /// samples after a seek have the values read last (a seek must not lose them).
+    fn prime(&mut self, from: usize) -> Result<(), RecordingError> {
+        let Some(at) = self.index.lines.get(from).map(|l| l.t) else {
+            return Ok(());
+        };
+        let start = self
+            .index
+            .position_at(at.add_millis(-SLOW_LOOKBACK_MS))
+            .min(from);
+        for i in start..from {
+            let l = self.index.lines[i];
+            self.read_at(l)?;
+            if !slow::line_may_carry(&self.buf) {
+                continue;
+            }
+            if let Ok(Entry::Sample(s)) = parse_entry(&self.buf) {
+                self.carry.observe(&s);
+            }
+        }
+        Ok(())
+    }
+
+    fn read_at(&mut self, l: LineRef) -> Result<(), RecordingError> {
+        self.buf.resize(l.len as usize, 0);
+        // Entries are contiguous except for skipped blank lines: seek only when needed.
+        let pos = self.input.stream_position().ok();
+        if pos != Some(l.offset) {
+            self.input
+                .seek(SeekFrom::Start(l.offset))
+                .map_err(|source| RecordingError::Read {
+                    path: self.index.path.clone(),
+                    source,
+                })?;
+        }
+        self.input
+            .read_exact(&mut self.buf)
+            .map_err(|source| RecordingError::Read {
+                path: self.index.path.clone(),
+                source,
+            })
     }
 }
 
@@ -218,28 +388,191 @@ impl Iterator for Cursor<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         let l = *self.index.lines.get(self.next)?;
         self.next += 1;
-        self.buf.resize(l.len as usize, 0);
-        // Entries are contiguous except for skipped blank lines: seek only when needed.
-        let pos = self.input.stream_position().ok();
-        if pos != Some(l.offset) {
-            if let Err(source) = self.input.seek(SeekFrom::Start(l.offset)) {
-                return Some(Err(RecordingError::Read {
-                    path: self.index.path.clone(),
-                    source,
-                }));
-            }
+        if let Err(e) = self.read_at(l) {
+            return Some(Err(e));
         }
-        if let Err(source) = self.input.read_exact(&mut self.buf) {
-            return Some(Err(RecordingError::Read {
-                path: self.index.path.clone(),
-                source,
-            }));
-        }
-        Some(parse_entry(&self.buf).map_err(|what| RecordingError::Line {
+        let mut entry = parse_entry(&self.buf).map_err(|what| RecordingError::Line {
             path: self.index.path.clone(),
             line: l.line as usize,
             what,
-        }))
+        });
+        if let (Ok(Entry::Sample(s)), false) = (&mut entry, self.carry.is_empty()) {
+            self.carry.fill_once(s);
+        }
+        Some(entry)
+    }
+}
+
+/// Lines of a compressed recording from one frame on.
+struct FrameLines {
+    path: String,
+    input: BufReader<zst::ZstdReader<BufReader<File>>>,
+    buf: Vec<u8>,
+    /// Line number within the stretch read (for messages, with the frame's offset).
+    line: usize,
+    offset: u64,
+}
+
+impl FrameLines {
+    /// Opens `path` at the frame starting at `offset`; the first frame starts with the
+    /// header line, which `skip_header` skips.
+    fn open(
+        path: &Path,
+        display: &str,
+        offset: u64,
+        skip_header: bool,
+    ) -> Result<Self, RecordingError> {
+        let read_err = |source| RecordingError::Read {
+            path: display.to_string(),
+            source,
+        };
+        let mut file = File::open(path).map_err(read_err)?;
+        file.seek(SeekFrom::Start(offset)).map_err(read_err)?;
+        let z = zst::ZstdReader::new(BufReader::with_capacity(64 * 1024, file), offset)
+            .map_err(read_err)?;
+        let mut lines = FrameLines {
+            path: display.to_string(),
+            input: BufReader::with_capacity(256 * 1024, z),
+            buf: Vec::with_capacity(8192),
+            line: 0,
+            offset,
+        };
+        if skip_header {
+            // Blank lines, then the header (checked when the file was opened).
+            while let Some((l, _)) = lines.next_line()? {
+                if !l.iter().all(u8::is_ascii_whitespace) {
+                    break;
+                }
+            }
+        }
+        Ok(lines)
+    }
+
+    fn truncated(&self) -> bool {
+        self.input.get_ref().truncated()
+    }
+
+    /// The next non-blank line and whether it is complete (ends in a newline).
+    fn next_line(&mut self) -> Result<Option<(&[u8], bool)>, RecordingError> {
+        loop {
+            self.buf.clear();
+            let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
+                |source| match source.kind() {
+                    std::io::ErrorKind::InvalidData => RecordingError::Corrupt {
+                        path: self.path.clone(),
+                        offset: self.offset,
+                        what: source.to_string(),
+                    },
+                    _ => RecordingError::Read {
+                        path: self.path.clone(),
+                        source,
+                    },
+                },
+            )?;
+            self.line += 1;
+            match read {
+                LineRead::TooLong => {
+                    return Err(RecordingError::Line {
+                        path: format!("{} (zstd frame at byte {})", self.path, self.offset),
+                        line: self.line,
+                        what: format!(
+                            "the line is longer than {} MiB, the most a recording line may be; the file is damaged or not a recording",
+                            MAX_LINE_BYTES / (1024 * 1024)
+                        ),
+                    })
+                }
+                LineRead::Line(0) => return Ok(None),
+                LineRead::Line(_) => {}
+            }
+            if self.buf.iter().all(u8::is_ascii_whitespace) && self.buf.last() == Some(&b'\n') {
+                continue;
+            }
+            let complete = self.buf.last() == Some(&b'\n');
+            return Ok(Some((&self.buf, complete)));
+        }
+    }
+}
+
+/// Entries of an indexed recording from a time on, in either form.
+pub enum Entries<'a> {
+    Lines(Cursor<'a>),
+    Frames(FrameCursor),
+}
+
+impl Iterator for Entries<'_> {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::Lines(c) => c.next(),
+            Entries::Frames(c) => c.next(),
+        }
+    }
+}
+
+/// Decompresses from a frame before the target time, keeping only the slow parts of what
+/// precedes it, then yields every entry from the target on.
+pub struct FrameCursor {
+    lines: FrameLines,
+    from: Timestamp,
+    carry: slow::Carry,
+    done: bool,
+}
+
+impl Iterator for FrameCursor {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let (line, complete) = match self.lines.next_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => return None,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            let before = complete && t_from_prefix(line).is_some_and(|t| t < self.from);
+            if before {
+                // Before the target: only its slow parts matter.
+                if slow::line_may_carry(line) {
+                    if let Ok(Entry::Sample(s)) = parse_entry(line) {
+                        self.carry.observe(&s);
+                    }
+                }
+                continue;
+            }
+            match parse_entry(line) {
+                Ok(mut e) => {
+                    if e.t() < self.from {
+                        continue;
+                    }
+                    if let (Entry::Sample(s), false) = (&mut e, self.carry.is_empty()) {
+                        self.carry.fill_once(s);
+                    }
+                    return Some(Ok(e));
+                }
+                // The writer was killed mid-line: the end, as in the plain form.
+                Err(_) if !complete => {
+                    self.done = true;
+                    return None;
+                }
+                Err(what) => {
+                    self.done = true;
+                    return Some(Err(RecordingError::Line {
+                        path: format!(
+                            "{} (zstd frame at byte {})",
+                            self.lines.path, self.lines.offset
+                        ),
+                        line: self.lines.line,
+                        what,
+                    }));
+                }
+            }
+        }
     }
 }
 
@@ -333,5 +666,38 @@ mod tests {
             idx.last_t(),
             Some(Timestamp::parse("2026-11-30T05:00:01Z").unwrap())
         );
+    }
+
+    #[test]
+    fn a_seek_carries_the_slow_parts_read_before_it() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        {
+            let mut w = RecordingWriter::new(
+                f.as_file_mut(),
+                &Header::new(Timestamp::from_millis(0), 1000, "test"),
+            )
+            .unwrap();
+            for i in 0..100i64 {
+                let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
+                if i % 60 == 0 {
+                    s.params = Some([("log_buffer".into(), format!("{i}"))].into());
+                }
+                w.write_sample(&s).unwrap();
+            }
+        }
+        let idx = RecordingIndex::build(f.path()).unwrap();
+        let got: Vec<Entry> = idx
+            .cursor(idx.position_at(Timestamp::from_millis(90_000)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let params = |e: &Entry| match e {
+            Entry::Sample(s) => s.params.clone(),
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(got.len(), 10);
+        // The first sample after the seek has the value read at 60 s; the rest are as written.
+        assert_eq!(params(&got[0]).unwrap()["log_buffer"], "60");
+        assert!(got[1..].iter().all(|e| params(e).is_none()));
     }
 }

@@ -1,10 +1,13 @@
 //! The `Sample` contract (../shared/design/SAMPLE-AND-RECORDING.md): what every source emits,
 //! raw cumulative counters exactly as Oracle reports them, and what a recording line holds.
 
+pub mod ahead;
 mod enums;
 pub mod index;
 pub mod names;
 pub mod recording;
+pub mod slow;
+pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
 

@@ -3,11 +3,12 @@
 //! Readers ignore unknown keys, tolerate a truncated last line (a crash mid-write) and name the
 //! line of anything else that is malformed. Writers flush after every line.
 
+use super::zst::{FileInput, Sink};
 use super::{Mark, Sample};
 use crate::timestamp::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 pub const FORMAT: &str = "dgscope-recording";
@@ -43,7 +44,7 @@ pub(crate) fn read_line_bounded<R: BufRead>(
         if avail.is_empty() {
             return Ok(LineRead::Line(buf.len() - start));
         }
-        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+        let (take, done) = match memchr::memchr(b'\n', avail) {
             Some(i) => (i + 1, true),
             None => (avail.len(), false),
         };
@@ -118,6 +119,12 @@ pub enum RecordingError {
     },
     #[error("{path}: is not a regular file (a FIFO, device or socket); {what} needs a file it can seek in: copy it to a file first")]
     NotRegular { path: String, what: &'static str },
+    #[error("{path}: byte {offset}: {what}")]
+    Corrupt {
+        path: String,
+        offset: u64,
+        what: String,
+    },
     #[error("{path}:{line}: {what}")]
     Line {
         path: String,
@@ -154,7 +161,8 @@ pub struct RecordingReader<R> {
     offset: u64,
 }
 
-impl RecordingReader<BufReader<File>> {
+impl RecordingReader<FileInput> {
+    /// Opens a recording in either form: zstd is recognised by its magic bytes.
     pub fn open(path: &Path) -> Result<Self, RecordingError> {
         let display = path.display().to_string();
         let file = File::open(path).map_err(|source| RecordingError::Open {
@@ -167,7 +175,16 @@ impl RecordingReader<BufReader<File>> {
                 source: io::Error::other("is a directory, not a recording file"),
             });
         }
-        Self::new(display, BufReader::with_capacity(256 * 1024, file))
+        let input = FileInput::new(file).map_err(|source| RecordingError::Read {
+            path: display.clone(),
+            source,
+        })?;
+        Self::new(display, input)
+    }
+
+    /// The file is zstd-compressed.
+    pub fn is_zstd(&self) -> bool {
+        self.input.is_zstd()
     }
 }
 
@@ -237,6 +254,19 @@ impl<R: BufRead> RecordingReader<R> {
     /// True once the reader skipped an incomplete final line (the writer was killed mid-line).
     pub fn truncated_tail(&self) -> bool {
         self.truncated_tail
+    }
+
+    /// Bytes of (decompressed) input read so far, header included.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The next entry, with its line copied into `line` (for tools that look at the text).
+    pub fn next_with_line(&mut self, line: &mut Vec<u8>) -> Result<Option<Entry>, RecordingError> {
+        let e = self.next_entry()?;
+        line.clear();
+        line.extend_from_slice(&self.buf);
+        Ok(e)
     }
 
     fn at_eof(&mut self) -> bool {
@@ -418,45 +448,77 @@ fn check_sample(s: &Sample) -> Result<(), String> {
 }
 
 fn memmem(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(hay, needle).is_some()
 }
 
 /// Writes a recording, one flushed line per sample or mark, so a killed process loses at most
-/// the line being written.
+/// the line being written. The zstd form flushes a block per line the same way.
 pub struct RecordingWriter<W: Write> {
-    out: W,
+    out: Option<Sink<W>>,
     line: Vec<u8>,
 }
 
+/// Whether a recording named `path` is written zstd-compressed (`….zst`).
+pub fn wants_zstd(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zst"))
+}
+
 impl RecordingWriter<File> {
-    /// Creates a new file: an existing one (or a symlink planted at the name) is an error,
-    /// never truncated.
+    /// Creates a new file, zstd-compressed when the name ends in `.zst`: an existing one (or
+    /// a symlink planted at the name) is an error, never truncated.
     pub fn create(path: &Path, header: &Header) -> io::Result<Self> {
         let file = crate::output::create_new(path)?;
-        RecordingWriter::new(file, header)
+        if wants_zstd(path) {
+            RecordingWriter::new_zstd(file, header)
+        } else {
+            RecordingWriter::new(file, header)
+        }
     }
 }
 
 impl<W: Write> RecordingWriter<W> {
     pub fn new(out: W, header: &Header) -> io::Result<Self> {
+        Self::with_sink(Sink::Plain(out), header)
+    }
+
+    /// The zstd form: frames of [`super::zst::FRAME_MS`] of sample time.
+    pub fn new_zstd(out: W, header: &Header) -> io::Result<Self> {
+        Self::with_sink(Sink::zstd(out)?, header)
+    }
+
+    /// Either form, by `zstd`.
+    pub fn with_form(out: W, header: &Header, zstd: bool) -> io::Result<Self> {
+        if zstd {
+            Self::new_zstd(out, header)
+        } else {
+            Self::new(out, header)
+        }
+    }
+
+    fn with_sink(sink: Sink<W>, header: &Header) -> io::Result<Self> {
         let mut w = RecordingWriter {
-            out,
+            out: Some(sink),
             line: Vec::with_capacity(4096),
         };
-        w.write_json(header)?;
+        w.write_json(header, None)?;
         Ok(w)
     }
 
     pub fn write_sample(&mut self, s: &Sample) -> io::Result<()> {
-        self.write_json(s)
+        self.write_json(s, Some(s.t.ms))
     }
 
     pub fn write_mark(&mut self, m: &Mark) -> io::Result<()> {
-        self.write_json(&MarkLine {
-            t: m.t,
-            kind: "mark",
-            text: &m.text,
-        })
+        // Marks never start a frame: their time may be far from the samples'.
+        self.write_json(
+            &MarkLine {
+                t: m.t,
+                kind: "mark",
+                text: &m.text,
+            },
+            None,
+        )
     }
 
     pub fn write_entry(&mut self, e: &Entry) -> io::Result<()> {
@@ -466,17 +528,37 @@ impl<W: Write> RecordingWriter<W> {
         }
     }
 
-    fn write_json<T: Serialize>(&mut self, v: &T) -> io::Result<()> {
+    fn write_json<T: Serialize>(&mut self, v: &T, t: Option<i64>) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, v)?;
         self.line.push(b'\n');
         // One write per line: a crash leaves a prefix of one line, never interleaved halves.
-        self.out.write_all(&self.line)?;
-        self.out.flush()
+        self.out
+            .as_mut()
+            .ok_or_else(|| io::Error::other("writer closed"))?
+            .write_line(&self.line, t)
+    }
+
+    /// Ends the recording (the zstd form closes its frame) and returns the output.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out
+            .take()
+            .ok_or_else(|| io::Error::other("writer closed"))?
+            .finish()
     }
 
     pub fn into_inner(self) -> W {
-        self.out
+        self.finish().expect("finishing the recording")
+    }
+}
+
+impl<W: Write> Drop for RecordingWriter<W> {
+    /// Closes the zstd frame of a writer that is simply dropped (every line is flushed
+    /// already; this only adds the frame's end and checksum).
+    fn drop(&mut self) {
+        if let Some(sink) = self.out.take() {
+            let _ = sink.finish();
+        }
     }
 }
 

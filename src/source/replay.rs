@@ -3,8 +3,10 @@
 
 use super::{Control, PullSource, SourceEvent, Tick};
 use crate::sample::recording::{Entry, RecordingError, RecordingReader};
+use crate::sample::zst::FileInput;
+use crate::sample::Mark;
 use std::io::BufRead;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -17,17 +19,65 @@ pub struct ReplaySource<R> {
     interval: Duration,
     /// The first bad line, if the recording turned out corrupt part-way.
     error: Option<RecordingError>,
+    /// The file as opened, to tell at the end whether it changed underneath the replay.
+    opened: Option<FileId>,
+    /// The time of the last entry played (where an end note is placed).
+    last_t: Option<crate::timestamp::Timestamp>,
 }
 
-impl ReplaySource<std::io::BufReader<std::fs::File>> {
-    /// Opens a recording after reading it once through, so a corrupt line is reported as one
-    /// clear error before the screen starts rather than as a half-played incident.
+/// Identity and size of a file when replay opened it.
+#[derive(Debug, Clone)]
+struct FileId {
+    path: PathBuf,
+    dev: u64,
+    ino: u64,
+    len: u64,
+}
+
+impl FileId {
+    fn of(path: &Path) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(FileId {
+            path: path.to_path_buf(),
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+        })
+    }
+
+    /// What happened to the file since it was opened, if anything that cut playback short.
+    fn changed(&self) -> Option<String> {
+        use std::os::unix::fs::MetadataExt;
+        let name = crate::sanitize::field(&self.path.display().to_string());
+        match std::fs::metadata(&self.path) {
+            Err(_) => Some(format!("{name} was deleted or moved while replaying")),
+            Ok(m) if (m.dev(), m.ino()) != (self.dev, self.ino) => Some(format!(
+                "{name} was replaced by another file while replaying; open it again to play the new one"
+            )),
+            Ok(m) if m.len() < self.len => Some(format!(
+                "{name} was truncated while replaying ({} bytes when opened, {} now)",
+                self.len,
+                m.len()
+            )),
+            Ok(_) => None,
+        }
+    }
+}
+
+impl ReplaySource<FileInput> {
+    /// Opens a recording (either form) after reading it once through, so a corrupt line is
+    /// reported as one clear error before the screen starts rather than as a half-played
+    /// incident.
     pub fn open(path: &Path) -> Result<Self, RecordingError> {
+        let opened = FileId::of(path);
         let check = RecordingReader::open(path)?;
         for e in check {
             e?;
         }
-        Ok(ReplaySource::new(RecordingReader::open(path)?))
+        let mut source = ReplaySource::new(RecordingReader::open(path)?);
+        source.opened = opened;
+        Ok(source)
     }
 }
 
@@ -39,11 +89,28 @@ impl<R: BufRead> ReplaySource<R> {
             pending: None,
             interval,
             error: None,
+            opened: None,
+            last_t: None,
         }
     }
 
     pub fn error(&self) -> Option<&RecordingError> {
         self.error.as_ref()
+    }
+
+    /// Why playback ended before the file's end, if it did: the file was replaced, truncated
+    /// or deleted underneath the replay, or a line read badly. Playback says so on the
+    /// timeline instead of ending silently.
+    pub fn end_note(&self) -> Option<String> {
+        let changed = self.opened.as_ref().and_then(FileId::changed);
+        match (&self.error, changed) {
+            (_, Some(c)) => Some(format!("replay stopped: {c}")),
+            (Some(e), None) => Some(format!(
+                "replay stopped: {}",
+                crate::sanitize::field(&e.to_string())
+            )),
+            (None, None) => None,
+        }
     }
 
     fn next_entry(&mut self) -> Option<Entry> {
@@ -152,8 +219,8 @@ impl Pacer {
 
 /// Plays a pull source in real time × `speed`, obeying pause and speed changes, until the
 /// source ends (then sends [`SourceEvent::End`]) or the receiver goes away.
-pub async fn play(
-    mut source: impl PullSource,
+pub async fn play<R: BufRead + Send>(
+    mut source: ReplaySource<R>,
     tx: mpsc::Sender<SourceEvent>,
     control: mpsc::Receiver<Control>,
     speed: f64,
@@ -168,9 +235,14 @@ pub async fn play(
     loop {
         pacer.settle().await;
         let Some(tick) = source.next_tick() else {
+            if let Some(text) = source.end_note() {
+                let t = source.last_t.unwrap_or_default();
+                let _ = tx.send(SourceEvent::Mark(Mark { t, text })).await;
+            }
             let _ = tx.send(SourceEvent::End).await;
             return;
         };
+        source.last_t = Some(tick.t);
         // Only samples set the pace: an instant of marks alone (the file's tail) goes out at
         // once.
         if !tick.samples.is_empty() {
@@ -332,6 +404,71 @@ mod tests {
         assert!(
             took >= Duration::from_millis(749) && took <= Duration::from_millis(760),
             "{took:?}"
+        );
+    }
+
+    async fn marks_of_playing(src: ReplaySource<FileInput>) -> Vec<String> {
+        let (tx, mut rx) = mpsc::channel(64);
+        let (_ctl, crx) = mpsc::channel(4);
+        tokio::spawn(play(src, tx, crx, 64.0));
+        let mut marks = vec![];
+        while let Some(ev) = rx.recv().await {
+            if let SourceEvent::Mark(m) = ev {
+                marks.push(m.text);
+            }
+        }
+        marks
+    }
+
+    /// A file replaced, truncated or deleted while it plays: the replay says so on the
+    /// timeline rather than ending as if the recording were over.
+    #[tokio::test(start_paused = true)]
+    async fn replay_says_when_its_file_changed_underneath_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let other = dir.path().join("new.jsonl");
+        std::fs::write(&path, recording(3)).unwrap();
+        let untouched = ReplaySource::open(&path).unwrap();
+        assert_eq!(marks_of_playing(untouched).await, ["switch"]);
+
+        let replaced = ReplaySource::open(&path).unwrap();
+        std::fs::write(&other, recording(5)).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        let marks = marks_of_playing(replaced).await;
+        assert_eq!(marks.len(), 2, "{marks:?}");
+        assert!(
+            marks[1].starts_with("replay stopped: ")
+                && marks[1].contains("r.jsonl was replaced by another file while replaying"),
+            "{marks:?}"
+        );
+
+        let truncated = ReplaySource::open(&path).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(60)
+            .unwrap();
+        let marks = marks_of_playing(truncated).await;
+        assert!(
+            marks
+                .last()
+                .unwrap()
+                .contains("was truncated while replaying"),
+            "{marks:?}"
+        );
+
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, recording(3)).unwrap();
+        let deleted = ReplaySource::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let marks = marks_of_playing(deleted).await;
+        assert!(
+            marks
+                .last()
+                .unwrap()
+                .contains("was deleted or moved while replaying"),
+            "{marks:?}"
         );
     }
 }

@@ -56,6 +56,8 @@ pub struct TuiOptions {
     /// Capture the mouse (click to focus, wheel to scroll); `--no-mouse` or the config's
     /// `mouse = false` leave it to the terminal, for selecting text.
     pub mouse: bool,
+    /// `r` writes `.jsonl.zst` (config `record_compress`).
+    pub record_zstd: bool,
 }
 
 impl TuiOptions {
@@ -86,6 +88,7 @@ impl TuiOptions {
             history: crate::metrics::EngineConfig::default().history_len,
             raise_after_s: crate::causes::Thresholds::default().raise_after_s,
             mouse: true,
+            record_zstd: false,
         }
     }
 }
@@ -470,12 +473,17 @@ fn toggle_recording(
     let header = Header::new(now, opts.interval.as_millis() as u64, &opts.source);
     // A unique name created new (never truncating, never through a symlink): see `output`.
     let stamp = crate::output::file_stamp(now);
-    let created = crate::output::create_unique(&opts.out_dir, "dgscope", &stamp, "jsonl");
+    let ext = if opts.record_zstd {
+        "jsonl.zst"
+    } else {
+        "jsonl"
+    };
+    let created = crate::output::create_unique(&opts.out_dir, "dgscope", &stamp, ext);
     let path = match &created {
         Ok((p, _)) => p.clone(),
-        Err(_) => opts.out_dir.join(format!("dgscope-{stamp}.jsonl")),
+        Err(_) => opts.out_dir.join(format!("dgscope-{stamp}.{ext}")),
     };
-    match created.and_then(|(_, f)| RecordingWriter::new(f, &header)) {
+    match created.and_then(|(_, f)| RecordingWriter::with_form(f, &header, opts.record_zstd)) {
         Ok(w) => {
             *recorder = Some(w);
             app.recording = Some(path.display().to_string());

@@ -5,7 +5,7 @@
 use dgscope::metrics::Delta;
 use dgscope::sample::names::{event, filetype};
 use dgscope::sample::Sample;
-use dgscope::source::twin::{Params, Scenario, Twin, EPOCH};
+use dgscope::source::twin::{Params, Scenario, SlowParts, Twin, EPOCH};
 use dgscope::source::PullSource;
 
 pub struct Run {
@@ -16,6 +16,8 @@ pub struct Run {
 
 pub fn run_params(scenario: Scenario, p: Params, seed: u64, secs: usize) -> Run {
     let mut twin = Twin::with_params(scenario, p, seed, EPOCH);
+    // The samples as consumers see them: each slow part is the latest one read.
+    twin.set_slow_parts(SlowParts::Repeated);
     let mut primary = Vec::with_capacity(secs);
     let mut standby = Vec::with_capacity(secs);
     for _ in 0..secs {

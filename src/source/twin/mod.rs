@@ -7,6 +7,7 @@
 //! interval of virtual time, as fast as the CPU allows), and [`spawn_paced`] runs it in a
 //! thread paced to wall-clock × speed for the demo.
 
+mod cadence;
 mod commit;
 mod emit;
 mod fluid;
@@ -21,6 +22,7 @@ mod rng;
 mod scenario;
 pub mod whatif;
 
+pub use cadence::SlowParts;
 pub use commit::PostMode;
 pub use paced::{spawn_paced, TwinControl};
 pub use params::Params;
@@ -85,6 +87,8 @@ pub struct Twin {
     blocked_seq: Option<Vec<u64>>,
     /// The topology's extra member (a far standby, a terminal standby), if it has one.
     extra: Option<members::Extra>,
+    /// Slow parts on the Oracle source's cadence.
+    cadence: cadence::Cadence,
 }
 
 impl Twin {
@@ -118,6 +122,7 @@ impl Twin {
             msgs: messages::StatusLog::default(),
             blocked_seq: None,
             extra: members::Extra::new(&p),
+            cadence: cadence::Cadence::default(),
         };
         twin.backdate_switches();
         twin
@@ -128,6 +133,11 @@ impl Twin {
     pub fn set_interval(&mut self, interval: Duration) {
         let ms = interval.as_millis().max(100) as u64;
         self.interval_ns = ms * 1_000_000;
+    }
+
+    /// Slow parts only when read (the default, as the Oracle source) or in every sample.
+    pub fn set_slow_parts(&mut self, mode: SlowParts) {
+        self.cadence.mode = mode;
     }
 
     pub fn scenario(&self) -> Scenario {
@@ -342,10 +352,11 @@ impl PullSource for Twin {
     fn next_tick(&mut self) -> Option<Tick> {
         self.advance();
         let t = self.now();
-        let primary = emit::primary(self, t);
-        let standby = emit::standby(self, t);
-        let mut samples = vec![primary, standby];
+        let mut samples = vec![emit::primary(self, t), emit::standby(self, t)];
         samples.extend(members::extra_sample(self, t));
+        for s in &mut samples {
+            self.cadence.apply(s);
+        }
         Some(Tick {
             t,
             samples,

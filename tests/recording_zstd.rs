@@ -1,0 +1,209 @@
+//! Compressed recordings (`.jsonl.zst`): a killed writer, a truncated file and a damaged
+//! frame, read by the real binary and the library reader.
+
+use assert_cmd::Command;
+use dgscope::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
+use dgscope::sample::zst;
+use dgscope::source::twin::{Scenario, Twin, EPOCH};
+use dgscope::source::PullSource;
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+fn dgscope() -> Command {
+    Command::cargo_bin("dgscope").unwrap()
+}
+
+/// The twin's first `n` entries of `record --twin healthy-sync --seed 1`, in file order.
+fn twin_entries(n: usize) -> Vec<Entry> {
+    let mut twin = Twin::new(Scenario::HealthySync, 1);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let tick = twin.next_tick().unwrap();
+        out.extend(tick.marks.into_iter().map(Entry::Mark));
+        out.extend(tick.samples.into_iter().map(|s| Entry::Sample(Box::new(s))));
+    }
+    out.truncate(n);
+    out
+}
+
+fn read_entries(path: &Path) -> Vec<Entry> {
+    RecordingReader::open(path)
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every complete line a plain zstd decoder gets out of `bytes` before the data ends.
+fn complete_lines(bytes: &[u8]) -> usize {
+    let mut d = zstd::stream::read::Decoder::new(bytes).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 65536];
+    while let Ok(n) = d.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    out.iter().filter(|&&b| b == b'\n').count()
+}
+
+fn write_twin(path: &Path, secs: usize) {
+    let mut twin = Twin::new(Scenario::HealthySync, 1);
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = RecordingWriter::new_zstd(file, &Header::new(EPOCH, 1000, "twin")).unwrap();
+    for _ in 0..secs {
+        let tick = twin.next_tick().unwrap();
+        for m in &tick.marks {
+            w.write_mark(m).unwrap();
+        }
+        for s in &tick.samples {
+            w.write_sample(s).unwrap();
+        }
+    }
+    w.finish().unwrap();
+}
+
+#[test]
+fn a_recorder_killed_mid_run_leaves_every_flushed_line_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("killed.jsonl.zst");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .args([
+            "record",
+            "--twin",
+            "healthy-sync",
+            "--duration",
+            "24h",
+            "-o",
+        ])
+        .arg(&path)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Long enough for a few 10-minute frames of virtual time.
+    std::thread::sleep(Duration::from_secs(4));
+    child.kill().unwrap(); // SIGKILL: no chance to end the frame
+    child.wait().unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(zst::is_zstd(&bytes));
+    let frames = zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&bytes))).unwrap();
+    assert!(frames.len() >= 2, "{frames:?}");
+    assert!(!frames.last().unwrap().complete, "killed inside a frame");
+    let got = read_entries(&path);
+    // Every line the writer flushed is read back (the header is the first line); at most the
+    // line being written when the kill came (part of the last second) is lost.
+    assert_eq!(got.len(), complete_lines(&bytes) - 1);
+    assert!(got.len() > 1000, "{}", got.len());
+    // And they are the twin's entries, in order, intact.
+    let want = twin_entries(got.len());
+    assert!(got == want, "the read back entries differ from the twin's");
+    // The commands read it like a truncated last line.
+    let out = dgscope()
+        .args(["check", "--format", "json", "--replay"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(v["status"], "OK", "{v}");
+}
+
+#[test]
+fn a_truncated_file_reads_up_to_the_cut_at_any_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.jsonl.zst");
+    write_twin(&full, 1300); // three frames
+    let bytes = std::fs::read(&full).unwrap();
+    let all = read_entries(&full);
+    let cut_path = dir.path().join("cut.jsonl.zst");
+    let mut prev = 0;
+    for k in 1..40 {
+        let cut = 200 + (bytes.len() - 200) * k / 40;
+        std::fs::write(&cut_path, &bytes[..cut]).unwrap();
+        let got = read_entries(&cut_path);
+        assert!(got.len() >= prev && got.len() < all.len(), "cut at {cut}");
+        assert!(got[..] == all[..got.len()], "cut at {cut}: not a prefix");
+        prev = got.len();
+        let idx = dgscope::sample::index::RecordingIndex::build(&cut_path).unwrap();
+        assert!(idx.truncated_tail(), "cut at {cut}");
+        assert_eq!(idx.last_t(), got.iter().map(Entry::t).max(), "cut at {cut}");
+    }
+    let out = dgscope()
+        .args(["report", "incident"])
+        .arg(&cut_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_damaged_frame_in_the_middle_is_one_line_naming_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.jsonl.zst");
+    write_twin(&path, 1300);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let frames = zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&bytes))).unwrap();
+    assert_eq!(frames.len(), 3, "{frames:?}");
+    let (second, third) = (frames[1].offset as usize, frames[2].offset as usize);
+    // Flip bytes in the middle of the second frame's compressed data.
+    for b in &mut bytes[(second + third) / 2..(second + third) / 2 + 8] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let want = format!("byte {second}");
+    // Bad input: exit 2, or 3 (UNKNOWN) for `check`, as a monitoring plugin.
+    for (args, code) in [
+        (&["check", "--replay"][..], 3),
+        (&["report", "incident"][..], 2),
+        (&["report", "histogram", "--event", "log file sync"][..], 2),
+        (&["recording", "info"][..], 2),
+    ] {
+        let out = dgscope().args(args).arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(&want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn both_forms_give_the_same_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = dir.path().join("r.jsonl.zst");
+    let p = dir.path().join("r.jsonl");
+    let out = |args: &[&str], f: &Path| {
+        let o = dgscope().args(args).arg(f).output().unwrap();
+        assert!(o.status.code().is_some_and(|c| c < 2), "{args:?}");
+        String::from_utf8_lossy(&o.stdout).replace(f.to_str().unwrap(), "FILE")
+    };
+    for (f, name) in [(&z, "r.jsonl.zst"), (&p, "r.jsonl")] {
+        dgscope()
+            .args(["record", "--twin", "slow-srl", "--duration", "25m", "-o"])
+            .arg(f)
+            .assert()
+            .success();
+        assert!(f.ends_with(name));
+    }
+    assert!(zst::is_zstd(&std::fs::read(&z).unwrap()));
+    assert!(std::fs::metadata(&z).unwrap().len() * 4 < std::fs::metadata(&p).unwrap().len());
+    for args in [
+        &["check", "--format", "json", "--replay"][..],
+        &["report", "incident", "--window", "20m..24m"][..],
+        &["report", "incident"][..],
+        &[
+            "report",
+            "impact",
+            "--baseline",
+            "0s..5m",
+            "--compare",
+            "15m..20m",
+        ][..],
+    ] {
+        assert_eq!(out(args, &z), out(args, &p), "{args:?}");
+    }
+}
