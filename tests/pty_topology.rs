@@ -153,9 +153,12 @@ fn the_twin_topologies_draw_their_configuration_and_brackets_switch() {
         head.contains("  prod_a ")
             && head.contains("prod_fs")
             && head.contains("(far sync)")
-            && head.contains("ASYNC ══▶ prod_c"),
+            && head.contains("ASYNC ══▶ [prod_c]"),
         "{head}"
     );
+    // The panes open on the terminal standby; `]` reaches the far sync, a hop of the chain.
+    t.send("]");
+    t.wait_text("[prod_fs] (far sync)");
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }

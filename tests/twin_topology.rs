@@ -10,6 +10,16 @@ fn of<'a>(all: &'a [Sample], slot: &str) -> Vec<&'a Sample> {
     all.iter().filter(|s| s.slot.as_str() == slot).collect()
 }
 
+/// The last sample of `slot` that read the configuration: a slow part, read once a minute as
+/// the Oracle source reads it.
+fn last_with_config<'a>(all: &'a [Sample], slot: &str) -> &'a Sample {
+    of(all, slot)
+        .into_iter()
+        .rev()
+        .find(|s| s.dg_config.is_some())
+        .unwrap_or_else(|| panic!("{slot} never read V$DATAGUARD_CONFIG"))
+}
+
 /// Delta of `slot` between its 60th and its last sample.
 fn delta(all: &[Sample], slot: &str) -> Delta {
     let v = of(all, slot);
@@ -89,7 +99,7 @@ fn two_standbys_ship_sync_to_the_near_one_and_async_to_the_far_one() {
             (Some("prod_c"), TransmitMode::Async)
         ]
     );
-    let far = of(&all, "standby:prod_c").pop().unwrap();
+    let far = last_with_config(&all, "standby:prod_c");
     assert_eq!(far.db.as_ref().unwrap().name.as_deref(), Some("prod_c"));
     let cfg = far.dg_config.as_ref().unwrap();
     assert_eq!(
@@ -125,7 +135,7 @@ fn far_sync_is_transport_only_and_the_terminal_standby_names_it() {
     assert_eq!(fs.dests.len(), 1);
     assert_eq!(fs.dests[0].db_unique_name.as_deref(), Some("prod_c"));
     assert_eq!(fs.dests[0].mode, TransmitMode::Async);
-    let term = of(&all, "standby:prod_c").pop().unwrap();
+    let term = last_with_config(&all, "standby:prod_c");
     let me = &term.dg_config.as_ref().unwrap()[0];
     assert_eq!(
         (me.name.as_str(), me.parent.as_deref()),

@@ -366,17 +366,24 @@ impl Engine {
     /// when known: a far sync passed as `--standby` is a member of the chain, not a primary.
     pub fn standby_slots(&self) -> Vec<&Slot> {
         let primary = self.primary_slot();
-        self.slots
+        let mut members: Vec<(bool, &Slot)> = self
+            .slots
             .iter()
-            .filter(|(k, s)| {
-                Some(*k) != primary
-                    && match s.last_good().and_then(|x| x.role()) {
-                        Some(r) => r.receives_redo(),
-                        None => k.is_standby(),
-                    }
+            .filter_map(|(k, s)| {
+                if Some(k) == primary {
+                    return None;
+                }
+                match s.last_good().and_then(|x| x.role()) {
+                    Some(r) if r.receives_redo() => Some((r.is_far_sync(), k)),
+                    Some(_) => None,
+                    None => k.is_standby().then_some((false, k)),
+                }
             })
-            .map(|(k, _)| k)
-            .collect()
+            .collect();
+        // Standbys before far syncs: the panes open on a standby that applies redo, and
+        // `]` reaches the far sync after them (a stable sort keeps the slot order within).
+        members.sort_by_key(|(far_sync, _)| *far_sync);
+        members.into_iter().map(|(_, k)| k).collect()
     }
 
     pub fn marks(&self) -> &Ring<Mark> {
@@ -585,7 +592,7 @@ mod tests {
     }
 
     #[test]
-    fn a_far_sync_is_a_member_the_standby_panes_can_show() {
+    fn a_far_sync_is_a_member_the_standby_panes_reach_after_the_standbys() {
         // `[`/`]` reach the far sync as a hop of the chain (its RFS writes, its SRL disk);
         // the rules tell it from a standby by its role, not by this list.
         let mut e = Engine::default();
@@ -593,10 +600,11 @@ mod tests {
         e.push(sample("standby:fs", 0, 0, Role::FarSync));
         assert_eq!(e.standby_slots(), vec![&Slot::named_standby("fs")]);
         e.push(sample("standby:c", 0, 0, Role::PhysicalStandby));
-        let slots = e.standby_slots();
-        assert_eq!(slots.len(), 2, "{slots:?}");
-        assert!(slots.contains(&&Slot::named_standby("c")));
-        assert!(slots.contains(&&Slot::named_standby("fs")));
+        // The standby first (the panes open on it), the far sync after it for `]`.
+        assert_eq!(
+            e.standby_slots(),
+            vec![&Slot::named_standby("c"), &Slot::named_standby("fs")]
+        );
     }
 
     #[test]
