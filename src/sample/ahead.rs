@@ -1,6 +1,8 @@
 //! Parsing on one thread while the engine consumes on the other. Measured by
-//! `benches/recording_load.rs` on a shared 2-core machine it was slower than one thread (5.1 s
-//! against 2.7 s for a day), so no command uses it yet; the bench keeps measuring it.
+//! `benches/recording_load.rs` on a shared 2-core machine it is no faster than one thread
+//! (1.27 s against 1.29 s for a day; slower when the machine is busy): parsing is 85% of a
+//! pass, so the engine's share is too small to hide. No command uses it; the bench keeps
+//! measuring it.
 
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread::JoinHandle;

@@ -258,10 +258,123 @@ pub fn frames<R: Read + Seek>(input: &mut io::BufReader<R>) -> Result<Vec<FrameR
     Ok(out)
 }
 
+/// Decompressed bytes handed over at a time, and chunks decompressed ahead at most.
+const CHUNK: usize = 256 * 1024;
+const CHUNKS_AHEAD: usize = 4;
+
+/// What the decompressing thread sends: bytes, an error, or the end (truncated or not).
+enum Chunk {
+    Bytes(Vec<u8>),
+    Failed(io::Error),
+    End { truncated: bool },
+}
+
+/// A [`ZstdReader`] run on a thread of its own, so decompression overlaps parsing: on a day
+/// it is a quarter of a full pass (`benches/recording_load.rs`). Only large byte chunks cross
+/// threads, never parsed values, so nothing allocated on one thread is freed on the other.
+pub struct ZstdAhead {
+    rx: Option<std::sync::mpsc::Receiver<Chunk>>,
+    cur: Vec<u8>,
+    pos: usize,
+    truncated: bool,
+}
+
+impl ZstdAhead {
+    fn new(mut z: ZstdReader<io::BufReader<std::fs::File>>) -> io::Result<Self> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(CHUNKS_AHEAD);
+        std::thread::Builder::new()
+            .name("dgscope-unzstd".into())
+            .spawn(move || loop {
+                let mut buf = vec![0; CHUNK];
+                let mut n = 0;
+                let msg = loop {
+                    match z.read(&mut buf[n..]) {
+                        Ok(0) => break None,
+                        Ok(k) => {
+                            n += k;
+                            if n == buf.len() {
+                                break None;
+                            }
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => break Some(Chunk::Failed(e)),
+                    }
+                };
+                let at_end = n < buf.len();
+                if n > 0 {
+                    buf.truncate(n);
+                    if tx.send(Chunk::Bytes(buf)).is_err() {
+                        return; // the reader was dropped
+                    }
+                }
+                if let Some(m) = msg {
+                    let _ = tx.send(m);
+                    return;
+                }
+                if at_end {
+                    let _ = tx.send(Chunk::End {
+                        truncated: z.truncated(),
+                    });
+                    return;
+                }
+            })?;
+        Ok(ZstdAhead {
+            rx: Some(rx),
+            cur: Vec::new(),
+            pos: 0,
+            truncated: false,
+        })
+    }
+}
+
+impl Read for ZstdAhead {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for ZstdAhead {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos == self.cur.len() {
+            let Some(rx) = &self.rx else {
+                return Ok(&[]);
+            };
+            match rx.recv() {
+                Ok(Chunk::Bytes(b)) => {
+                    self.cur = b;
+                    self.pos = 0;
+                }
+                Ok(Chunk::Failed(e)) => {
+                    self.rx = None;
+                    return Err(e);
+                }
+                Ok(Chunk::End { truncated }) => {
+                    self.truncated = truncated;
+                    self.rx = None;
+                }
+                // The thread ended without saying why (it panicked): an error, not a short file.
+                Err(_) => {
+                    self.rx = None;
+                    return Err(io::Error::other("the zstd decompression thread stopped"));
+                }
+            }
+        }
+        Ok(&self.cur[self.pos..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.cur.len());
+    }
+}
+
 /// A recording file opened for reading, decompressed when it starts with [`MAGIC`].
 pub enum FileInput {
     Plain(io::BufReader<std::fs::File>),
-    Zstd(io::BufReader<ZstdReader<io::BufReader<std::fs::File>>>),
+    Zstd(ZstdAhead),
 }
 
 impl FileInput {
@@ -276,10 +389,7 @@ impl FileInput {
             }
         };
         Ok(if zstd {
-            FileInput::Zstd(io::BufReader::with_capacity(
-                256 * 1024,
-                ZstdReader::new(plain, 0)?,
-            ))
+            FileInput::Zstd(ZstdAhead::new(ZstdReader::new(plain, 0)?)?)
         } else {
             FileInput::Plain(plain)
         })
@@ -293,7 +403,7 @@ impl FileInput {
     pub fn truncated(&self) -> bool {
         match self {
             FileInput::Plain(_) => false,
-            FileInput::Zstd(z) => z.get_ref().truncated(),
+            FileInput::Zstd(z) => z.truncated,
         }
     }
 }
