@@ -432,7 +432,14 @@ fn a_restarted_instance_s_messages_are_new_again() {
                     ]));
                 });
             }
-            n >= 4
+            // The collector may have sampled ahead of this callback, so samples taken before
+            // the restart can still arrive: stop once the restarted instance's message came
+            // (and give up after many samples), not after a fixed count.
+            let samples = good_samples(ev, "standby");
+            let seen = all_messages(&samples)
+                .iter()
+                .any(|m| m.message.contains("starting Real Time Apply"));
+            (n >= 4 && seen) || n >= 60
         },
     );
     let msgs = all_messages(&good_samples(&ev, "standby"));
