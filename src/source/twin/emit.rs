@@ -65,6 +65,27 @@ pub(super) fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter)
     }
 }
 
+/// The background waits of a member that receives redo (RFS writing the standby logs, and
+/// what applying it costs): the same for a standby and a topology's extra member.
+pub(super) fn put_receiver_events(s: &mut Sample, c: &super::fluid::StandbyCounters) {
+    let bg = Waiter::Background;
+    put_event(s, event::RFS_WRITE, &c.rfs_write, bg);
+    put_event(s, event::CHECKPOINT_COMPLETED, &c.checkpoint_completed, bg);
+    put_event(s, event::RECOVERY_READ, &c.recovery_read, bg);
+    put_event(
+        s,
+        event::DB_FILE_SEQUENTIAL_READ,
+        &c.db_file_sequential_read,
+        bg,
+    );
+    put_event(
+        s,
+        event::DB_FILE_PARALLEL_WRITE,
+        &c.db_file_parallel_write,
+        bg,
+    );
+}
+
 fn fra(f: &FraParams, used: f64, extra_files: u64) -> Fra {
     Fra {
         limit_bytes: f.limit_bytes,
@@ -530,26 +551,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
     // RFS, MRP, the recovery slaves and DBWR are all background processes.
     let bg = Waiter::Background;
     put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io, bg);
-    put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write, bg);
-    put_event(
-        &mut s,
-        event::CHECKPOINT_COMPLETED,
-        &sb.c.checkpoint_completed,
-        bg,
-    );
-    put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read, bg);
-    put_event(
-        &mut s,
-        event::DB_FILE_SEQUENTIAL_READ,
-        &sb.c.db_file_sequential_read,
-        bg,
-    );
-    put_event(
-        &mut s,
-        event::DB_FILE_PARALLEL_WRITE,
-        &sb.c.db_file_parallel_write,
-        bg,
-    );
+    put_receiver_events(&mut s, &sb.c);
     s.os.insert(os::BUSY_TIME.into(), busy);
     s.os.insert(os::IDLE_TIME.into(), idle);
     s.os.insert(os::NUM_CPUS.into(), f64::from(p.cpu.num_cpus));

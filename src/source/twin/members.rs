@@ -5,7 +5,7 @@
 //! terminal standby behind the far sync. That member is a second fluid standby fed the same
 //! redo as the first, over its own ASYNC link onto its own SRL disk.
 
-use super::emit::{put_event, Waiter};
+use super::emit::{put_event, put_receiver_events, Waiter};
 use super::fluid::Standby;
 use super::params::{Member, Params, Topology, Transport, MB};
 use super::Twin;
@@ -343,27 +343,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         host: Some("dbhost3".into()),
         instances: Some(1),
     });
-    let bg = Waiter::Background;
-    put_event(&mut s, event::RFS_WRITE, &sb.c.rfs_write, bg);
-    put_event(
-        &mut s,
-        event::CHECKPOINT_COMPLETED,
-        &sb.c.checkpoint_completed,
-        bg,
-    );
-    put_event(&mut s, event::RECOVERY_READ, &sb.c.recovery_read, bg);
-    put_event(
-        &mut s,
-        event::DB_FILE_SEQUENTIAL_READ,
-        &sb.c.db_file_sequential_read,
-        bg,
-    );
-    put_event(
-        &mut s,
-        event::DB_FILE_PARALLEL_WRITE,
-        &sb.c.db_file_parallel_write,
-        bg,
-    );
+    put_receiver_events(&mut s, &sb.c);
     let busy = 0.12 + 0.25 * (sb.c.apply_busy_s / elapsed.max(1.0));
     s.os = host_os(p.cpu.num_cpus, busy, busy, elapsed);
     let io = |rreq: u64, wreq: u64, rb: f64, wb: f64, rus: f64, wus: f64| IoStat {
