@@ -2,7 +2,8 @@
 //! resident memory of `check --twin healthy-sync` (the same pipeline: twin → driver → causes,
 //! twin what-ifs at the end) for 1 h and 24 h of virtual time, the twin alone for the same
 //! time (what the pipeline adds is the difference), and a check of a pair with 10,000
-//! standby slots. Run with `cargo bench --bench check`; prints measured figures, asserts none.
+//! standby slots; and `check --replay` of a 1 h and a 4 h twin recording, judged whole (a
+//! sliding hour assessed every second: its time per hour must not grow with the file). Run with `cargo bench --bench check`; prints measured figures, asserts none.
 //!
 //! Peak memory is per process: each case runs in a child process (this binary again, with
 //! `DGSCOPE_BENCH_CASE` set) and reports its own `VmHWM` from `/proc/self/status`.
@@ -98,6 +99,49 @@ fn many_standbys(standbys: usize, secs: u64) -> String {
     format!("{} samples, status {:?}", r.samples, r.worst)
 }
 
+/// `check --replay` of a `secs`-long twin recording (written once into target/bench-cache),
+/// as the command runs it: no `--duration`, so the last hour slides.
+fn replay_check(secs: u64) -> String {
+    use dgscope::sample::recording::{Header, RecordingReader, RecordingWriter};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-cache");
+    std::fs::create_dir_all(&dir).expect("bench cache");
+    let path = dir.join(format!("check-replay-{secs}s.jsonl"));
+    if !path.exists() {
+        let tmp = path.with_extension("tmp");
+        let header = Header::new(
+            dgscope::source::twin::EPOCH,
+            1000,
+            "twin:healthy-sync seed=1",
+        );
+        let file = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("cache file"));
+        let mut w = RecordingWriter::new(file, &header).expect("header");
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        for _ in 0..secs {
+            for s in &twin.next_tick().expect("the twin never ends").samples {
+                w.write_sample(s).expect("write");
+            }
+        }
+        w.finish().expect("flush");
+        std::fs::rename(&tmp, &path).expect("rename");
+    }
+    let cpu0 = cpu_secs();
+    let reader = RecordingReader::open(&path).expect("open");
+    let r = run_check(
+        reader,
+        None,
+        Thresholds::default(),
+        Some(&TwinWhatIf::default()),
+    )
+    .expect("a readable recording");
+    let cpu = cpu0.zip(cpu_secs()).map_or(f64::NAN, |(a, b)| b - a);
+    format!(
+        "{} samples, status {:?}, {:.2} s CPU per recorded hour",
+        r.samples,
+        r.worst,
+        cpu / (secs as f64 / 3600.0)
+    )
+}
+
 fn child(case: &str) {
     let cpu0 = cpu_secs();
     let start = Instant::now();
@@ -108,6 +152,8 @@ fn child(case: &str) {
         "twin-24h" => twin_only(24 * 3600),
         "standbys-10000-60s" => many_standbys(10_000, 60),
         "standbys-30-20m" => many_standbys(30, 1200),
+        "replay-1h" => replay_check(3600),
+        "replay-4h" => replay_check(4 * 3600),
         other => panic!("unknown case {other}"),
     };
     let wall = start.elapsed().as_secs_f64();
@@ -130,6 +176,8 @@ fn main() {
             "check-24h",
             "standbys-10000-60s",
             "standbys-30-20m",
+            "replay-1h",
+            "replay-4h",
         ]
         .map(String::from)
         .to_vec(),

@@ -197,8 +197,8 @@ impl<'a> Context<'a> {
         let from = self.p.as_ref()?.from;
         let first = self
             .primary?
-            .raw_samples()
-            .find(|s| s.t >= from)
+            .raw_samples_from(from)
+            .next()
             .filter(|s| s.t < last.t)?;
         let hist = |s: &Sample| -> Option<Vec<(u64, u64)>> {
             Some(s.dests.iter().find(|d| d.id == dest_id)?.resp_hist.clone())
@@ -313,6 +313,45 @@ impl<'a> Context<'a> {
             Some(st) => recent_samples(st, self.now, secs),
             None => Vec::new(),
         }
+    }
+
+    /// Good standby samples of the last `secs` seconds that carry Data Guard messages, newest
+    /// first; empty while stale.
+    pub fn standby_with_messages(&self, secs: f64) -> Vec<&Arc<Sample>> {
+        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        match self.standby.filter(|_| self.standby_current) {
+            Some(st) => st.samples_with_messages_from(from).rev().collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Good primary samples of the last `secs` seconds that carry Data Guard messages,
+    /// newest first.
+    pub fn primary_with_messages(&self, secs: f64) -> Vec<&Arc<Sample>> {
+        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        self.primary.map_or(Vec::new(), |st| {
+            st.samples_with_messages_from(from).rev().collect()
+        })
+    }
+
+    /// The newest good primary sample, if it is within the last `secs` seconds.
+    pub fn primary_newest(&self, secs: f64) -> Option<&Arc<Sample>> {
+        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        self.primary?
+            .raw_samples()
+            .next_back()
+            .filter(|s| s.t >= from)
+    }
+
+    /// The oldest good primary sample of the last `secs` seconds that `pred` accepts, found
+    /// from the window's start (a binary search), not by collecting the window.
+    pub fn primary_oldest(
+        &self,
+        secs: f64,
+        pred: impl Fn(&Arc<Sample>) -> bool,
+    ) -> Option<&Arc<Sample>> {
+        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        self.primary?.raw_samples_from(from).find(|s| pred(s))
     }
 
     /// Good primary samples of the last `secs` seconds, newest first.

@@ -94,10 +94,20 @@ impl Point {
     }
 }
 
+/// A good sample kept raw, with the number of breaks (restarts, repeated instants) seen up
+/// to it: a window whose ends have the same count is one stretch, answered by its two ends
+/// instead of a walk over every sample between them (`check --replay` assesses a sliding
+/// hour each second).
+#[derive(Debug)]
+struct Raw {
+    s: Arc<Sample>,
+    breaks: u64,
+}
+
 /// Everything the engine keeps about one slot.
 #[derive(Debug)]
 pub struct SlotSeries {
-    raw: Ring<Arc<Sample>>,
+    raw: Ring<Raw>,
     raw_span: Duration,
     since_startup: WindowAcc,
     since_baseline: Option<WindowAcc>,
@@ -107,6 +117,9 @@ pub struct SlotSeries {
     since_first: WindowAcc,
     first_good: Option<Timestamp>,
     points: Ring<Point>,
+    /// The raw samples that carry Data Guard messages (most carry none), so the rules that
+    /// read the window's messages do not walk every sample of it.
+    with_messages: std::collections::VecDeque<Arc<Sample>>,
     last_good: Option<Arc<Sample>>,
     last: Option<Arc<Sample>>,
     /// When the slow parts (logs, switches, params …) were last read.
@@ -124,6 +137,7 @@ impl SlotSeries {
             since_first: WindowAcc::new(),
             first_good: None,
             points: Ring::new(history_len),
+            with_messages: std::collections::VecDeque::new(),
             last_good: None,
             last: None,
             slow_read: slow::ReadTimes::default(),
@@ -159,7 +173,22 @@ impl SlotSeries {
             }
             self.since_first.push(&s);
             self.first_good.get_or_insert(s.t);
-            self.raw.push(s.clone());
+            let repeated = self.last_good.as_ref().is_some_and(|p| p.t == s.t);
+            let breaks = self.raw.last().map_or(0, |r| r.breaks) + u64::from(restarted || repeated);
+            self.raw.push(Raw {
+                s: s.clone(),
+                breaks,
+            });
+            if s.dg_messages.as_ref().is_some_and(|m| !m.is_empty()) {
+                self.with_messages.push_back(s.clone());
+            }
+            let oldest = self.raw.get(0).map(|r| r.s.t);
+            while let (Some(m), Some(o)) = (self.with_messages.front(), oldest) {
+                if m.t >= o {
+                    break;
+                }
+                self.with_messages.pop_front();
+            }
             self.last_good = Some(s.clone());
         }
         self.last = Some(s);
@@ -215,7 +244,22 @@ impl SlotSeries {
 
     /// Good raw samples kept for the fixed windows, oldest first.
     pub fn raw_samples(&self) -> impl DoubleEndedIterator<Item = &Arc<Sample>> {
-        self.raw.iter()
+        self.raw.iter().map(|r| &r.s)
+    }
+
+    /// Good raw samples from `t` on that carry Data Guard messages, oldest first.
+    pub fn samples_with_messages_from(
+        &self,
+        t: Timestamp,
+    ) -> impl DoubleEndedIterator<Item = &Arc<Sample>> {
+        let i = self.with_messages.partition_point(|s| s.t < t);
+        self.with_messages.range(i..)
+    }
+
+    /// Good raw samples from `t` on, oldest first (a binary search, not a walk).
+    pub fn raw_samples_from(&self, t: Timestamp) -> impl Iterator<Item = &Arc<Sample>> {
+        let i = self.raw.partition_point(|r| r.s.t < t);
+        self.raw.iter().skip(i).map(|r| &r.s)
     }
 
     pub fn points(&self) -> &Ring<Point> {
@@ -248,17 +292,25 @@ impl SlotSeries {
             return self.since_first.delta();
         }
         let start = end.add_millis(-(len.min(self.raw_span).as_millis() as i64));
+        // Raw samples are in time order: the window is [i, j).
+        let i = self.raw.partition_point(|r| r.s.t < start);
+        let j = self.raw.partition_point(|r| r.s.t <= end);
         let mut acc = WindowAcc::new();
-        let first = self
-            .raw
-            .iter()
-            .rposition(|s| s.t < start)
-            .map_or(0, |i| i + 1);
-        for s in self.raw.iter().skip(first) {
-            if s.t > end {
-                break;
+        match (
+            self.raw.get(i),
+            j.checked_sub(1).and_then(|k| self.raw.get(k)),
+        ) {
+            // One stretch with no repeated instant: every sample between would only move
+            // the accumulator's last sample, so its two ends give the same delta.
+            (Some(a), Some(b)) if i < j && a.breaks == b.breaks => {
+                acc.push(&a.s);
+                acc.push(&b.s);
             }
-            acc.push(s);
+            _ => {
+                for r in self.raw.iter().skip(i).take(j.saturating_sub(i)) {
+                    acc.push(&r.s);
+                }
+            }
         }
         acc.delta()
     }
@@ -269,7 +321,7 @@ impl SlotSeries {
             return 0;
         };
         let start = end.add_millis(-(len.as_millis() as i64));
-        self.raw.iter().rev().take_while(|s| s.t >= start).count()
+        self.raw.len() - self.raw.partition_point(|r| r.s.t < start)
     }
 }
 
@@ -546,6 +598,57 @@ mod tests {
             short.slot(&Slot::primary()).unwrap().raw_samples().count(),
             46
         );
+    }
+
+    #[test]
+    fn a_sliding_window_answered_by_its_ends_equals_the_walk_over_every_sample() {
+        // Restarts (startup changes, and samples with no startup, which match either side)
+        // and repeated instants break a window into stretches; one stretch is answered by
+        // its two ends. Every window must equal the walk over each of its raw samples.
+        let mk = |t: i64, ms: i64| {
+            let mut e = sample("primary", 0, (t as u64 % 37) * 11 + t as u64, Role::Primary);
+            if let Entry::Sample(s) = &mut e {
+                s.t = Timestamp::from_millis(ms);
+                s.db.as_mut().unwrap().startup = match t {
+                    0..=39 => Some(Timestamp::from_millis(0)),
+                    40..=44 => None,
+                    _ if t % 60 < 30 => Some(Timestamp::from_millis(1)),
+                    _ => Some(Timestamp::from_millis(2)),
+                };
+            }
+            e
+        };
+        let mut e = Engine::new(EngineConfig {
+            raw_span: Duration::from_secs(50),
+            history_len: 10,
+        });
+        let mut ms = 0;
+        for t in 0..200 {
+            // Every 17th instant repeats the one before (a duplicated line).
+            if t % 17 != 0 {
+                ms += 1000;
+            }
+            e.push(mk(t, ms));
+            let st = e.slot(&Slot::primary()).unwrap();
+            for len in [1, 2, 5, 10, 29, 49, 50, 51] {
+                for back in [0, 3, 20] {
+                    let end = st.last_good().unwrap().t.add_millis(-back * 1000);
+                    let len = Duration::from_secs(len);
+                    let start = end.add_millis(-(len.min(st.raw_span).as_millis() as i64));
+                    let mut walk = WindowAcc::new();
+                    for s in st.raw_samples().filter(|s| s.t >= start && s.t <= end) {
+                        walk.push(s);
+                    }
+                    let got = st.window_ending(len, Some(end));
+                    let want = walk.delta();
+                    assert_eq!(
+                        got.as_ref().map(|d| (d.secs, d.tps())),
+                        want.as_ref().map(|d| (d.secs, d.tps())),
+                        "t {t} len {len:?} back {back}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

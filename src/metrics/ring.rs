@@ -44,6 +44,16 @@ impl<T> Ring<T> {
     pub fn last(&self) -> Option<&T> {
         self.items.back()
     }
+
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.items.get(i)
+    }
+
+    /// The index of the first entry for which `pred` is false, the entries being partitioned
+    /// by it (all true first): a binary search.
+    pub fn partition_point(&self, pred: impl FnMut(&T) -> bool) -> usize {
+        self.items.partition_point(pred)
+    }
 }
 
 #[cfg(test)]
@@ -59,5 +69,8 @@ mod tests {
         assert_eq!(r.len(), 3);
         assert_eq!(r.iter().copied().collect::<Vec<_>>(), vec![7, 8, 9]);
         assert_eq!(r.last(), Some(&9));
+        assert_eq!(r.get(0), Some(&7));
+        assert_eq!(r.partition_point(|x| *x < 9), 2);
+        assert_eq!(r.partition_point(|x| *x < 100), 3);
     }
 }

@@ -93,9 +93,10 @@ fn message_text(m: &DgMessage) -> String {
 /// samples are current; oldest first, each once.
 fn messages<'a>(ctx: &'a Context, include_primary: bool) -> Vec<&'a DgMessage> {
     let secs = window_secs(ctx);
-    let mut samples: Vec<&Arc<Sample>> = ctx.standby_recent(secs);
+    // Only samples that carry messages can add one: the others are not walked.
+    let mut samples: Vec<&Arc<Sample>> = ctx.standby_with_messages(secs);
     if include_primary {
-        samples.extend(ctx.primary_recent(secs));
+        samples.extend(ctx.primary_with_messages(secs));
     }
     let mut out: Vec<&DgMessage> = samples
         .iter()
@@ -668,13 +669,12 @@ fn stalls(newest: &Dest, oldest: Option<&Dest>, min_s: u64) -> Vec<(u64, u64)> {
 }
 
 pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let recent = ctx.primary_recent(window_secs(ctx));
-    let newest = recent.first()?;
+    let secs = window_secs(ctx);
+    let newest = ctx.primary_newest(secs)?;
     // The oldest sample of the same incarnation: counters restart with the instance.
-    let oldest = recent
-        .iter()
-        .rev()
-        .find(|s| s.startup() == newest.startup() && !Arc::ptr_eq(s, newest))?;
+    let oldest = ctx.primary_oldest(secs, |s| {
+        s.startup() == newest.startup() && !Arc::ptr_eq(s, newest)
+    })?;
     let mut worst: Option<(&Dest, Vec<(u64, u64)>)> = None;
     for d in newest.dests.iter().filter(|d| d.mode.is_sync()) {
         let before = oldest.dests.iter().find(|o| o.id == d.id);
