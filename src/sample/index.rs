@@ -2,6 +2,7 @@
 //! without parsing them. It makes a 24-hour file seekable (replay scrubbing, report windows)
 //! while parsing only the entries a question needs.
 
+use super::changes::{self, Chains, Segments};
 use super::recording::{
     parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
     MAX_LINE_BYTES,
@@ -28,6 +29,9 @@ pub struct RecordingIndex {
     header: Header,
     /// Every entry of a plain file; empty for a compressed one (see `frames`).
     lines: Vec<LineRef>,
+    /// A plain file of version 2: the entries where a segment starts (every slot's first
+    /// line after one is whole), so a seek starts reading there.
+    segment_starts: Vec<usize>,
     truncated_tail: bool,
     /// A compressed file: its frames, each with the time of its first entry.
     frames: Option<Frames>,
@@ -81,6 +85,9 @@ impl RecordingIndex {
         }
         let (mut input, header_end, mut line_no) = reader.into_parts();
         let mut lines = Vec::new();
+        let mut segments = Segments::default();
+        let mut segment_starts = Vec::new();
+        let mut segment = None;
         let mut buf = Vec::with_capacity(8192);
         let mut offset = header_end;
         let mut truncated_tail = false;
@@ -129,12 +136,22 @@ impl RecordingIndex {
                 None => parse_entry(&buf).map(|e| e.t()),
             };
             match t {
-                Ok(t) => lines.push(LineRef {
-                    offset: start,
-                    len: n as u32,
-                    line: line_no as u32,
-                    t,
-                }),
+                Ok(t) => {
+                    // Samples start `{"t":…,"slot":…`; marks do not start segments.
+                    if header.version >= 2 && changes::prefix_slot(&buf).is_some() {
+                        let id = segments.see(t.ms);
+                        if segment != Some(id) {
+                            segment = Some(id);
+                            segment_starts.push(lines.len());
+                        }
+                    }
+                    lines.push(LineRef {
+                        offset: start,
+                        len: n as u32,
+                        line: line_no as u32,
+                        t,
+                    })
+                }
                 Err(_) if !complete || at_eof(&mut input) => {
                     truncated_tail = true;
                     break;
@@ -152,6 +169,7 @@ impl RecordingIndex {
             path: display,
             header,
             lines,
+            segment_starts,
             truncated_tail,
             frames: None,
         })
@@ -211,6 +229,7 @@ impl RecordingIndex {
             path: display,
             header,
             lines: Vec::new(),
+            segment_starts: Vec::new(),
             truncated_tail,
             frames: Some(Frames {
                 starts,
@@ -247,6 +266,7 @@ impl RecordingIndex {
                     lines: FrameLines::open(Path::new(&self.path), &self.path, offset, k == 0)?,
                     from: t,
                     carry: slow::Carry::default(),
+                    chains: Chains::new(self.header.version),
                     done: false,
                 }))
             }
@@ -309,6 +329,7 @@ impl RecordingIndex {
             next: from,
             buf: Vec::new(),
             carry: slow::Carry::default(),
+            chains: Chains::new(self.header.version),
         };
         cursor.prime(from)?;
         Ok(cursor)
@@ -331,6 +352,8 @@ pub struct Cursor<'a> {
     buf: Vec<u8>,
     /// The slow parts read before the seek point, for the first sample of each slot.
     carry: slow::Carry,
+    /// Each slot's base for changes lines (version 2).
+    chains: Chains,
 }
 
 impl Cursor<'_> {
@@ -344,18 +367,30 @@ impl Cursor<'_> {
         let Some(at) = self.index.lines.get(from).map(|l| l.t) else {
             return Ok(());
         };
-        let start = self
+        let mut start = self
             .index
             .position_at(at.add_millis(-SLOW_LOOKBACK_MS))
             .min(from);
+        // Version 2: from the segment's start, where every slot's chain of changes begins.
+        let k = self.index.segment_starts.partition_point(|&i| i <= from);
+        if let Some(&seg) = k
+            .checked_sub(1)
+            .and_then(|k| self.index.segment_starts.get(k))
+        {
+            start = start.min(seg);
+        }
+        let chained = self.index.header.version >= 2;
         for i in start..from {
             let l = self.index.lines[i];
             self.read_at(l)?;
-            if !slow::line_may_carry(&self.buf) {
+            let carries = slow::line_may_carry(&self.buf);
+            if !carries && !chained {
                 continue;
             }
-            if let Ok(Entry::Sample(s)) = parse_entry(&self.buf) {
-                self.carry.observe(&s);
+            if let Ok(Entry::Sample(s)) = self.chains.entry(&self.buf) {
+                if carries {
+                    self.carry.observe(&s);
+                }
             }
         }
         Ok(())
@@ -391,11 +426,14 @@ impl Iterator for Cursor<'_> {
         if let Err(e) = self.read_at(l) {
             return Some(Err(e));
         }
-        let mut entry = parse_entry(&self.buf).map_err(|what| RecordingError::Line {
-            path: self.index.path.clone(),
-            line: l.line as usize,
-            what,
-        });
+        let mut entry = self
+            .chains
+            .entry(&self.buf)
+            .map_err(|what| RecordingError::Line {
+                path: self.index.path.clone(),
+                line: l.line as usize,
+                what,
+            });
         if let (Ok(Entry::Sample(s)), false) = (&mut entry, self.carry.is_empty()) {
             self.carry.fill_once(s);
         }
@@ -516,6 +554,9 @@ pub struct FrameCursor {
     lines: FrameLines,
     from: Timestamp,
     carry: slow::Carry,
+    /// Each slot's base for changes lines (version 2): the frame before the target starts
+    /// every slot's chain.
+    chains: Chains,
     done: bool,
 }
 
@@ -537,15 +578,19 @@ impl Iterator for FrameCursor {
             };
             let before = complete && t_from_prefix(line).is_some_and(|t| t < self.from);
             if before {
-                // Before the target: only its slow parts matter.
-                if slow::line_may_carry(line) {
-                    if let Ok(Entry::Sample(s)) = parse_entry(line) {
-                        self.carry.observe(&s);
+                // Before the target: only its slow parts matter, and (version 2) what each
+                // slot's changes lines change.
+                let carries = slow::line_may_carry(line);
+                if carries || self.chains.chained() {
+                    if let Ok(Entry::Sample(s)) = self.chains.entry(line) {
+                        if carries {
+                            self.carry.observe(&s);
+                        }
                     }
                 }
                 continue;
             }
-            match parse_entry(line) {
+            match self.chains.entry(line) {
                 Ok(mut e) => {
                     if e.t() < self.from {
                         continue;

@@ -2,6 +2,7 @@
 //! raw cumulative counters exactly as Oracle reports them, and what a recording line holds.
 
 pub mod ahead;
+pub mod changes;
 mod enums;
 pub mod index;
 pub mod names;

@@ -3,6 +3,7 @@
 //! Readers ignore unknown keys, tolerate a truncated last line (a crash mid-write) and name the
 //! line of anything else that is malformed. Writers flush after every line.
 
+use super::changes::{Chains, Differ};
 use super::zst::{FileInput, Sink};
 use super::{Mark, Sample};
 use crate::timestamp::Timestamp;
@@ -12,7 +13,8 @@ use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 pub const FORMAT: &str = "dgscope-recording";
-pub const VERSION: u32 = 1;
+/// The version this dgscope writes: 2 adds changes lines (`super::changes`). It reads 1 and 2.
+pub const VERSION: u32 = 2;
 
 /// The longest line a reader accepts. A sample of a primary with hundreds of destinations and
 /// full histograms is well under 1 MiB; past this the file is damaged (`/dev/zero`, the
@@ -159,6 +161,8 @@ pub struct RecordingReader<R> {
     header_end: u64,
     /// Byte offset of the next line (for messages about a line too long).
     offset: u64,
+    /// Each slot's base for changes lines (version 2).
+    chains: Chains,
 }
 
 impl RecordingReader<FileInput> {
@@ -228,6 +232,7 @@ impl<R: BufRead> RecordingReader<R> {
         Ok(RecordingReader {
             path,
             input,
+            chains: Chains::new(header.version),
             header,
             line_no,
             buf,
@@ -304,7 +309,7 @@ impl<R: BufRead> RecordingReader<R> {
             if self.buf.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match parse_entry(&self.buf) {
+            match self.chains.entry(&self.buf) {
                 Ok(entry) => return Ok(Some(entry)),
                 Err(what) => {
                     // A crash mid-write leaves a partial last line (no newline): tolerate it,
@@ -358,10 +363,10 @@ fn parse_header(line: &[u8]) -> Result<Header, String> {
         }
     }
     match v.get("version").and_then(|x| x.as_u64()) {
-        Some(n) if n == u64::from(VERSION) => {}
+        Some(n) if (1..=u64::from(VERSION)).contains(&n) => {}
         Some(n) => {
             return Err(format!(
-                "recording format version {n} is not supported; this dgscope reads version {VERSION} (upgrade dgscope to read newer recordings)"
+                "recording format version {n} is not supported; this dgscope reads versions 1 to {VERSION} (upgrade dgscope to read newer recordings)"
             ))
         }
         None => return Err("the header has no numeric \"version\" key".into()),
@@ -415,7 +420,7 @@ pub const MAX_DESTS: usize = 31;
 /// Values that size loops or simulations downstream, refused where they enter when Oracle
 /// could never report them (`bytes: 0` logs, `members: 4294967295`): the recording is damaged
 /// or hand-made, and trusting it would make a check spin.
-fn check_sample(s: &Sample) -> Result<(), String> {
+pub(crate) fn check_sample(s: &Sample) -> Result<(), String> {
     let bad = |field: String, what: &str| {
         Err(format!(
             "{field} {what}; Oracle never reports that (is the recording hand-made or damaged?)"
@@ -462,6 +467,8 @@ fn memmem(hay: &[u8], needle: &[u8]) -> bool {
 pub struct RecordingWriter<W: Write> {
     out: Option<Sink<W>>,
     line: Vec<u8>,
+    /// Version 2: samples after a slot's first of a segment are written as changes lines.
+    differ: Option<Differ>,
 }
 
 /// Whether a recording named `path` is written zstd-compressed (`….zst`).
@@ -506,13 +513,23 @@ impl<W: Write> RecordingWriter<W> {
         let mut w = RecordingWriter {
             out: Some(sink),
             line: Vec::with_capacity(4096),
+            differ: (header.version >= 2).then(Differ::default),
         };
         w.write_json(header, None)?;
         Ok(w)
     }
 
     pub fn write_sample(&mut self, s: &Sample) -> io::Result<()> {
-        self.write_json(s, Some(s.t.ms))
+        let Some(differ) = &mut self.differ else {
+            return self.write_json(s, Some(s.t.ms));
+        };
+        self.line.clear();
+        differ.line(s, &mut self.line)?;
+        self.line.push(b'\n');
+        self.out
+            .as_mut()
+            .ok_or_else(|| io::Error::other("writer closed"))?
+            .write_line(&self.line, Some(s.t.ms))
     }
 
     pub fn write_mark(&mut self, m: &Mark) -> io::Result<()> {
@@ -649,7 +666,7 @@ mod tests {
         ];
         let bytes = write(&entries);
         let text = String::from_utf8(bytes.clone()).unwrap();
-        assert!(text.starts_with("{\"format\":\"dgscope-recording\",\"version\":1,"));
+        assert!(text.starts_with("{\"format\":\"dgscope-recording\",\"version\":2,"));
         assert!(text.contains("\"kind\":\"mark\""));
         assert!(text.contains("\"BUSY_TIME\":100,"), "{text}");
         assert_eq!(read(&bytes).unwrap(), entries);
@@ -700,8 +717,8 @@ mod tests {
                 "rec.jsonl:1: unknown format",
             ),
             (
-                "{\"format\":\"dgscope-recording\",\"version\":2}\n",
-                "rec.jsonl:1: recording format version 2 is not supported",
+                "{\"format\":\"dgscope-recording\",\"version\":3}\n",
+                "rec.jsonl:1: recording format version 3 is not supported",
             ),
             ("not json\n", "rec.jsonl:1: the header line is not JSON"),
             (

@@ -1,0 +1,400 @@
+//! Changes lines (recording version 2): most of a sample is what the slot's previous sample
+//! said — the database's name and role, the destination's settings, the processes, every
+//! counter that did not move — so a line after a slot's first holds only what changed since
+//! the slot's previous line, as a JSON Merge Patch (RFC 7396): a key present replaces or
+//! merges (objects merge key by key, arrays and scalars replace whole), `null` removes, an
+//! absent key is unchanged. One addition: an array of objects that keeps its length (the
+//! destinations, the processes, a RAC database's instances) changes element by element,
+//! written as an object whose keys are the indexes of the elements that changed.
+//!
+//! - A changes line starts `{"t":…,"slot":…,"changes":true`; any other line is whole.
+//! - Slow parts (`logs`, `switches` …) never carry over: a line holds them when they were
+//!   read, as in version 1, so their age stays the age of the read.
+//! - Every slot's first line of each segment (a zstd frame; the same [`zst::FRAME_MS`] of
+//!   sample time in the plain form) is whole, so a reader that seeks to a segment start has
+//!   every slot's base by the time it needs one.
+
+use super::recording::{check_sample, parse_entry, Entry};
+use super::{slow, zst, Sample, Slot};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The key that marks a changes line.
+pub const KEY: &str = "changes";
+
+/// Whether `line` is a changes line (the writer's prefix; a hand-made line that puts the key
+/// elsewhere is read as a whole line, the key ignored).
+pub fn is_changes_line(line: &[u8]) -> bool {
+    prefix_slot(line).is_some_and(|(_, rest)| rest.starts_with(b",\"changes\":true"))
+}
+
+/// The slot named in a line's prefix `{"t":"…","slot":"…"` and what follows it.
+pub fn prefix_slot(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = line.strip_prefix(b"{\"t\":\"")?;
+    let end = rest.iter().take(40).position(|&b| b == b'"')?;
+    let rest = rest[end + 1..].strip_prefix(b",\"slot\":\"")?;
+    // Slot names the writer emits carry no escapes; one that does is not a prefix we know.
+    let end = rest
+        .iter()
+        .take(256)
+        .position(|&b| b == b'"' || b == b'\\')?;
+    (rest[end] == b'"').then(|| (&rest[..end], &rest[end + 1..]))
+}
+
+/// Segment boundaries, by the rule the zstd writer starts its frames with: a new segment when
+/// a sample is [`zst::FRAME_MS`] past the segment's first, or earlier than it.
+#[derive(Debug, Default, Clone)]
+pub struct Segments {
+    start: Option<i64>,
+    id: u64,
+}
+
+impl Segments {
+    /// The segment of a sample at `t_ms` (marks do not count).
+    pub fn see(&mut self, t_ms: i64) -> u64 {
+        match self.start {
+            Some(s) if t_ms - s < zst::FRAME_MS && t_ms >= s => {}
+            Some(_) => {
+                self.id += 1;
+                self.start = Some(t_ms);
+            }
+            None => self.start = Some(t_ms),
+        }
+        self.id
+    }
+}
+
+/// The writer's side: turns each sample into a whole or a changes line.
+#[derive(Debug, Default)]
+pub struct Differ {
+    /// Per slot: what its previous line left (slow parts taken out) and its segment.
+    prev: BTreeMap<Slot, (Map<String, Value>, u64)>,
+    segments: Segments,
+}
+
+impl Differ {
+    /// The line for `s` (no newline) into `out`.
+    pub fn line(&mut self, s: &Sample, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        let seg = self.segments.see(s.t.ms);
+        let Value::Object(mut now) = serde_json::to_value(s)? else {
+            unreachable!("a sample serializes to an object")
+        };
+        match self.prev.get(&s.slot) {
+            Some((prev, prev_seg)) if *prev_seg == seg => {
+                let mut patch = Map::new();
+                patch.insert("t".into(), now["t"].clone());
+                patch.insert("slot".into(), now["slot"].clone());
+                patch.insert(KEY.into(), Value::Bool(true));
+                diff_into(prev, &now, &mut patch, true);
+                serde_json::to_writer(&mut *out, &patch)?;
+            }
+            _ => serde_json::to_writer(&mut *out, &now)?,
+        }
+        for p in slow::SLOW_PARTS {
+            now.shift_remove(p);
+        }
+        self.prev.insert(s.slot.clone(), (now, seg));
+        Ok(())
+    }
+}
+
+/// Adds to `patch` what turns `prev` into `now` (RFC 7396); `top` skips `t` and `slot`,
+/// which every line carries anyway.
+fn diff_into(
+    prev: &Map<String, Value>,
+    now: &Map<String, Value>,
+    patch: &mut Map<String, Value>,
+    top: bool,
+) {
+    for (k, v) in now {
+        if top && (k == "t" || k == "slot") {
+            continue;
+        }
+        match (prev.get(k), v) {
+            (Some(p), v) if p == v => {}
+            (Some(Value::Object(p)), Value::Object(o)) => {
+                let mut sub = Map::new();
+                diff_into(p, o, &mut sub, false);
+                patch.insert(k.clone(), Value::Object(sub));
+            }
+            (Some(Value::Array(p)), Value::Array(o)) if same_shape(p, o) => {
+                let mut sub = Map::new();
+                for (i, (a, b)) in p.iter().zip(o).enumerate() {
+                    if let (Value::Object(a), Value::Object(b)) = (a, b) {
+                        if a != b {
+                            let mut el = Map::new();
+                            diff_into(a, b, &mut el, false);
+                            sub.insert(i.to_string(), Value::Object(el));
+                        }
+                    }
+                }
+                patch.insert(k.clone(), Value::Object(sub));
+            }
+            _ => {
+                patch.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    for k in prev.keys() {
+        if !now.contains_key(k) && !(top && (k == "t" || k == "slot")) {
+            patch.insert(k.clone(), Value::Null);
+        }
+    }
+}
+
+/// Two arrays of objects of one length: written element by element.
+fn same_shape(a: &[Value], b: &[Value]) -> bool {
+    !a.is_empty() && a.len() == b.len() && a.iter().chain(b).all(Value::is_object)
+}
+
+/// The reader's side: each slot's base, so a changes line reads to the whole sample.
+#[derive(Debug, Default)]
+pub struct Chains {
+    /// Version 2 or later: changes lines are allowed.
+    changes: bool,
+    bases: BTreeMap<Slot, Sample>,
+}
+
+impl Chains {
+    pub fn new(version: u32) -> Self {
+        Chains {
+            changes: version >= 2,
+            bases: BTreeMap::new(),
+        }
+    }
+
+    /// The entry of one line, whole or a change of its slot's previous line.
+    pub fn entry(&mut self, line: &[u8]) -> Result<Entry, String> {
+        if !(self.changes && is_changes_line(line)) {
+            let e = parse_entry(line)?;
+            if let (true, Entry::Sample(s)) = (self.changes, &e) {
+                let mut base = (**s).clone();
+                for p in slow::SLOW_PARTS {
+                    slow::clear(&mut base, p);
+                }
+                self.bases.insert(s.slot.clone(), base);
+            }
+            return Ok(e);
+        }
+        let (slot, _) = prefix_slot(line).expect("a changes line has a slot prefix");
+        let slot = Slot(String::from_utf8_lossy(slot).into_owned());
+        let Some(base) = self.bases.get_mut(&slot) else {
+            return Err(format!(
+                "a changes line of slot {slot} with no whole line of it before (the recording was cut or spliced)"
+            ));
+        };
+        apply(base, line)?;
+        if let Err(e) = check_sample(base) {
+            self.bases.remove(&slot);
+            return Err(e);
+        }
+        let out = base.clone();
+        for p in slow::SLOW_PARTS {
+            slow::clear(base, p);
+        }
+        Ok(Entry::Sample(Box::new(out)))
+    }
+
+    /// Whether changes lines may come (version 2 or later).
+    pub fn chained(&self) -> bool {
+        self.changes
+    }
+
+    /// Forgets every base (a seek).
+    pub fn clear(&mut self) {
+        self.bases.clear();
+    }
+}
+
+/// Applies the changes line `line` to `base`.
+fn apply(base: &mut Sample, line: &[u8]) -> Result<(), String> {
+    let patch: Value = serde_json::from_slice(line).map_err(|e| format!("bad sample: {e}"))?;
+    let Value::Object(mut patch) = patch else {
+        return Err("bad sample: not a JSON object".into());
+    };
+    patch.shift_remove(KEY);
+    let mut v = serde_json::to_value(&*base).map_err(|e| format!("bad sample: {e}"))?;
+    merge(&mut v, Value::Object(patch))?;
+    *base = serde_json::from_value(v).map_err(|e| format!("bad sample: {e}"))?;
+    Ok(())
+}
+
+/// RFC 7396 MergePatch(target, patch), and an object patch on an array merges the elements
+/// its keys index.
+fn merge(target: &mut Value, patch: Value) -> Result<(), String> {
+    let Value::Object(patch) = patch else {
+        *target = patch;
+        return Ok(());
+    };
+    if let Value::Array(items) = target {
+        let n = items.len();
+        for (k, v) in patch {
+            let el = k
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or_else(|| {
+                    format!("bad sample: a change of element {k:?} of an array of {n} elements")
+                })?;
+            merge(el, v)?;
+        }
+        return Ok(());
+    }
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(t) = target else {
+        unreachable!()
+    };
+    for (k, v) in patch {
+        if v.is_null() {
+            t.shift_remove(&k);
+        } else {
+            merge(t.entry(k).or_insert(Value::Null), v)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::index::RecordingIndex;
+    use crate::sample::recording::{Header, RecordingReader, RecordingWriter};
+    use crate::source::twin::{Scenario, Twin, EPOCH};
+    use crate::source::PullSource;
+    use crate::timestamp::Timestamp;
+
+    fn twin_entries(scenario: Scenario, secs: usize) -> Vec<Entry> {
+        let mut twin = Twin::new(scenario, 3);
+        let mut out = Vec::new();
+        for _ in 0..secs {
+            let tick = twin.next_tick().unwrap();
+            out.extend(tick.samples.into_iter().map(|s| Entry::Sample(Box::new(s))));
+            out.extend(tick.marks.into_iter().map(Entry::Mark));
+        }
+        out
+    }
+
+    fn write(entries: &[Entry], zstd: bool, version: u32) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        let mut header = Header::new(EPOCH, 1000, "test");
+        header.version = version;
+        {
+            let mut w = RecordingWriter::with_form(f.as_file_mut(), &header, zstd).unwrap();
+            for e in entries {
+                w.write_entry(e).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        f
+    }
+
+    fn read(path: &std::path::Path) -> Vec<Entry> {
+        RecordingReader::open(path)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn every_scenario_reads_back_what_was_written_in_either_form() {
+        // 11 minutes cross a segment start (10 min), where lines are whole again.
+        for scenario in Scenario::ALL {
+            let entries = twin_entries(scenario, 11 * 60);
+            for zstd in [false, true] {
+                let f = write(&entries, zstd, 2);
+                let back = read(f.path());
+                assert_eq!(back.len(), entries.len(), "{scenario:?} zstd {zstd}");
+                for (i, (a, b)) in back.iter().zip(&entries).enumerate() {
+                    assert_eq!(a, b, "{scenario:?} zstd {zstd}: entry {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn changes_lines_are_most_lines_and_a_fraction_of_whole_ones() {
+        let entries = twin_entries(Scenario::HealthySync, 15 * 60);
+        let v1 = std::fs::read(write(&entries, false, 1).path()).unwrap();
+        let v2 = std::fs::read(write(&entries, false, 2).path()).unwrap();
+        let text = String::from_utf8(v2.clone()).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let changes = lines
+            .iter()
+            .filter(|l| is_changes_line(l.as_bytes()))
+            .count();
+        // Whole: each slot's first line, then its first of the second segment.
+        assert_eq!(lines.len() - changes, 4, "whole lines");
+        assert!(v2.len() * 2 < v1.len(), "{} vs {}", v2.len(), v1.len());
+        assert!(!String::from_utf8(v1).unwrap().contains("\"changes\":true"));
+    }
+
+    #[test]
+    fn a_seek_into_the_middle_reads_what_a_pass_from_the_start_reads() {
+        let entries = twin_entries(Scenario::FrequentSwitches, 35 * 60);
+        for zstd in [false, true] {
+            let f = write(&entries, zstd, 2);
+            let index = RecordingIndex::build(f.path()).unwrap();
+            for secs in [1, 59, 600, 601, 605, 1199, 1234, 1800, 2099] {
+                let from = EPOCH.add_millis(secs * 1000);
+                let got: Vec<Entry> = index
+                    .entries_from(from)
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                // What a whole pass gives from `from` on, slow parts carried to each slot's
+                // first sample after the seek as the index does.
+                let mut carry = slow::Carry::default();
+                let mut want = Vec::new();
+                for e in &entries {
+                    match e {
+                        Entry::Sample(s) if s.t < from => carry.observe(s),
+                        Entry::Mark(m) if m.t < from => {}
+                        e => {
+                            let mut e = e.clone();
+                            if let Entry::Sample(s) = &mut e {
+                                carry.fill_once(s);
+                            }
+                            want.push(e);
+                        }
+                    }
+                }
+                assert_eq!(got.len(), want.len(), "zstd {zstd} from {secs} s");
+                assert!(got == want, "zstd {zstd} from {secs} s");
+            }
+        }
+    }
+
+    #[test]
+    fn a_changes_line_without_its_base_names_the_slot() {
+        let mut c = Chains::new(2);
+        let line =
+            br#"{"t":"2026-11-30T05:00:01.000Z","slot":"standby","changes":true,"query_us":5}"#;
+        let e = c.entry(line).unwrap_err();
+        assert!(e.contains("slot standby"), "{e}");
+        // In a version 1 file the key is unknown and ignored: a whole line.
+        assert!(Chains::new(1).entry(line).is_ok());
+    }
+
+    #[test]
+    fn element_changes_past_an_array_end_are_an_error_not_a_panic() {
+        let mut c = Chains::new(2);
+        let whole = br#"{"t":"2026-11-30T05:00:01.000Z","slot":"primary","dests":[{"id":2,"status":"VALID","mode":"SYNC"}]}"#;
+        c.entry(whole).unwrap();
+        for bad in [r#""dests":{"1":{"id":3}}"#, r#""dests":{"x":{"id":3}}"#] {
+            let line = format!(
+                r#"{{"t":"2026-11-30T05:00:02.000Z","slot":"primary","changes":true,{bad}}}"#
+            );
+            let e = c.entry(line.as_bytes()).unwrap_err();
+            assert!(e.contains("array of 1 elements"), "{e}");
+        }
+        let ok = br#"{"t":"2026-11-30T05:00:03.000Z","slot":"primary","changes":true,"dests":{"0":{"status":"ERROR"}}}"#;
+        let Entry::Sample(s) = c.entry(ok).unwrap() else {
+            panic!("a sample")
+        };
+        assert_eq!(s.dests[0].status, crate::sample::DestStatus::Error);
+        assert_eq!(s.dests[0].id, 2);
+        assert_eq!(s.t, Timestamp::parse("2026-11-30T05:00:03.000Z").unwrap());
+    }
+}
