@@ -36,8 +36,8 @@ fn rss_mb(field: &str) -> f64 {
 fn day() -> (PathBuf, PathBuf) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-cache");
     std::fs::create_dir_all(&dir).unwrap();
-    let plain = dir.join("twin-day-v2.jsonl");
-    let zst = dir.join("twin-day-v2.jsonl.zst");
+    let plain = dir.join("twin-day-v3.jsonl");
+    let zst = dir.join("twin-day-v3.jsonl.zst");
     if plain.exists() && zst.exists() {
         return (plain, zst);
     }
