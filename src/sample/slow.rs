@@ -10,6 +10,19 @@ use std::collections::BTreeMap;
 /// The slow parts, by their recording key.
 pub const SLOW_PARTS: [&str; 5] = ["logs", "switches", "params", "fra", "dg_config"];
 
+/// The slow part a finding's evidence comes from, by the view its source names
+/// (`"V$STANDBY_LOG"`, `"V$SYSSTAT, V$LOG_HISTORY"` …): the first slow one named.
+pub fn part_of_source(source: &str) -> Option<&'static str> {
+    source.split(", ").find_map(|view| match view.trim() {
+        "V$LOG" | "V$STANDBY_LOG" | "V$LOGFILE" => Some("logs"),
+        "V$LOG_HISTORY" => Some("switches"),
+        "V$PARAMETER" | "V$SYSTEM_PARAMETER" => Some("params"),
+        "V$RECOVERY_FILE_DEST" | "V$RECOVERY_AREA_USAGE" => Some("fra"),
+        "V$DATAGUARD_CONFIG" => Some("dg_config"),
+        _ => None,
+    })
+}
+
 /// How often the Oracle source reads the slow parts (and the twin, which follows it).
 pub const SLOW_EVERY_MS: i64 = 60_000;
 
@@ -276,5 +289,21 @@ mod tests {
         let mut fresh = s(3, Some(9));
         c.fill(&mut fresh);
         assert_eq!(fresh.fra.unwrap().used_bytes, 9);
+    }
+}
+
+#[cfg(test)]
+mod source_tests {
+    use super::part_of_source;
+
+    #[test]
+    fn a_source_names_its_slow_part_by_whole_view_names() {
+        assert_eq!(part_of_source("V$STANDBY_LOG"), Some("logs"));
+        assert_eq!(part_of_source("V$SYSSTAT, V$LOG_HISTORY"), Some("switches"));
+        assert_eq!(part_of_source("V$RECOVERY_FILE_DEST"), Some("fra"));
+        // V$LOG is a prefix of V$LOG_HISTORY, not the same view; fast views have no age.
+        assert_eq!(part_of_source("V$LOGMNR_LOGS"), None);
+        assert_eq!(part_of_source("V$SYSTEM_EVENT"), None);
+        assert_eq!(part_of_source("V$DATAGUARD_STATS"), None);
     }
 }

@@ -23,6 +23,26 @@ fn is_lag_cause(id: &str) -> bool {
     .contains(&id)
 }
 
+/// The evidence source, with the age of the read when it comes from a part read once a
+/// minute ("V$STANDBY_LOG, read 42 s ago"): between reads the figure is the latest read, not
+/// one of now. The oldest read among the primary and the standby shown counts.
+fn source_with_age(cx: &Ctx, source: &str) -> String {
+    let app = cx.app;
+    let age = crate::sample::slow::part_of_source(source).and_then(|part| {
+        let now = app.engine.latest()?;
+        [app.engine.primary_slot(), app.standby()]
+            .into_iter()
+            .flatten()
+            .filter_map(|slot| app.engine.slot(slot)?.slow_read_at(part))
+            .map(|t| now.secs_since(t).max(0.0))
+            .reduce(f64::max)
+    });
+    match age {
+        Some(a) if a >= 1.0 => format!("{source}, read {} ago", crate::display::age(a)),
+        _ => source.to_string(),
+    }
+}
+
 fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
     let t = cx.theme;
     if width < 110 {
@@ -38,7 +58,10 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
                 .as_ref()
                 .map(|th| format!("threshold {th} · "))
                 .unwrap_or_default();
-            out.push(Line::styled(format!("    {th}{}", e.source), t.muted()));
+            out.push(Line::styled(
+                format!("    {th}{}", source_with_age(cx, &e.source)),
+                t.muted(),
+            ));
         }
         return out;
     }
@@ -55,7 +78,12 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
             .filter_map(|e| e.threshold.as_ref().map(|t| t.chars().count())),
         9,
     );
-    let sw = longest(&mut f.evidence.iter().map(|e| e.source.chars().count()), 6);
+    let sources: Vec<String> = f
+        .evidence
+        .iter()
+        .map(|e| source_with_age(cx, &e.source))
+        .collect();
+    let sw = longest(&mut sources.iter().map(|s| s.chars().count()), 6);
     let fixed = 14 + 2 + 2 + 2;
     let over = (mw + tw + sw + fixed).saturating_sub(width);
     let cut_t = over.min(tw.saturating_sub(20));
@@ -70,7 +98,7 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
         ),
         t.muted(),
     )];
-    for e in &f.evidence {
+    for (e, source) in f.evidence.iter().zip(sources) {
         out.push(Line::from(vec![
             Span::styled(fmt::fit(&e.metric, mw), t.text()),
             Span::styled(
@@ -84,7 +112,7 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
                 ),
                 t.text(),
             ),
-            Span::styled(format!("  {}", e.source), t.muted()),
+            Span::styled(format!("  {source}"), t.muted()),
         ]));
     }
     out
