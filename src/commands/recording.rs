@@ -155,6 +155,15 @@ fn info(path: &Path) -> Result<String, Failure> {
     };
     out.push_str(&format!("file      {}\n", path.display()));
     out.push_str(&format!("form      {form}, {} on disk\n", mb(size)));
+    out.push_str(&format!(
+        "version   {}{}\n",
+        header.version,
+        if header.version >= 2 {
+            " (lines after each database's first hold what changed)"
+        } else {
+            " (whole lines; `recording compact` rewrites it smaller)"
+        }
+    ));
     if let Some(s) = &header.source {
         out.push_str(&format!("source    {s}\n"));
     }
