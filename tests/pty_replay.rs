@@ -468,3 +468,40 @@ fn demo_not_a_tty_gets_one_line_and_exit_2() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("dgscope check"), "{err}");
 }
+
+#[test]
+fn replay_plays_a_compressed_version_2_recording_to_its_end() {
+    // What `record -o X.jsonl.zst` writes today (zstd, changes lines) plays like the
+    // committed version 1 fixture: every pane, the slow-SRL finding, the recording's clock.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slow.jsonl.zst");
+    let status = Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .args([
+            "record",
+            "--twin",
+            "slow-srl",
+            "--seed",
+            "7",
+            "--duration",
+            "3m",
+            "-o",
+        ])
+        .arg(&path)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]), "zstd");
+    let p = path.to_str().unwrap();
+    let mut t = Tui::spawn(&["replay", p, "--speed", "64"], 160, 48);
+    for title in TITLES {
+        t.wait_text(title);
+    }
+    t.wait_replay_end();
+    t.wait_text("REPLAY END 05:03:00");
+    t.wait_text("Standby redo log writes are slow");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}
