@@ -79,8 +79,11 @@ impl Differ {
         let Value::Object(mut now) = serde_json::to_value(s)? else {
             unreachable!("a sample serializes to an object")
         };
+        // A slot name that needs escapes would not read back as a changes prefix: whole.
+        let plain_name = !s.slot.as_str().contains(['"', '\\'])
+            && !s.slot.as_str().chars().any(char::is_control);
         match self.prev.get(&s.slot) {
-            Some((prev, prev_seg)) if *prev_seg == seg => {
+            Some((prev, prev_seg)) if *prev_seg == seg && plain_name => {
                 let mut patch = Map::new();
                 patch.insert("t".into(), now["t"].clone());
                 patch.insert("slot".into(), now["slot"].clone());
@@ -364,6 +367,26 @@ mod tests {
                 assert!(got == want, "zstd {zstd} from {secs} s");
             }
         }
+    }
+
+    #[test]
+    fn a_slot_name_with_escapes_is_written_whole_and_reads_back() {
+        let mut entries = twin_entries(Scenario::HealthySync, 5);
+        for e in &mut entries {
+            if let Entry::Sample(s) = e {
+                if s.slot.is_standby() {
+                    s.slot = Slot::named_standby("a\"b\\c");
+                }
+            }
+        }
+        let f = write(&entries, false, 2);
+        let text = std::fs::read_to_string(f.path()).unwrap();
+        let changes = text
+            .lines()
+            .filter(|l| is_changes_line(l.as_bytes()))
+            .count();
+        assert_eq!(changes, 4, "the primary's lines after its first only");
+        assert_eq!(read(f.path()), entries);
     }
 
     #[test]
