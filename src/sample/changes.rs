@@ -79,9 +79,12 @@ impl Differ {
         let Value::Object(mut now) = serde_json::to_value(s)? else {
             unreachable!("a sample serializes to an object")
         };
-        // A slot name that needs escapes would not read back as a changes prefix: whole.
-        let plain_name = !s.slot.as_str().contains(['"', '\\'])
-            && !s.slot.as_str().chars().any(char::is_control);
+        // A slot name that needs escapes, or longer than the prefix reader looks, would not
+        // read back as a changes prefix: such a slot's lines are whole.
+        let name = s.slot.as_str();
+        let plain_name = name.len() < 200
+            && !name.contains(['"', '\\'])
+            && !name.chars().any(char::is_control);
         match self.prev.get(&s.slot) {
             Some((prev, prev_seg)) if *prev_seg == seg && plain_name => {
                 let mut patch = Map::new();
