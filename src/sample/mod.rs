@@ -4,6 +4,7 @@
 pub mod ahead;
 mod enums;
 pub mod index;
+pub mod lineparse;
 pub mod names;
 pub mod recording;
 pub mod slow;

@@ -395,13 +395,8 @@ pub(crate) fn parse_entry(line: &[u8]) -> Result<Entry, String> {
             }
         }
     }
-    // One UTF-8 check of the whole line is cheaper than serde_json's check of every string in
-    // it; a line that fails it goes the checked way, which names where the bad byte is.
-    let sample = match std::str::from_utf8(line) {
-        Ok(text) => serde_json::from_str::<Sample>(text),
-        Err(_) => serde_json::from_slice::<Sample>(line),
-    }
-    .map_err(|e| format!("bad sample: {e}"))?;
+    // The hand parser gives serde's value and serde's error (it asks serde where it stops).
+    let sample = super::lineparse::parse(line).map_err(|e| format!("bad sample: {e}"))?;
     check_sample(&sample)?;
     Ok(Entry::Sample(Box::new(sample)))
 }
