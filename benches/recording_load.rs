@@ -75,6 +75,54 @@ fn day() -> (PathBuf, PathBuf) {
     (plain, zst)
 }
 
+/// The parser alone on every sample line of the plain day (no reader, no engine): serde_json
+/// against the hand parser the reader uses (`sample::lineparse`).
+fn parse_only(plain: &Path) {
+    use std::io::BufRead;
+    let lines = |f: &mut dyn FnMut(&[u8])| {
+        let mut r = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(plain).unwrap());
+        let mut line = Vec::new();
+        r.read_until(b'\n', &mut line).unwrap(); // the header
+        loop {
+            line.clear();
+            if r.read_until(b'\n', &mut line).unwrap() == 0 {
+                break;
+            }
+            if memchr_kind(&line) {
+                continue;
+            }
+            f(&line);
+        }
+    };
+    let mut figures = Vec::new();
+    for (name, hand) in [("serde_json", false), ("lineparse", true)] {
+        let mut best = Duration::MAX;
+        for _ in 0..2 {
+            let start = Instant::now();
+            let mut n = 0usize;
+            lines(&mut |line| {
+                let s = if hand {
+                    dgscope::sample::lineparse::parse(line).unwrap()
+                } else {
+                    serde_json::from_slice::<dgscope::sample::Sample>(line).unwrap()
+                };
+                n += s.events.len();
+            });
+            assert!(n > 0);
+            best = best.min(start.elapsed());
+        }
+        figures.push(format!("{name} {:.3} s", best.as_secs_f64()));
+    }
+    println!(
+        "plain: sample lines parsed, no engine: {} (best of 2)",
+        figures.join(", ")
+    );
+}
+
+fn memchr_kind(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"\"kind\":\"mark\"").is_some()
+}
+
 fn main() {
     let (plain, zst) = day();
     let size = |p: &Path| std::fs::metadata(p).unwrap().len() as f64 / 1e6;
@@ -85,6 +133,7 @@ fn main() {
         size(&plain) / 24.0,
         size(&zst) / 24.0
     );
+    parse_only(&plain);
     let before = rss_mb("VmRSS:");
     let mut after: f64 = 0.0;
     for (name, path) in [("plain", &plain), (".zst", &zst)] {
@@ -147,7 +196,7 @@ fn main() {
             let start = Instant::now();
             let mut engine = Engine::default();
             let reader = RecordingReader::open(path).unwrap();
-            for entry in dgscope::sample::ahead::read_ahead(reader) {
+            for entry in dgscope::sample::ahead::recording_ahead(reader) {
                 engine.push(entry.unwrap());
             }
             assert!(engine.slot(&Slot::primary()).is_some());
