@@ -10,7 +10,7 @@ use super::recording::{entry_of_line, Entry, Header, RecordingError, RecordingRe
 use std::io::BufRead;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Entries handed over at a time: the channel costs a little per send, not per entry.
@@ -18,50 +18,75 @@ const BATCH: usize = 256;
 /// Batches parsed ahead at most, so memory stays bounded however slow the consumer.
 const AHEAD: usize = 8;
 
-/// An iterator whose items are produced by `iter` on another thread.
-pub struct ReadAhead<T> {
+/// An iterator whose items are produced by another thread.
+pub struct ReadAhead<'a, T> {
     rx: Option<Receiver<Vec<T>>>,
     cur: std::vec::IntoIter<T>,
-    worker: Option<JoinHandle<()>>,
+    /// No thread could be started: the iterator runs here instead.
+    local: Option<Box<dyn Iterator<Item = T> + 'a>>,
 }
 
-/// Runs `iter` on a thread of its own, `BATCH` items at a time. Dropping the result early
-/// stops the thread at its next hand-over.
-pub fn read_ahead<I>(iter: I) -> ReadAhead<I::Item>
+/// Runs `iter` (which may borrow, as the index's entries do) on a thread in `scope`,
+/// `BATCH` items at a time; the scope joins it and passes on a panic. Dropping the result
+/// early stops the thread at its next hand-over.
+pub fn read_ahead_scoped<'scope, I>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    iter: I,
+) -> ReadAhead<'scope, I::Item>
 where
-    I: Iterator + Send + 'static,
-    I::Item: Send + 'static,
+    I: Iterator + Send + 'scope,
+    I::Item: Send + 'scope,
 {
+    // Shared so that the iterator is not lost with a thread that could not start.
+    let shared = Arc::new(Mutex::new(Some(iter)));
+    let theirs = shared.clone();
     let (tx, rx) = sync_channel::<Vec<I::Item>>(AHEAD);
-    let worker = std::thread::Builder::new()
+    let started = std::thread::Builder::new()
         .name("dgscope-parse".into())
-        .spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
-            for x in iter {
-                batch.push(x);
-                if batch.len() == BATCH {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    if tx.send(full).is_err() {
-                        return;
-                    }
-                }
+        .spawn_scoped(scope, move || {
+            let iter = theirs.lock().ok().and_then(|mut g| g.take());
+            if let Some(iter) = iter {
+                feed(iter, tx);
             }
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
-        })
-        .ok();
+        });
+    let local = match started {
+        Ok(_) => None,
+        Err(_) => shared
+            .lock()
+            .ok()
+            .and_then(|mut g| g.take())
+            .map(|i| Box::new(i) as Box<dyn Iterator<Item = I::Item> + 'scope>),
+    };
     ReadAhead {
-        rx: Some(rx),
+        rx: local.is_none().then_some(rx),
         cur: Vec::new().into_iter(),
-        worker,
+        local,
     }
 }
 
-impl<T> Iterator for ReadAhead<T> {
+fn feed<I: Iterator>(iter: I, tx: std::sync::mpsc::SyncSender<Vec<I::Item>>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    for x in iter {
+        batch.push(x);
+        if batch.len() == BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            if tx.send(full).is_err() {
+                return;
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = tx.send(batch);
+    }
+}
+
+impl<T> Iterator for ReadAhead<'_, T> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
+        if let Some(local) = &mut self.local {
+            return local.next();
+        }
         loop {
             if let Some(x) = self.cur.next() {
                 return Some(x);
@@ -70,12 +95,6 @@ impl<T> Iterator for ReadAhead<T> {
                 Ok(b) => self.cur = b.into_iter(),
                 Err(_) => {
                     self.rx = None;
-                    if let Some(w) = self.worker.take() {
-                        // A panic in the parser is a bug: surface it here, not silently.
-                        if let Err(p) = w.join() {
-                            std::panic::resume_unwind(p);
-                        }
-                    }
                     return None;
                 }
             }
@@ -90,9 +109,9 @@ impl Drop for RecordingAhead {
     }
 }
 
-impl<T> Drop for ReadAhead<T> {
+impl<T> Drop for ReadAhead<'_, T> {
     fn drop(&mut self) {
-        // Closing the channel makes the worker's next send fail, so it ends on its own.
+        // Closing the channel makes the thread's next send fail, so it ends on its own.
         self.rx = None;
     }
 }
@@ -458,9 +477,13 @@ mod tests {
 
     #[test]
     fn yields_everything_in_order_and_stops_early_cleanly() {
-        let got: Vec<u32> = read_ahead(0..10_000u32).collect();
-        assert_eq!(got, (0..10_000).collect::<Vec<_>>());
-        let first: Vec<u32> = read_ahead(0..u32::MAX).take(3).collect();
-        assert_eq!(first, [0, 1, 2]);
+        let v: Vec<u32> = (0..10_000).collect();
+        std::thread::scope(|sc| {
+            // Borrowed items, as the index's entries borrow the index.
+            let got: Vec<&u32> = read_ahead_scoped(sc, v.iter()).collect();
+            assert_eq!(got, v.iter().collect::<Vec<_>>());
+            let first: Vec<u32> = read_ahead_scoped(sc, 0..u32::MAX).take(3).collect();
+            assert_eq!(first, [0, 1, 2]);
+        });
     }
 }
