@@ -274,19 +274,15 @@ impl<R: BufRead> RecordingReader<R> {
     }
 
     fn next_entry(&mut self) -> Result<Option<Entry>, RecordingError> {
-        loop {
-            let Some(tail) = self.next_line()? else {
-                return Ok(None);
-            };
-            match entry_of_line(&self.buf, &self.path, self.line_no, tail)? {
-                Some(entry) => return Ok(Some(entry)),
-                None => {
-                    self.truncated_tail = true;
-                    self.done = true;
-                    return Ok(None);
-                }
-            }
+        let Some(tail) = self.next_line()? else {
+            return Ok(None);
+        };
+        let entry = entry_of_line(&self.buf, &self.path, self.line_no, tail)?;
+        if entry.is_none() {
+            self.truncated_tail = true;
+            self.done = true;
         }
+        Ok(entry)
     }
 
     /// Reads the next line that is not blank into `self.buf`, without parsing it: `None` at
