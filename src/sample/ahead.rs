@@ -123,6 +123,9 @@ const IN_FLIGHT: usize = 6;
 /// The reading thread parses a batch itself when at least this many wait for the consumer.
 const BEHIND: usize = 2;
 
+/// A batch's text and line table, sent back to be filled again.
+type Buffers = (Vec<u8>, Vec<(usize, usize, bool)>);
+
 /// Lines read on the reading thread, parsed there or not yet.
 struct Batch {
     /// The lines' bytes, one after the other.
@@ -151,7 +154,7 @@ pub struct RecordingAhead {
     rx: Option<std::sync::mpsc::Receiver<Batch>>,
     /// Read batches' buffers go back to be filled again: fresh half-megabyte buffers cost a
     /// page fault per page, which was a third of the reading thread's time.
-    recycle: std::sync::mpsc::Sender<(Vec<u8>, Vec<(usize, usize, bool)>)>,
+    recycle: std::sync::mpsc::Sender<Buffers>,
     waiting: Arc<AtomicUsize>,
     worker: Option<JoinHandle<()>>,
     cur: Option<Batch>,
@@ -179,7 +182,7 @@ fn ahead_with<R: BufRead + Send + 'static>(
     let header = reader.header().clone();
     let path = reader.path().to_string();
     let (tx, rx) = sync_channel::<Batch>(IN_FLIGHT);
-    let (recycle, recycled) = std::sync::mpsc::channel::<(Vec<u8>, Vec<(usize, usize, bool)>)>();
+    let (recycle, recycled) = std::sync::mpsc::channel::<Buffers>();
     let waiting = Arc::new(AtomicUsize::new(0));
     let w = waiting.clone();
     let spawned = std::thread::Builder::new()
