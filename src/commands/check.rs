@@ -114,6 +114,8 @@ pub fn run(
         r
     } else if let Some(path) = &args.replay {
         let reader = RecordingReader::open(path).map_err(unknown)?;
+        // A whole pass: parse on a second core while this one runs the checks.
+        let reader = crate::sample::ahead::recording_ahead(reader);
         let mut r = run_check(
             reader,
             args.duration,

@@ -107,7 +107,10 @@ struct SlotInfo {
 fn info(path: &Path) -> Result<String, Failure> {
     // The index refuses FIFOs and devices and says whether the file is compressed.
     let index = RecordingIndex::build(path).map_err(Failure::bad_input)?;
-    let reader = RecordingReader::open(path).map_err(Failure::bad_input)?;
+    // A whole pass: parse on a second core while this one sizes the parts.
+    let reader = crate::sample::ahead::recording_ahead(
+        RecordingReader::open(path).map_err(Failure::bad_input)?,
+    );
     let header = reader.header().clone();
     let mut slots: BTreeMap<Slot, SlotInfo> = BTreeMap::new();
     let mut parts: BTreeMap<String, (u64, u64)> = BTreeMap::new();
@@ -206,7 +209,7 @@ fn info(path: &Path) -> Result<String, Failure> {
 
 /// The next entry with its raw line (for part sizes).
 fn next_raw<'a>(
-    reader: &mut RecordingReader<crate::sample::zst::FileInput>,
+    reader: &mut crate::sample::ahead::RecordingAhead,
     raw: &'a mut Vec<u8>,
 ) -> Result<Option<(&'a [u8], Entry)>, crate::sample::recording::RecordingError> {
     match reader.next_with_line(raw)? {

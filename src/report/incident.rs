@@ -10,6 +10,7 @@ use crate::causes::whatif::{annotate, Observed, WhatIfModel};
 use crate::causes::{rank, Finding, Thresholds, Transition};
 use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
 use crate::pipeline::{Driver, DriverConfig};
+use crate::sample::ahead::read_ahead_scoped;
 use crate::sample::index::RecordingIndex;
 use crate::sample::recording::Entry;
 use crate::sample::{Dest, Sample};
@@ -165,42 +166,47 @@ pub fn from_recording(
     let mut raised: BTreeMap<&'static str, Finding> = BTreeMap::new();
     let mut before: Option<CheckMetrics> = None;
     let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
-    for entry in index.entries_from(from)? {
-        let entry = entry?;
-        let t = entry.t();
-        if t > to {
-            break;
-        }
-        // The driver assesses the instant this entry closes; the report reads the engine
-        // as it is before the entry goes in.
-        let assessed = driver.assessments();
-        let transitions = driver.begin(&entry);
-        let s0 = driver.first().unwrap_or(t);
-        if driver.assessments() > assessed {
-            timeline.extend(transitions.iter().map(Incident::timeline_item));
-            for f in &driver.assessment().findings {
-                raised.insert(f.id, f.clone());
+    // A whole pass: the index's entries are read and parsed on a second core.
+    let entries = index.entries_from(from)?;
+    std::thread::scope(|sc| -> Result<(), ReportError> {
+        for entry in read_ahead_scoped(sc, entries) {
+            let entry = entry?;
+            let t = entry.t();
+            if t > to {
+                break;
             }
-            if before.is_none() && t.secs_since(s0) > 60.0 {
-                before = Some(CheckMetrics::from_engine(driver.engine(), minute));
+            // The driver assesses the instant this entry closes; the report reads the engine
+            // as it is before the entry goes in.
+            let assessed = driver.assessments();
+            let transitions = driver.begin(&entry);
+            let s0 = driver.first().unwrap_or(t);
+            if driver.assessments() > assessed {
+                timeline.extend(transitions.iter().map(Incident::timeline_item));
+                for f in &driver.assessment().findings {
+                    raised.insert(f.id, f.clone());
+                }
+                if before.is_none() && t.secs_since(s0) > 60.0 {
+                    before = Some(CheckMetrics::from_engine(driver.engine(), minute));
+                }
             }
-        }
-        if let Entry::Mark(m) = &entry {
-            timeline.push(TimelineItem {
-                t: m.t,
-                text: format!("mark: {}", m.text),
-            });
-            if baseline.is_none() && m.text.to_ascii_lowercase().contains("baseline") {
-                let len = Duration::from_secs_f64(m.t.secs_since(s0).clamp(1.0, 900.0));
-                baseline = Some((
-                    m.text.clone(),
-                    m.t,
-                    driver.engine().window_deltas(Window::Last(len), None),
-                ));
+            if let Entry::Mark(m) = &entry {
+                timeline.push(TimelineItem {
+                    t: m.t,
+                    text: format!("mark: {}", m.text),
+                });
+                if baseline.is_none() && m.text.to_ascii_lowercase().contains("baseline") {
+                    let len = Duration::from_secs_f64(m.t.secs_since(s0).clamp(1.0, 900.0));
+                    baseline = Some((
+                        m.text.clone(),
+                        m.t,
+                        driver.engine().window_deltas(Window::Last(len), None),
+                    ));
+                }
             }
+            driver.push(entry);
         }
-        driver.push(entry);
-    }
+        Ok(())
+    })?;
     let samples = driver.samples();
     let start = driver.first();
     // A window outside the recording is a mistake, not a healthy incident.

@@ -131,7 +131,8 @@ pub fn span_text(first: Timestamp, last: Timestamp) -> String {
 
 /// Reads `path` once, accumulating each of `specs` (with their original text for messages).
 pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportError> {
-    let mut reader = RecordingReader::open(path)?;
+    // A whole pass: parse on a second core while this one accumulates.
+    let mut reader = crate::sample::ahead::recording_ahead(RecordingReader::open(path)?);
     let header = reader.header().clone();
     let display = reader.path().to_string();
     let mut first: Option<Timestamp> = None;

@@ -1,10 +1,17 @@
-//! Parsing on one thread while the engine consumes on the other. Measured by
-//! `benches/recording_load.rs` on a shared 2-core machine it is no faster than one thread
-//! (1.27 s against 1.29 s for a day; slower when the machine is busy): parsing is 85% of a
-//! pass, so the engine's share is too small to hide. No command uses it; the bench keeps
-//! measuring it.
+//! Parsing on one thread while the engine consumes on the other.
+//!
+//! `read_ahead` runs any iterator on a thread of its own. `RecordingAhead` is the one the
+//! commands that read a whole recording use: its thread reads (and decompresses) lines in
+//! batches and parses a batch itself only when the consumer is behind; otherwise it hands the
+//! lines over raw and the consumer parses them between engine pushes. The parsing work so
+//! goes to whichever core has time, and both stay busy (`benches/recording_load.rs`).
 
+use super::changes::Chains;
+use super::recording::{entry_of_line, Entry, Header, RecordingError, RecordingReader};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Entries handed over at a time: the channel costs a little per send, not per entry.
@@ -12,50 +19,75 @@ const BATCH: usize = 256;
 /// Batches parsed ahead at most, so memory stays bounded however slow the consumer.
 const AHEAD: usize = 8;
 
-/// An iterator whose items are produced by `iter` on another thread.
-pub struct ReadAhead<T> {
+/// An iterator whose items are produced by another thread.
+pub struct ReadAhead<'a, T> {
     rx: Option<Receiver<Vec<T>>>,
     cur: std::vec::IntoIter<T>,
-    worker: Option<JoinHandle<()>>,
+    /// No thread could be started: the iterator runs here instead.
+    local: Option<Box<dyn Iterator<Item = T> + 'a>>,
 }
 
-/// Runs `iter` on a thread of its own, `BATCH` items at a time. Dropping the result early
-/// stops the thread at its next hand-over.
-pub fn read_ahead<I>(iter: I) -> ReadAhead<I::Item>
+/// Runs `iter` (which may borrow, as the index's entries do) on a thread in `scope`,
+/// `BATCH` items at a time; the scope joins it and passes on a panic. Dropping the result
+/// early stops the thread at its next hand-over.
+pub fn read_ahead_scoped<'scope, I>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    iter: I,
+) -> ReadAhead<'scope, I::Item>
 where
-    I: Iterator + Send + 'static,
-    I::Item: Send + 'static,
+    I: Iterator + Send + 'scope,
+    I::Item: Send + 'scope,
 {
+    // Shared so that the iterator is not lost with a thread that could not start.
+    let shared = Arc::new(Mutex::new(Some(iter)));
+    let theirs = shared.clone();
     let (tx, rx) = sync_channel::<Vec<I::Item>>(AHEAD);
-    let worker = std::thread::Builder::new()
+    let started = std::thread::Builder::new()
         .name("dgscope-parse".into())
-        .spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
-            for x in iter {
-                batch.push(x);
-                if batch.len() == BATCH {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                    if tx.send(full).is_err() {
-                        return;
-                    }
-                }
+        .spawn_scoped(scope, move || {
+            let iter = theirs.lock().ok().and_then(|mut g| g.take());
+            if let Some(iter) = iter {
+                feed(iter, tx);
             }
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
-        })
-        .ok();
+        });
+    let local = match started {
+        Ok(_) => None,
+        Err(_) => shared
+            .lock()
+            .ok()
+            .and_then(|mut g| g.take())
+            .map(|i| Box::new(i) as Box<dyn Iterator<Item = I::Item> + 'scope>),
+    };
     ReadAhead {
-        rx: Some(rx),
+        rx: local.is_none().then_some(rx),
         cur: Vec::new().into_iter(),
-        worker,
+        local,
     }
 }
 
-impl<T> Iterator for ReadAhead<T> {
+fn feed<I: Iterator>(iter: I, tx: std::sync::mpsc::SyncSender<Vec<I::Item>>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    for x in iter {
+        batch.push(x);
+        if batch.len() == BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            if tx.send(full).is_err() {
+                return;
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = tx.send(batch);
+    }
+}
+
+impl<T> Iterator for ReadAhead<'_, T> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
+        if let Some(local) = &mut self.local {
+            return local.next();
+        }
         loop {
             if let Some(x) = self.cur.next() {
                 return Some(x);
@@ -64,12 +96,6 @@ impl<T> Iterator for ReadAhead<T> {
                 Ok(b) => self.cur = b.into_iter(),
                 Err(_) => {
                     self.rx = None;
-                    if let Some(w) = self.worker.take() {
-                        // A panic in the parser is a bug: surface it here, not silently.
-                        if let Err(p) = w.join() {
-                            std::panic::resume_unwind(p);
-                        }
-                    }
                     return None;
                 }
             }
@@ -77,22 +103,414 @@ impl<T> Iterator for ReadAhead<T> {
     }
 }
 
-impl<T> Drop for ReadAhead<T> {
+impl Drop for RecordingAhead {
     fn drop(&mut self) {
-        // Closing the channel makes the worker's next send fail, so it ends on its own.
+        // Closing the channel makes the thread's next send fail, so it ends on its own.
         self.rx = None;
+    }
+}
+
+impl<T> Drop for ReadAhead<'_, T> {
+    fn drop(&mut self) {
+        // Closing the channel makes the thread's next send fail, so it ends on its own.
+        self.rx = None;
+    }
+}
+
+/// Lines handed over at a time.
+const LINES: usize = 128;
+/// Batches in flight at most: memory stays bounded (a few MB) however slow the consumer.
+const IN_FLIGHT: usize = 6;
+/// The reading thread parses a batch itself when at least this many wait for the consumer.
+const BEHIND: usize = 2;
+
+/// A batch's text and line table, sent back to be filled again.
+type Buffers = (Vec<u8>, Vec<(usize, usize, bool)>);
+
+/// Lines read on the reading thread, parsed there or not yet.
+struct Batch {
+    /// The lines' bytes, one after the other.
+    text: Vec<u8>,
+    /// Each line's end in `text`, number and whether it may be a truncated tail.
+    lines: Vec<(usize, usize, bool)>,
+    /// The entries, when the reading thread parsed them (`None` for a tolerated tail).
+    parsed: Option<Vec<Result<Option<Entry>, RecordingError>>>,
+    /// The read error that ended the input after these lines.
+    error: Option<RecordingError>,
+}
+
+impl Batch {
+    fn line(&self, k: usize) -> (&[u8], usize, bool) {
+        let from = if k == 0 { 0 } else { self.lines[k - 1].0 };
+        let (end, no, tail) = self.lines[k];
+        (&self.text[from..end], no, tail)
+    }
+}
+
+/// A recording read on a second thread, entries in file order; the same entries, errors and
+/// truncated-tail flag as the `RecordingReader` it wraps.
+pub struct RecordingAhead {
+    header: Header,
+    path: String,
+    rx: Option<std::sync::mpsc::Receiver<Batch>>,
+    /// Read batches' buffers go back to be filled again: fresh half-megabyte buffers cost a
+    /// page fault per page, which was a third of the reading thread's time.
+    recycle: std::sync::mpsc::Sender<Buffers>,
+    waiting: Arc<AtomicUsize>,
+    worker: Option<JoinHandle<()>>,
+    cur: Option<Batch>,
+    /// The current batch came parsed: its entries are in `parsed`.
+    came_parsed: bool,
+    next: usize,
+    parsed: std::vec::IntoIter<Result<Option<Entry>, RecordingError>>,
+    /// A thread that could not be started, said once as a read error.
+    no_thread: Option<std::io::Error>,
+    truncated_tail: bool,
+    done: bool,
+}
+
+/// Reads `reader` ahead on a thread of its own. Dropping the result early stops the thread
+/// at its next hand-over.
+pub fn recording_ahead<R: BufRead + Send + 'static>(reader: RecordingReader<R>) -> RecordingAhead {
+    ahead_with(reader, BEHIND)
+}
+
+/// `behind`: parse on the reading thread when this many batches wait (0: always).
+fn ahead_with<R: BufRead + Send + 'static>(
+    mut reader: RecordingReader<R>,
+    behind: usize,
+) -> RecordingAhead {
+    let header = reader.header().clone();
+    let path = reader.path().to_string();
+    // Changes lines (version 2) read against their slot's previous line: one thread holds
+    // the chains and parses every batch; the engine keeps the other core.
+    let mut chains = Chains::new(header.version);
+    let behind = if chains.chained() { 0 } else { behind };
+    let (tx, rx) = sync_channel::<Batch>(IN_FLIGHT);
+    let (recycle, recycled) = std::sync::mpsc::channel::<Buffers>();
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let w = waiting.clone();
+    let spawned = std::thread::Builder::new()
+        .name("dgscope-read".into())
+        .spawn(move || loop {
+            let (mut text, mut lines) = recycled
+                .try_recv()
+                .unwrap_or_else(|_| (Vec::with_capacity(LINES * 4096), Vec::with_capacity(LINES)));
+            text.clear();
+            lines.clear();
+            let mut b = Batch {
+                text,
+                lines,
+                parsed: None,
+                error: None,
+            };
+            let mut end = false;
+            while b.lines.len() < LINES {
+                match reader.next_line() {
+                    Ok(Some(tail)) => {
+                        let (line, no) = reader.line();
+                        b.text.extend_from_slice(line);
+                        b.lines.push((b.text.len(), no, tail));
+                    }
+                    Ok(None) => {
+                        end = true;
+                        break;
+                    }
+                    Err(e) => {
+                        b.error = Some(e);
+                        end = true;
+                        break;
+                    }
+                }
+            }
+            if w.load(Ordering::Acquire) >= behind {
+                let path = reader.path();
+                b.parsed = Some(
+                    (0..b.lines.len())
+                        .map(|k| {
+                            let (line, no, tail) = b.line(k);
+                            entry_of_line(line, path, no, tail, &mut chains)
+                        })
+                        .collect(),
+                );
+            }
+            w.fetch_add(1, Ordering::AcqRel);
+            if tx.send(b).is_err() || end {
+                return;
+            }
+        });
+    let (worker, no_thread) = match spawned {
+        Ok(w) => (Some(w), None),
+        Err(e) => (None, Some(e)),
+    };
+    RecordingAhead {
+        header,
+        path,
+        rx: Some(rx),
+        recycle,
+        waiting,
+        worker,
+        cur: None,
+        came_parsed: false,
+        next: 0,
+        parsed: Vec::new().into_iter(),
+        no_thread,
+        truncated_tail: false,
+        done: false,
+    }
+}
+
+impl RecordingAhead {
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// True once the stream ended at an incomplete final line (the writer was killed).
+    pub fn truncated_tail(&self) -> bool {
+        self.truncated_tail
+    }
+
+    /// The next entry, with its line copied into `line` (for tools that look at the text).
+    pub fn next_with_line(&mut self, line: &mut Vec<u8>) -> Result<Option<Entry>, RecordingError> {
+        let e = self.next_entry()?;
+        line.clear();
+        if let (Some(b), Some(_)) = (&self.cur, &e) {
+            line.extend_from_slice(b.line(self.next - 1).0);
+        }
+        Ok(e)
+    }
+
+    /// An error ends the stream, as it ends the reader's.
+    fn next_entry(&mut self) -> Result<Option<Entry>, RecordingError> {
+        let e = self.read_entry();
+        if e.is_err() {
+            self.done = true;
+        }
+        e
+    }
+
+    fn read_entry(&mut self) -> Result<Option<Entry>, RecordingError> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            if let Some(source) = self.no_thread.take() {
+                return Err(RecordingError::Read {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
+            if let Some(b) = &self.cur {
+                let got = if self.came_parsed {
+                    self.parsed.next()
+                } else if self.next < b.lines.len() {
+                    let (line, no, tail) = b.line(self.next);
+                    // Only version 1 batches come raw: whole lines, no chains to keep.
+                    Some(entry_of_line(
+                        line,
+                        &self.path,
+                        no,
+                        tail,
+                        &mut Chains::new(1),
+                    ))
+                } else {
+                    None
+                };
+                self.next += 1;
+                match got {
+                    Some(Ok(Some(e))) => return Ok(Some(e)),
+                    Some(Ok(None)) => {
+                        self.truncated_tail = true;
+                        self.done = true;
+                        return Ok(None);
+                    }
+                    Some(Err(e)) => return Err(e),
+                    None => {
+                        let b = self.cur.take().expect("a batch");
+                        if let Some(e) = b.error {
+                            return Err(e);
+                        }
+                        // The thread may have ended; then the buffers are simply freed.
+                        let _ = self.recycle.send((b.text, b.lines));
+                    }
+                }
+                continue;
+            }
+            let Some(rx) = &self.rx else {
+                return Ok(None);
+            };
+            match rx.recv() {
+                Ok(mut b) => {
+                    self.waiting.fetch_sub(1, Ordering::AcqRel);
+                    self.came_parsed = b.parsed.is_some();
+                    self.parsed = b.parsed.take().unwrap_or_default().into_iter();
+                    self.next = 0;
+                    self.cur = Some(b);
+                }
+                Err(_) => {
+                    // The thread ended: after the last batch, or by a panic (a bug, surfaced
+                    // here rather than read as the end of the recording).
+                    self.rx = None;
+                    self.done = true;
+                    if let Some(w) = self.worker.take() {
+                        if let Err(p) = w.join() {
+                            std::panic::resume_unwind(p);
+                        }
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for RecordingAhead {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_entry().transpose()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::recording::RecordingWriter;
+    use crate::source::twin::{Scenario, Twin, EPOCH};
+    use crate::source::PullSource;
+    use std::io::Cursor;
+
+    fn twin_recording(secs: usize, zstd: bool) -> Vec<u8> {
+        let mut twin = Twin::new(Scenario::TwoStandbys, 3);
+        let header = Header::new(EPOCH, 1000, "twin");
+        let mut w = RecordingWriter::with_form(Vec::new(), &header, zstd).unwrap();
+        for _ in 0..secs {
+            let tick = twin.next_tick().unwrap();
+            for s in &tick.samples {
+                w.write_sample(s).unwrap();
+            }
+            for m in &tick.marks {
+                w.write_mark(m).unwrap();
+            }
+        }
+        w.finish().unwrap()
+    }
+
+    fn reader(bytes: &[u8]) -> RecordingReader<Box<dyn BufRead + Send>> {
+        let input: Box<dyn BufRead + Send> = if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Box::new(std::io::BufReader::new(
+                crate::sample::zst::ZstdReader::new(Cursor::new(bytes.to_vec()), 0).unwrap(),
+            ))
+        } else {
+            Box::new(Cursor::new(bytes.to_vec()))
+        };
+        RecordingReader::new("rec.jsonl".into(), input).unwrap()
+    }
+
+    /// Entries (errors as text), lines and the truncated-tail flag, one thread.
+    fn direct(bytes: &[u8]) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
+        let mut r = reader(bytes);
+        let (mut out, mut lines, mut line) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            match r.next_with_line(&mut line) {
+                Ok(Some(e)) => {
+                    out.push(Ok(e));
+                    lines.push(line.clone());
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    out.push(Err(e.to_string()));
+                    break;
+                }
+            }
+        }
+        (out, lines, r.truncated_tail())
+    }
+
+    fn ahead(bytes: &[u8], behind: usize) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
+        let mut r = ahead_with(reader(bytes), behind);
+        assert_eq!(r.path(), "rec.jsonl");
+        let (mut out, mut lines, mut line) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            match r.next_with_line(&mut line) {
+                Ok(Some(e)) => {
+                    out.push(Ok(e));
+                    lines.push(line.clone());
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    out.push(Err(e.to_string()));
+                    break;
+                }
+            }
+        }
+        assert!(r.next().is_none(), "the end stays the end");
+        (out, lines, r.truncated_tail())
+    }
+
+    #[test]
+    fn a_recording_read_ahead_gives_what_the_reader_gives_parsed_on_either_thread() {
+        for zstd in [false, true] {
+            let bytes = twin_recording(400, zstd);
+            let want = direct(&bytes);
+            assert!(want.0.len() > 3 * LINES && want.0.iter().all(Result::is_ok));
+            // 0: every batch parsed on the reading thread; MAX: every batch here; 2: adaptive.
+            for behind in [0, usize::MAX, BEHIND] {
+                assert_eq!(ahead(&bytes, behind), want, "zstd {zstd}, behind {behind}");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_and_a_truncated_tail_come_where_the_reader_has_them() {
+        let text = String::from_utf8(twin_recording(200, false)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // A bad line in the middle of the third batch; a blank line before it.
+        let mut bad = lines.clone();
+        bad[2 * LINES + 7] = r#"{"t":"2026-11-30T05:00:00.000Z"}"#;
+        bad.insert(5, "   ");
+        let bad = bad.join("\n") + "\n";
+        // The writer killed mid-line.
+        let cut = &text[..text.len() - 40];
+        for bytes in [bad.as_bytes(), cut.as_bytes()] {
+            let want = direct(bytes);
+            assert!(want.0.last().unwrap().is_err() || want.2);
+            for behind in [0, usize::MAX, BEHIND] {
+                assert_eq!(ahead(bytes, behind), want, "behind {behind}");
+            }
+        }
+        assert!(
+            direct(cut.as_bytes()).2,
+            "the cut recording has a truncated tail"
+        );
+        let err = direct(bad.as_bytes()).0.pop().unwrap().unwrap_err();
+        assert!(
+            err.contains(&format!("rec.jsonl:{}:", 2 * LINES + 9)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn dropping_a_read_ahead_early_stops_its_thread() {
+        let bytes = twin_recording(400, false);
+        let mut r = recording_ahead(reader(&bytes));
+        assert!(r.next().unwrap().is_ok());
+        drop(r);
+    }
 
     #[test]
     fn yields_everything_in_order_and_stops_early_cleanly() {
-        let got: Vec<u32> = read_ahead(0..10_000u32).collect();
-        assert_eq!(got, (0..10_000).collect::<Vec<_>>());
-        let first: Vec<u32> = read_ahead(0..u32::MAX).take(3).collect();
-        assert_eq!(first, [0, 1, 2]);
+        let v: Vec<u32> = (0..10_000).collect();
+        std::thread::scope(|sc| {
+            // Borrowed items, as the index's entries borrow the index.
+            let got: Vec<&u32> = read_ahead_scoped(sc, v.iter()).collect();
+            assert_eq!(got, v.iter().collect::<Vec<_>>());
+            let first: Vec<u32> = read_ahead_scoped(sc, 0..u32::MAX).take(3).collect();
+            assert_eq!(first, [0, 1, 2]);
+        });
     }
 }

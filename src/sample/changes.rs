@@ -82,9 +82,8 @@ impl Differ {
         // A slot name that needs escapes, or longer than the prefix reader looks, would not
         // read back as a changes prefix: such a slot's lines are whole.
         let name = s.slot.as_str();
-        let plain_name = name.len() < 200
-            && !name.contains(['"', '\\'])
-            && !name.chars().any(char::is_control);
+        let plain_name =
+            name.len() < 200 && !name.contains(['"', '\\']) && !name.chars().any(char::is_control);
         match self.prev.get(&s.slot) {
             Some((prev, prev_seg)) if *prev_seg == seg && plain_name => {
                 let mut patch = Map::new();
@@ -189,7 +188,12 @@ impl Chains {
                 "a changes line of slot {slot} with no whole line of it before (the recording was cut or spliced)"
             ));
         };
-        apply(base, line)?;
+        // A line that does not apply leaves the base half-changed: forget it, so the slot's
+        // next changes line is an error too, never read against a wrong base.
+        if let Err(e) = apply(base, line) {
+            self.bases.remove(&slot);
+            return Err(e);
+        }
         if let Err(e) = check_sample(base) {
             self.bases.remove(&slot);
             return Err(e);
@@ -212,8 +216,15 @@ impl Chains {
     }
 }
 
-/// Applies the changes line `line` to `base`.
+/// Applies the changes line `line` to `base` (the hand parser's merge, which the tests check
+/// against [`merge`] over `serde_json::Value`).
 fn apply(base: &mut Sample, line: &[u8]) -> Result<(), String> {
+    super::lineparse::merge_into(line, base).map_err(|e| format!("bad sample: {e}"))
+}
+
+/// The reference: `line` applied to `base` through `serde_json::Value`.
+#[cfg(test)]
+fn apply_by_value(base: &mut Sample, line: &[u8]) -> Result<(), String> {
     let patch: Value = serde_json::from_slice(line).map_err(|e| format!("bad sample: {e}"))?;
     let Value::Object(mut patch) = patch else {
         return Err("bad sample: not a JSON object".into());
@@ -227,6 +238,7 @@ fn apply(base: &mut Sample, line: &[u8]) -> Result<(), String> {
 
 /// RFC 7396 MergePatch(target, patch), and an object patch on an array merges the elements
 /// its keys index.
+#[cfg(test)]
 fn merge(target: &mut Value, patch: Value) -> Result<(), String> {
     let Value::Object(patch) = patch else {
         *target = patch;
@@ -373,6 +385,51 @@ mod tests {
     }
 
     #[test]
+    fn the_hand_merge_gives_what_the_merge_over_values_gives() {
+        for scenario in [
+            Scenario::HealthySync,
+            Scenario::RacNodeSaturated,
+            Scenario::ApplyStopped,
+            Scenario::StandbyDown,
+            Scenario::FarSync,
+        ] {
+            let entries = twin_entries(scenario, 180);
+            let f = write(&entries, false, 2);
+            let text = std::fs::read_to_string(f.path()).unwrap();
+            let mut by_hand: BTreeMap<String, Sample> = BTreeMap::new();
+            let mut by_value: BTreeMap<String, Sample> = BTreeMap::new();
+            let mut n = 0;
+            for line in text.lines().skip(1) {
+                let Some((slot, _)) = prefix_slot(line.as_bytes()) else {
+                    continue;
+                };
+                let slot = String::from_utf8(slot.to_vec()).unwrap();
+                if !is_changes_line(line.as_bytes()) {
+                    let Ok(Entry::Sample(s)) = parse_entry(line.as_bytes()) else {
+                        panic!("a whole sample line")
+                    };
+                    by_hand.insert(slot.clone(), (*s).clone());
+                    by_value.insert(slot, *s);
+                    continue;
+                }
+                let (a, b) = (
+                    by_hand.get_mut(&slot).unwrap(),
+                    by_value.get_mut(&slot).unwrap(),
+                );
+                for p in slow::SLOW_PARTS {
+                    slow::clear(a, p);
+                    slow::clear(b, p);
+                }
+                apply(a, line.as_bytes()).unwrap();
+                apply_by_value(b, line.as_bytes()).unwrap();
+                assert_eq!(a, b, "{scenario:?}: {line}");
+                n += 1;
+            }
+            assert!(n > 300, "{scenario:?}: {n} changes lines");
+        }
+    }
+
+    #[test]
     fn a_slot_name_with_escapes_is_written_whole_and_reads_back() {
         let mut entries = twin_entries(Scenario::HealthySync, 5);
         for e in &mut entries {
@@ -413,7 +470,17 @@ mod tests {
                 r#"{{"t":"2026-11-30T05:00:02.000Z","slot":"primary","changes":true,{bad}}}"#
             );
             let e = c.entry(line.as_bytes()).unwrap_err();
-            assert!(e.contains("array of 1 elements"), "{e}");
+            assert!(e.contains("past the end of the list"), "{e}");
+            let mut base = Sample::new(Timestamp::from_millis(0), Slot::primary());
+            base.dests.push(Default::default());
+            assert!(apply_by_value(&mut base, line.as_bytes()).is_err());
+            // The failed line dropped the base: the next changes line is an error too.
+            let next = line
+                .replace("05:00:02", "05:00:02.5")
+                .replace(bad, r#""query_us":1"#);
+            let e = c.entry(next.as_bytes()).unwrap_err();
+            assert!(e.contains("no whole line"), "{e}");
+            c.entry(whole).unwrap();
         }
         let ok = br#"{"t":"2026-11-30T05:00:03.000Z","slot":"primary","changes":true,"dests":{"0":{"status":"ERROR"}}}"#;
         let Entry::Sample(s) = c.entry(ok).unwrap() else {

@@ -5,6 +5,7 @@ pub mod ahead;
 pub mod changes;
 mod enums;
 pub mod index;
+pub mod lineparse;
 pub mod names;
 pub mod recording;
 pub mod slow;

@@ -279,6 +279,21 @@ impl<R: BufRead> RecordingReader<R> {
     }
 
     fn next_entry(&mut self) -> Result<Option<Entry>, RecordingError> {
+        let Some(tail) = self.next_line()? else {
+            return Ok(None);
+        };
+        let entry = entry_of_line(&self.buf, &self.path, self.line_no, tail, &mut self.chains)?;
+        if entry.is_none() {
+            self.truncated_tail = true;
+            self.done = true;
+        }
+        Ok(entry)
+    }
+
+    /// Reads the next line that is not blank into `self.buf`, without parsing it: `None` at
+    /// the end, else whether it is a possible truncated tail (no newline, and nothing after).
+    /// The read-ahead thread reads with this and parses where there is time.
+    pub(crate) fn next_line(&mut self) -> Result<Option<bool>, RecordingError> {
         loop {
             if self.done {
                 return Ok(None);
@@ -309,24 +324,35 @@ impl<R: BufRead> RecordingReader<R> {
             if self.buf.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match self.chains.entry(&self.buf) {
-                Ok(entry) => return Ok(Some(entry)),
-                Err(what) => {
-                    // A crash mid-write leaves a partial last line (no newline): tolerate it,
-                    // and only it. A complete last line that is wrong is an error like any.
-                    if self.buf.last() != Some(&b'\n') && self.at_eof() {
-                        self.truncated_tail = true;
-                        self.done = true;
-                        return Ok(None);
-                    }
-                    return Err(RecordingError::Line {
-                        path: self.path.clone(),
-                        line: self.line_no,
-                        what,
-                    });
-                }
-            }
+            // A crash mid-write leaves a partial last line (no newline): only that line may
+            // be tolerated when it does not parse.
+            return Ok(Some(self.buf.last() != Some(&b'\n') && self.at_eof()));
         }
+    }
+
+    /// The line `next_line` read last, and its number.
+    pub(crate) fn line(&self) -> (&[u8], usize) {
+        (&self.buf, self.line_no)
+    }
+}
+
+/// A non-blank line as an entry: `None` for a truncated tail that does not parse (the writer
+/// was killed mid-line); a complete line that is wrong is an error naming file and line.
+pub(crate) fn entry_of_line(
+    line: &[u8],
+    path: &str,
+    line_no: usize,
+    tail: bool,
+    chains: &mut Chains,
+) -> Result<Option<Entry>, RecordingError> {
+    match chains.entry(line) {
+        Ok(entry) => Ok(Some(entry)),
+        Err(_) if tail => Ok(None),
+        Err(what) => Err(RecordingError::Line {
+            path: path.to_string(),
+            line: line_no,
+            what,
+        }),
     }
 }
 
@@ -400,13 +426,8 @@ pub(crate) fn parse_entry(line: &[u8]) -> Result<Entry, String> {
             }
         }
     }
-    // One UTF-8 check of the whole line is cheaper than serde_json's check of every string in
-    // it; a line that fails it goes the checked way, which names where the bad byte is.
-    let sample = match std::str::from_utf8(line) {
-        Ok(text) => serde_json::from_str::<Sample>(text),
-        Err(_) => serde_json::from_slice::<Sample>(line),
-    }
-    .map_err(|e| format!("bad sample: {e}"))?;
+    // The hand parser gives serde's value and serde's error (it asks serde where it stops).
+    let sample = super::lineparse::parse(line).map_err(|e| format!("bad sample: {e}"))?;
     check_sample(&sample)?;
     Ok(Entry::Sample(Box::new(sample)))
 }
