@@ -86,14 +86,27 @@ fn day() -> (PathBuf, PathBuf) {
     (plain, zst)
 }
 
-/// The parser alone on every sample line of the plain day (no reader, no engine): serde_json
-/// against the hand parser the reader uses (`sample::lineparse`).
+/// The parser alone on every sample line of the plain day (no reader, no engine): whole
+/// lines through the hand parser the reader uses (`sample::lineparse`), changes lines merged
+/// into their slot's previous sample (`sample::changes`), as the reader does.
 fn parse_only(plain: &Path) {
+    use dgscope::sample::changes::Chains;
     use std::io::BufRead;
-    let lines = |f: &mut dyn FnMut(&[u8])| {
+    let mut best = Duration::MAX;
+    let mut cpu_best = f64::MAX;
+    for _ in 0..2 {
+        let cpu0 = cpu_s(libc::CLOCK_THREAD_CPUTIME_ID);
+        let start = Instant::now();
         let mut r = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(plain).unwrap());
         let mut line = Vec::new();
         r.read_until(b'\n', &mut line).unwrap(); // the header
+        let version = if line.windows(11).any(|w| w == b"\"version\":2") {
+            2
+        } else {
+            1
+        };
+        let mut chains = Chains::new(version);
+        let mut n = 0usize;
         loop {
             line.clear();
             if r.read_until(b'\n', &mut line).unwrap() == 0 {
@@ -102,37 +115,17 @@ fn parse_only(plain: &Path) {
             if memchr_kind(&line) {
                 continue;
             }
-            f(&line);
-        }
-    };
-    let mut figures = Vec::new();
-    for (name, hand) in [("serde_json", false), ("lineparse", true)] {
-        let mut best = Duration::MAX;
-        let mut cpu_best = f64::MAX;
-        for _ in 0..2 {
-            let cpu0 = cpu_s(libc::CLOCK_THREAD_CPUTIME_ID);
-            let start = Instant::now();
-            let mut n = 0usize;
-            lines(&mut |line| {
-                let s = if hand {
-                    dgscope::sample::lineparse::parse(line).unwrap()
-                } else {
-                    serde_json::from_slice::<dgscope::sample::Sample>(line).unwrap()
-                };
+            if let dgscope::sample::recording::Entry::Sample(s) = chains.entry(&line).unwrap() {
                 n += s.events.len();
-            });
-            assert!(n > 0);
-            best = best.min(start.elapsed());
-            cpu_best = cpu_best.min(cpu_s(libc::CLOCK_THREAD_CPUTIME_ID) - cpu0);
+            }
         }
-        figures.push(format!(
-            "{name} {:.3} s ({cpu_best:.3} s CPU)",
-            best.as_secs_f64()
-        ));
+        assert!(n > 0);
+        best = best.min(start.elapsed());
+        cpu_best = cpu_best.min(cpu_s(libc::CLOCK_THREAD_CPUTIME_ID) - cpu0);
     }
     println!(
-        "plain: sample lines parsed, no engine: {} (best of 2)",
-        figures.join(", ")
+        "plain: sample lines to samples, no engine: {:.3} s ({cpu_best:.3} s CPU, best of 2)",
+        best.as_secs_f64()
     );
 }
 
