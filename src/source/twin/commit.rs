@@ -2,8 +2,9 @@
 //! thread with greedy group commit, local and SYNC remote writes, post/wait or polling (with
 //! the adaptive switching rule), scheduling delays, storage spikes and log switches.
 //!
-//! Events are `(time ns, id)` in a calendar queue; a session costs one queued event per commit and
-//! a write one or two, because a write's completion wakes its whole batch in one step.
+//! Events are `(time ns, id)` in a calendar queue; a session costs one queued event per
+//! commit and a write one or two, because a write's completion wakes its whole batch in one
+//! step.
 
 use super::hist::EventAcc;
 use super::link::{Link, LinkState, Ns, NS_PER_S};
