@@ -9,7 +9,7 @@
 //! `DGSCOPE_BENCH_CASE` set) and reports its own `VmHWM` from `/proc/self/status`.
 
 use dgscope::causes::Thresholds;
-use dgscope::pipeline::check::{pull_entries, run_check};
+use dgscope::pipeline::check::{pull_entries, run_check, with_entries_ahead};
 use dgscope::sample::recording::Entry;
 use dgscope::sample::Slot;
 use dgscope::source::twin::whatif::TwinWhatIf;
@@ -36,16 +36,19 @@ fn cpu_secs() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
-/// `check --twin healthy-sync --duration SECS` through the library, as the command runs it.
+/// `check --twin healthy-sync --duration SECS` through the library, as the command runs it
+/// (the twin reading ahead on its own thread).
 fn twin_check(secs: u64) -> String {
     let d = Duration::from_secs(secs);
     let mut twin = Twin::new(Scenario::HealthySync, 1);
-    let r = run_check(
-        pull_entries(&mut twin, d),
-        Some(d),
-        Thresholds::default(),
-        Some(&TwinWhatIf::default()),
-    )
+    let r = with_entries_ahead(&mut twin, d, |entries| {
+        run_check(
+            entries,
+            Some(d),
+            Thresholds::default(),
+            Some(&TwinWhatIf::default()),
+        )
+    })
     .unwrap_or_else(|e: Infallible| match e {});
     format!(
         "{} samples, {} findings raised/cleared, status {:?}",

@@ -1,7 +1,6 @@
 use super::{limits, print_untrusted as print, settings, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
-use crate::pipeline::check::{run_check, Checked};
-use crate::report::check::pull_entries;
+use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
 use crate::source::twin::whatif::TwinWhatIf;
@@ -98,18 +97,21 @@ pub fn run(
         twin.set_interval(args.conn.interval());
         let progress = super::progress::Progress::new("check", duration);
         let start = twin.now();
-        let entries = pull_entries(&mut twin, duration).inspect(|e| {
-            if let Ok(e) = e {
-                let done = e.t().secs_since(start).max(0.0);
-                progress.tick(Duration::from_secs_f64(done));
-            }
+        // The twin simulates on its own thread while the driver judges what it produced.
+        let Ok(r) = with_entries_ahead(&mut twin, duration, |entries| {
+            let entries = entries.inspect(|e| {
+                if let Ok(e) = e {
+                    let done = e.t().secs_since(start).max(0.0);
+                    progress.tick(Duration::from_secs_f64(done));
+                }
+            });
+            run_check(
+                entries,
+                Some(duration),
+                config.thresholds,
+                Some(&TwinWhatIf::default()),
+            )
         });
-        let Ok(r) = run_check(
-            entries,
-            Some(duration),
-            config.thresholds,
-            Some(&TwinWhatIf::default()),
-        );
         progress.done();
         r
     } else if let Some(path) = &args.replay {

@@ -11,7 +11,9 @@ use crate::sample::names::event;
 use crate::sample::recording::Entry;
 use crate::sample::Slot;
 use crate::source::oracle::verify::Releases;
+use crate::source::{PullSource, Tick};
 use crate::timestamp::Timestamp;
+use std::convert::Infallible;
 use std::ops::Deref;
 use std::time::Duration;
 
@@ -242,17 +244,94 @@ impl CheckMetrics {
 
 /// A pull source as a stream of entries for `duration` of its own (virtual) time.
 pub fn pull_entries(
-    source: &mut dyn crate::source::PullSource,
+    source: &mut dyn PullSource,
     duration: Duration,
-) -> impl Iterator<Item = Result<Entry, std::convert::Infallible>> + '_ {
-    let ticks =
-        (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize;
+) -> impl Iterator<Item = Result<Entry, Infallible>> + '_ {
+    let ticks = tick_count(source, duration);
     (0..ticks)
         .map_while(move |_| source.next_tick())
-        .flat_map(|tick| {
-            tick.samples
-                .into_iter()
-                .map(|s| Ok(Entry::Sample(Box::new(s))))
-                .chain(tick.marks.into_iter().map(|m| Ok(Entry::Mark(m))))
-        })
+        .flat_map(tick_entries)
+}
+
+/// [`pull_entries`] with the source on a thread of its own, at most [`AHEAD`] ticks ahead
+/// of `judge`: a simulated source (the twin) and the driver then run on two cores at once
+/// instead of taking turns on one. The entries and their order are the same, and so is every
+/// result. When `judge` stops early, the source's thread stops at its next tick.
+pub fn with_entries_ahead<R>(
+    source: &mut dyn PullSource,
+    duration: Duration,
+    judge: impl FnOnce(&mut dyn Iterator<Item = Result<Entry, Infallible>>) -> R,
+) -> R {
+    let ticks = tick_count(source, duration);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Tick>(AHEAD);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for _ in 0..ticks {
+                let Some(tick) = source.next_tick() else {
+                    break;
+                };
+                if tx.send(tick).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut entries = rx.into_iter().flat_map(tick_entries);
+        judge(&mut entries)
+    })
+}
+
+/// Ticks [`with_entries_ahead`] may hold ready: enough to even out the two sides' pace, a
+/// few samples' memory.
+pub const AHEAD: usize = 16;
+
+fn tick_count(source: &dyn PullSource, duration: Duration) -> usize {
+    (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize
+}
+
+fn tick_entries(tick: Tick) -> impl Iterator<Item = Result<Entry, Infallible>> {
+    tick.samples
+        .into_iter()
+        .map(|s| Ok(Entry::Sample(Box::new(s))))
+        .chain(tick.marks.into_iter().map(|m| Ok(Entry::Mark(m))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::twin::{Scenario, Twin};
+
+    /// Read ahead on a thread, the entries are the ones a plain pull gives, in its order
+    /// (marks included: a scenario switch mid-run writes one).
+    #[test]
+    fn reading_ahead_gives_the_same_entries_in_the_same_order() {
+        let d = Duration::from_secs(90);
+        let mut plain = Twin::new(Scenario::SlowSrl, 3);
+        let mut want: Vec<Entry> = pull_entries(&mut plain, d).map(|e| e.unwrap()).collect();
+        plain.set_scenario(Scenario::HealthySync);
+        want.extend(pull_entries(&mut plain, d).map(|e| e.unwrap()));
+
+        let mut ahead = Twin::new(Scenario::SlowSrl, 3);
+        let mut got: Vec<Entry> =
+            with_entries_ahead(&mut ahead, d, |it| it.map(|e| e.unwrap()).collect());
+        ahead.set_scenario(Scenario::HealthySync);
+        got.extend(with_entries_ahead(&mut ahead, d, |it| {
+            it.map(|e| e.unwrap()).collect::<Vec<_>>()
+        }));
+        assert_eq!(got.len(), want.len());
+        assert!(got.iter().any(|e| matches!(e, Entry::Mark(_))));
+        assert!(got == want);
+    }
+
+    /// A judge that stops early does not wait for the rest of a long run.
+    #[test]
+    fn a_judge_that_stops_early_stops_the_source() {
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        let first = with_entries_ahead(&mut twin, Duration::from_secs(24 * 3600), |it| {
+            it.take(4).count()
+        });
+        assert_eq!(first, 4);
+        // The source ran at most the ticks the channel holds beyond what was taken.
+        let ticks = twin.now().secs_since(crate::source::twin::EPOCH);
+        assert!(ticks <= (AHEAD + 4) as f64, "{ticks} s simulated");
+    }
 }

@@ -2,8 +2,9 @@
 //! thread with greedy group commit, local and SYNC remote writes, post/wait or polling (with
 //! the adaptive switching rule), scheduling delays, storage spikes and log switches.
 //!
-//! Events are `(time ns, id)` in a 4-ary heap; a session costs one queued event per commit and
-//! a write one or two, because a write's completion wakes its whole batch in one step.
+//! Events are `(time ns, id)` in a calendar queue; a session costs one queued event per
+//! commit and a write one or two, because a write's completion wakes its whole batch in one
+//! step.
 
 use super::hist::EventAcc;
 use super::link::{Link, LinkState, Ns, NS_PER_S};
@@ -433,7 +434,7 @@ impl CommitPath {
         let mut service = l;
         if let Some(r) = r {
             self.c.sync_remote_write.add(r as u64);
-            let secs = ((r / 1e6).ceil() as u64).max(1);
+            let secs = ceil_u64(r / 1e6).max(1);
             match self.c.resp_hist.iter_mut().find(|b| b.0 == secs) {
                 Some(b) => b.1 += 1,
                 None => {
@@ -587,6 +588,18 @@ impl CommitPath {
     }
 }
 
+/// `x.ceil() as u64`, bit for bit (NaN and negatives 0, saturating), without the library call
+/// `ceil` is on baseline x86-64 (no SSE4.1 `roundsd`): once per SYNC write.
+#[inline]
+fn ceil_u64(x: f64) -> u64 {
+    let t = x as u64;
+    if (t as f64) < x {
+        t.saturating_add(1)
+    } else {
+        t
+    }
+}
+
 /// The stall window of the period that holds `since_s`: (start, length) in seconds after
 /// the scenario start. Each period of `every_s` has one stall, placed and sized by a hash of
 /// the seed and the period's index, so no random stream is consumed.
@@ -649,5 +662,36 @@ mod tests {
         cp.window.overhead_at_switch_us = 1500.0;
         cp.run_until(90_000_000_000);
         assert_eq!(cp.post_mode, PostMode::PostWait);
+    }
+
+    #[test]
+    fn ceil_u64_is_ceil_then_cast() {
+        let xs = [
+            0.0,
+            -0.0,
+            0.2,
+            1.0,
+            1.000_000_1,
+            2.5,
+            -0.5,
+            -3.0,
+            4.0e15 + 0.5,
+            9.0e15,
+            1.8e19,
+            2.0e19,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            0.999_999_999_999_9,
+        ];
+        for x in xs {
+            assert_eq!(ceil_u64(x), x.ceil() as u64, "{x}");
+        }
+        let mut r = Rng::new(11);
+        for _ in 0..100_000 {
+            let x = r.exp(3.0);
+            assert_eq!(ceil_u64(x), x.ceil() as u64, "{x}");
+        }
     }
 }
