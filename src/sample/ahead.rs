@@ -135,6 +135,10 @@ struct Batch {
     lines: Vec<(usize, usize, bool)>,
     /// The entries, when the reading thread parsed them (`None` for a tolerated tail).
     parsed: Option<Vec<Result<Option<Entry>, RecordingError>>>,
+    /// Version 2: per line, the entry when the line is the primary's, which the reading
+    /// thread parses; the other slots' lines the consumer parses (each slot's chain of
+    /// changes lives on one thread).
+    mine: Vec<Option<Result<Option<Entry>, RecordingError>>>,
     /// The read error that ended the input after these lines.
     error: Option<RecordingError>,
 }
@@ -161,6 +165,10 @@ pub struct RecordingAhead {
     cur: Option<Batch>,
     /// The current batch came parsed: its entries are in `parsed`.
     came_parsed: bool,
+    /// Version 2: what the reading thread parsed of the current batch, line by line.
+    mine: std::vec::IntoIter<Option<Result<Option<Entry>, RecordingError>>>,
+    /// The chains of the slots the consumer parses (version 2); stateless for version 1.
+    chains: Chains,
     next: usize,
     parsed: std::vec::IntoIter<Result<Option<Entry>, RecordingError>>,
     /// A thread that could not be started, said once as a read error.
@@ -182,10 +190,11 @@ fn ahead_with<R: BufRead + Send + 'static>(
 ) -> RecordingAhead {
     let header = reader.header().clone();
     let path = reader.path().to_string();
-    // Changes lines (version 2) read against their slot's previous line: one thread holds
-    // the chains and parses every batch; the engine keeps the other core.
-    let mut chains = Chains::new(header.version);
-    let behind = if chains.chained() { 0 } else { behind };
+    // Changes lines (version 2) read against their slot's previous line, so each slot's
+    // lines are parsed on one thread: the primary's here, the others' by the consumer.
+    let version = header.version;
+    let mut chains = Chains::new(version);
+    let split = chains.chained();
     let (tx, rx) = sync_channel::<Batch>(IN_FLIGHT);
     let (recycle, recycled) = std::sync::mpsc::channel::<Buffers>();
     let waiting = Arc::new(AtomicUsize::new(0));
@@ -202,6 +211,7 @@ fn ahead_with<R: BufRead + Send + 'static>(
                 text,
                 lines,
                 parsed: None,
+                mine: Vec::new(),
                 error: None,
             };
             let mut end = false;
@@ -223,7 +233,20 @@ fn ahead_with<R: BufRead + Send + 'static>(
                     }
                 }
             }
-            if w.load(Ordering::Acquire) >= behind {
+            if split {
+                let path = reader.path();
+                b.mine = (0..b.lines.len())
+                    .map(|k| {
+                        let (line, no, tail) = b.line(k);
+                        // The primary's lines here; the standbys', marks and anything
+                        // unprefixed on the consumer (measured: the better balance, since
+                        // the engine thread also frees what the other thread allocated).
+                        let primary = super::changes::prefix_slot(line)
+                            .is_some_and(|(slot, _)| slot == b"primary");
+                        primary.then(|| entry_of_line(line, path, no, tail, &mut chains))
+                    })
+                    .collect();
+            } else if w.load(Ordering::Acquire) >= behind {
                 let path = reader.path();
                 b.parsed = Some(
                     (0..b.lines.len())
@@ -252,6 +275,8 @@ fn ahead_with<R: BufRead + Send + 'static>(
         worker,
         cur: None,
         came_parsed: false,
+        mine: Vec::new().into_iter(),
+        chains: Chains::new(version),
         next: 0,
         parsed: Vec::new().into_iter(),
         no_thread,
@@ -309,14 +334,10 @@ impl RecordingAhead {
                     self.parsed.next()
                 } else if self.next < b.lines.len() {
                     let (line, no, tail) = b.line(self.next);
-                    // Only version 1 batches come raw: whole lines, no chains to keep.
-                    Some(entry_of_line(
-                        line,
-                        &self.path,
-                        no,
-                        tail,
-                        &mut Chains::new(1),
-                    ))
+                    match self.mine.next().flatten() {
+                        Some(parsed) => Some(parsed),
+                        None => Some(entry_of_line(line, &self.path, no, tail, &mut self.chains)),
+                    }
                 } else {
                     None
                 };
@@ -348,6 +369,7 @@ impl RecordingAhead {
                     self.waiting.fetch_sub(1, Ordering::AcqRel);
                     self.came_parsed = b.parsed.is_some();
                     self.parsed = b.parsed.take().unwrap_or_default().into_iter();
+                    self.mine = std::mem::take(&mut b.mine).into_iter();
                     self.next = 0;
                     self.cur = Some(b);
                 }

@@ -41,6 +41,12 @@ pub fn prefix_slot(line: &[u8]) -> Option<(&[u8], &[u8])> {
     (rest[end] == b'"').then(|| (&rest[..end], &rest[end + 1..]))
 }
 
+/// Whether a slot name reads back from a line's prefix: one that needs JSON escapes, or is
+/// longer than the prefix reader looks, does not, and such a slot's lines are always whole.
+pub fn plain_name(name: &str) -> bool {
+    name.len() < 200 && !name.contains(['"', '\\']) && !name.chars().any(char::is_control)
+}
+
 /// Segment boundaries, by the rule the zstd writer starts its frames with: a new segment when
 /// a sample is [`zst::FRAME_MS`] past the segment's first, or earlier than it.
 #[derive(Debug, Default, Clone)]
@@ -173,6 +179,15 @@ impl Chains {
         if !(self.changes && is_changes_line(line)) {
             let e = parse_entry(line)?;
             if let (true, Entry::Sample(s)) = (self.changes, &e) {
+                // Version 2 readers find a line's slot by its prefix (the reading thread
+                // splits lines by slot that way): a sample line must start with it.
+                let named = prefix_slot(line).is_some_and(|(n, _)| n == s.slot.as_str().as_bytes());
+                if !named && plain_name(s.slot.as_str()) {
+                    return Err(format!(
+                        "a sample line of a version 2 recording starts {{\"t\":…,\"slot\":\"{}\"; this one does not (was it edited by hand?)",
+                        s.slot
+                    ));
+                }
                 let mut base = (**s).clone();
                 for p in slow::SLOW_PARTS {
                     slow::clear(&mut base, p);
@@ -447,6 +462,16 @@ mod tests {
             .count();
         assert_eq!(changes, 4, "the primary's lines after its first only");
         assert_eq!(read(f.path()), entries);
+    }
+
+    #[test]
+    fn a_version_2_sample_line_must_start_with_its_slot() {
+        // Readers split a version 2 file's lines by the slot in their prefix: a sample line
+        // whose keys were reordered by hand would be read against the wrong chain.
+        let line = br#"{"slot":"primary","t":"2026-11-30T05:00:01.000Z","stats":{"user commits":1}}"#;
+        let e = Chains::new(2).entry(line).unwrap_err();
+        assert!(e.contains(r#"starts {"t":…,"slot":"primary""#), "{e}");
+        assert!(Chains::new(1).entry(line).is_ok(), "version 1 takes any key order");
     }
 
     #[test]
