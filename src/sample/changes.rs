@@ -468,10 +468,14 @@ mod tests {
     fn a_version_2_sample_line_must_start_with_its_slot() {
         // Readers split a version 2 file's lines by the slot in their prefix: a sample line
         // whose keys were reordered by hand would be read against the wrong chain.
-        let line = br#"{"slot":"primary","t":"2026-11-30T05:00:01.000Z","stats":{"user commits":1}}"#;
+        let line =
+            br#"{"slot":"primary","t":"2026-11-30T05:00:01.000Z","stats":{"user commits":1}}"#;
         let e = Chains::new(2).entry(line).unwrap_err();
         assert!(e.contains(r#"starts {"t":…,"slot":"primary""#), "{e}");
-        assert!(Chains::new(1).entry(line).is_ok(), "version 1 takes any key order");
+        assert!(
+            Chains::new(1).entry(line).is_ok(),
+            "version 1 takes any key order"
+        );
     }
 
     #[test]
