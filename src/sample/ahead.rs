@@ -433,12 +433,15 @@ mod tests {
         RecordingReader::new("rec.jsonl".into(), input).unwrap()
     }
 
-    /// Entries (errors as text), lines and the truncated-tail flag, one thread.
-    fn direct(bytes: &[u8]) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
-        let mut r = reader(bytes);
+    type Drained = (Vec<Result<Entry, String>>, Vec<Vec<u8>>);
+
+    /// Entries (errors as text) and their lines, until the end or the first error.
+    fn drain(
+        mut next: impl FnMut(&mut Vec<u8>) -> Result<Option<Entry>, RecordingError>,
+    ) -> Drained {
         let (mut out, mut lines, mut line) = (Vec::new(), Vec::new(), Vec::new());
         loop {
-            match r.next_with_line(&mut line) {
+            match next(&mut line) {
                 Ok(Some(e)) => {
                     out.push(Ok(e));
                     lines.push(line.clone());
@@ -450,26 +453,20 @@ mod tests {
                 }
             }
         }
+        (out, lines)
+    }
+
+    /// Entries (errors as text), lines and the truncated-tail flag, one thread.
+    fn direct(bytes: &[u8]) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
+        let mut r = reader(bytes);
+        let (out, lines) = drain(|l| r.next_with_line(l));
         (out, lines, r.truncated_tail())
     }
 
     fn ahead(bytes: &[u8], behind: usize) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
         let mut r = ahead_with(reader(bytes), behind);
         assert_eq!(r.path(), "rec.jsonl");
-        let (mut out, mut lines, mut line) = (Vec::new(), Vec::new(), Vec::new());
-        loop {
-            match r.next_with_line(&mut line) {
-                Ok(Some(e)) => {
-                    out.push(Ok(e));
-                    lines.push(line.clone());
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    out.push(Err(e.to_string()));
-                    break;
-                }
-            }
-        }
+        let (out, lines) = drain(|l| r.next_with_line(l));
         assert!(r.next().is_none(), "the end stays the end");
         (out, lines, r.truncated_tail())
     }
