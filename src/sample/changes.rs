@@ -10,12 +10,13 @@
 //! - A changes line starts `{"t":…,"slot":…,"changes":true`; any other line is whole.
 //! - Slow parts (`logs`, `switches` …) never carry over: a line holds them when they were
 //!   read, as in version 1, so their age stays the age of the read.
-//! - Every slot's first line of each segment (a zstd frame; the same [`zst::FRAME_MS`] of
-//!   sample time in the plain form) is whole, so a reader that seeks to a segment start has
+//! - Every slot's first line of each segment (a zstd frame; the same span of sample time in
+//!   the plain form, [`Segments`]) is whole, so a reader that seeks to a segment start has
 //!   every slot's base by the time it needs one.
 
 use super::recording::{check_sample, parse_entry, Entry};
-use super::{slow, zst, Sample, Slot};
+use super::zst::Segments;
+use super::{slow, Sample, Slot};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -47,29 +48,6 @@ pub fn plain_name(name: &str) -> bool {
     name.len() < 200 && !name.contains(['"', '\\']) && !name.chars().any(char::is_control)
 }
 
-/// Segment boundaries, by the rule the zstd writer starts its frames with: a new segment when
-/// a sample is [`zst::FRAME_MS`] past the segment's first, or earlier than it.
-#[derive(Debug, Default, Clone)]
-pub struct Segments {
-    start: Option<i64>,
-    id: u64,
-}
-
-impl Segments {
-    /// The segment of a sample at `t_ms` (marks do not count).
-    pub fn see(&mut self, t_ms: i64) -> u64 {
-        match self.start {
-            Some(s) if t_ms - s < zst::FRAME_MS && t_ms >= s => {}
-            Some(_) => {
-                self.id += 1;
-                self.start = Some(t_ms);
-            }
-            None => self.start = Some(t_ms),
-        }
-        self.id
-    }
-}
-
 /// The writer's side: turns each sample into a whole or a changes line.
 #[derive(Debug, Default)]
 pub struct Differ {
@@ -81,17 +59,13 @@ pub struct Differ {
 impl Differ {
     /// The line for `s` (no newline) into `out`.
     pub fn line(&mut self, s: &Sample, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        let seg = self.segments.see(s.t.ms);
+        self.segments.starts(s.t.ms);
+        let seg = self.segments.id();
         let Value::Object(mut now) = serde_json::to_value(s)? else {
             unreachable!("a sample serializes to an object")
         };
-        // A slot name that needs escapes, or longer than the prefix reader looks, would not
-        // read back as a changes prefix: such a slot's lines are whole.
-        let name = s.slot.as_str();
-        let plain_name =
-            name.len() < 200 && !name.contains(['"', '\\']) && !name.chars().any(char::is_control);
         match self.prev.get(&s.slot) {
-            Some((prev, prev_seg)) if *prev_seg == seg && plain_name => {
+            Some((prev, prev_seg)) if *prev_seg == seg && plain_name(s.slot.as_str()) => {
                 let mut patch = Map::new();
                 patch.insert("t".into(), now["t"].clone());
                 patch.insert("slot".into(), now["slot"].clone());
@@ -223,11 +197,6 @@ impl Chains {
     /// Whether changes lines may come (version 2 or later).
     pub fn chained(&self) -> bool {
         self.changes
-    }
-
-    /// Forgets every base (a seek).
-    pub fn clear(&mut self) {
-        self.bases.clear();
     }
 }
 

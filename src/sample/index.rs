@@ -2,11 +2,12 @@
 //! without parsing them. It makes a 24-hour file seekable (replay scrubbing, report windows)
 //! while parsing only the entries a question needs.
 
-use super::changes::{self, Chains, Segments};
+use super::changes::{self, Chains};
 use super::recording::{
     parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
     MAX_LINE_BYTES,
 };
+use super::zst::Segments;
 use super::{slow, zst};
 use crate::timestamp::Timestamp;
 use serde::Deserialize;
@@ -87,7 +88,6 @@ impl RecordingIndex {
         let mut lines = Vec::new();
         let mut segments = Segments::default();
         let mut segment_starts = Vec::new();
-        let mut segment = None;
         let mut buf = Vec::with_capacity(8192);
         let mut offset = header_end;
         let mut truncated_tail = false;
@@ -138,12 +138,11 @@ impl RecordingIndex {
             match t {
                 Ok(t) => {
                     // Samples start `{"t":…,"slot":…`; marks do not start segments.
-                    if header.version >= 2 && changes::prefix_slot(&buf).is_some() {
-                        let id = segments.see(t.ms);
-                        if segment != Some(id) {
-                            segment = Some(id);
-                            segment_starts.push(lines.len());
-                        }
+                    if header.version >= 2
+                        && changes::prefix_slot(&buf).is_some()
+                        && segments.starts(t.ms)
+                    {
+                        segment_starts.push(lines.len());
                     }
                     lines.push(LineRef {
                         offset: start,

@@ -433,13 +433,46 @@ impl BufRead for FileInput {
     }
 }
 
+/// Segments of sample time, each a zstd frame of the compressed form (and, in recording
+/// version 2, where every slot's chain of changes lines starts again in either form): a
+/// sample starts a new segment when it is [`FRAME_MS`] past the segment's first, or earlier
+/// than it. Marks do not count.
+#[derive(Debug, Default, Clone)]
+pub struct Segments {
+    start: Option<i64>,
+    id: u64,
+}
+
+impl Segments {
+    /// Sees a sample at `t_ms`: whether it starts a segment (the first sample does).
+    pub fn starts(&mut self, t_ms: i64) -> bool {
+        match self.start {
+            Some(s) if t_ms - s < FRAME_MS && t_ms >= s => false,
+            Some(_) => {
+                self.id += 1;
+                self.start = Some(t_ms);
+                true
+            }
+            None => {
+                self.start = Some(t_ms);
+                true
+            }
+        }
+    }
+
+    /// The segment of the latest sample seen (0 for the first).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
 /// Where recording lines go: straight out, or through zstd frames of [`FRAME_MS`] each.
 pub enum Sink<W: io::Write> {
     Plain(W),
     Zstd {
         enc: Option<zstd::stream::write::Encoder<'static, W>>,
-        /// Sample time of the frame's first entry.
-        frame_t: Option<i64>,
+        /// Where the frames start.
+        segments: Segments,
     },
 }
 
@@ -454,7 +487,7 @@ impl<W: io::Write> Sink<W> {
     pub fn zstd(out: W) -> io::Result<Self> {
         Ok(Sink::Zstd {
             enc: Some(encoder(out)?),
-            frame_t: None,
+            segments: Segments::default(),
         })
     }
 
@@ -465,18 +498,13 @@ impl<W: io::Write> Sink<W> {
                 w.write_all(line)?;
                 w.flush()
             }
-            Sink::Zstd { enc, frame_t } => {
-                if let (Some(t), Some(start)) = (t, *frame_t) {
-                    if t - start >= FRAME_MS || t < start {
-                        let e = enc
-                            .take()
-                            .ok_or_else(|| io::Error::other("writer closed"))?;
-                        *enc = Some(encoder(e.finish()?)?);
-                        *frame_t = None;
-                    }
-                }
-                if frame_t.is_none() {
-                    *frame_t = t;
+            Sink::Zstd { enc, segments } => {
+                // The first segment's frame is open already (it holds the header).
+                if t.is_some_and(|t| segments.starts(t)) && segments.id() > 0 {
+                    let e = enc
+                        .take()
+                        .ok_or_else(|| io::Error::other("writer closed"))?;
+                    *enc = Some(encoder(e.finish()?)?);
                 }
                 let e = enc
                     .as_mut()
