@@ -28,14 +28,19 @@ fn is_lag_cause(id: &str) -> bool {
 /// one of now. The oldest read among the primary and the standby shown counts.
 fn source_with_age(cx: &Ctx, source: &str) -> String {
     let app = cx.app;
+    // The screen's clock (the scrub cursor when paused). A read newer than the instant shown
+    // says nothing of that instant's age: no annotation then.
+    let now = app.clock();
     let age = crate::sample::slow::part_of_source(source).and_then(|part| {
-        let now = app.engine.latest()?;
-        [app.engine.primary_slot(), app.standby()]
+        let reads: Vec<_> = [app.engine.primary_slot(), app.standby()]
             .into_iter()
             .flatten()
             .filter_map(|slot| app.engine.slot(slot)?.slow_read_at(part))
-            .map(|t| now.secs_since(t).max(0.0))
-            .reduce(f64::max)
+            .collect();
+        if reads.iter().any(|t| *t > now) {
+            return None;
+        }
+        reads.iter().map(|t| now.secs_since(*t)).reduce(f64::max)
     });
     match age {
         Some(a) if a >= 1.0 => format!("{source}, read {} ago", crate::display::age(a)),
