@@ -318,7 +318,7 @@ impl<'a> Context<'a> {
     /// Good standby samples of the last `secs` seconds that carry Data Guard messages, newest
     /// first; empty while stale.
     pub fn standby_with_messages(&self, secs: f64) -> Vec<&Arc<Sample>> {
-        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        let from = secs_before(self.now, secs);
         match self.standby.filter(|_| self.standby_current) {
             Some(st) => st.samples_with_messages_from(from).rev().collect(),
             None => Vec::new(),
@@ -328,7 +328,7 @@ impl<'a> Context<'a> {
     /// Good primary samples of the last `secs` seconds that carry Data Guard messages,
     /// newest first.
     pub fn primary_with_messages(&self, secs: f64) -> Vec<&Arc<Sample>> {
-        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        let from = secs_before(self.now, secs);
         self.primary.map_or(Vec::new(), |st| {
             st.samples_with_messages_from(from).rev().collect()
         })
@@ -336,7 +336,7 @@ impl<'a> Context<'a> {
 
     /// The newest good primary sample, if it is within the last `secs` seconds.
     pub fn primary_newest(&self, secs: f64) -> Option<&Arc<Sample>> {
-        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        let from = secs_before(self.now, secs);
         self.primary?
             .raw_samples()
             .next_back()
@@ -350,7 +350,7 @@ impl<'a> Context<'a> {
         secs: f64,
         pred: impl Fn(&Arc<Sample>) -> bool,
     ) -> Option<&Arc<Sample>> {
-        let from = self.now.add_millis(-(secs * 1000.0) as i64);
+        let from = secs_before(self.now, secs);
         self.primary?.raw_samples_from(from).find(|s| pred(s))
     }
 
@@ -450,7 +450,7 @@ impl<'a> Context<'a> {
 
     /// Points of `series` within the last `secs` seconds.
     pub fn recent<'p>(points: &[&'p Point], now: Timestamp, secs: f64) -> Vec<&'p Point> {
-        let from = now.add_millis(-(secs * 1000.0) as i64);
+        let from = secs_before(now, secs);
         points.iter().copied().filter(|p| p.t >= from).collect()
     }
 
@@ -486,9 +486,14 @@ fn is_recovery_slave(p: &Process) -> bool {
             .is_some_and(|r| r.to_ascii_lowercase().starts_with("recovery"))
 }
 
+/// The start of the last `secs` seconds before `now` (any `secs`: the conversion saturates).
+fn secs_before(now: Timestamp, secs: f64) -> Timestamp {
+    now.add_millis(-(secs * 1000.0) as i64)
+}
+
 /// Good samples of `st` within `secs` of `now`, newest first.
 fn recent_samples(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Arc<Sample>> {
-    let from = now.add_millis(-(secs * 1000.0) as i64);
+    let from = secs_before(now, secs);
     st.raw_samples().rev().take_while(|s| s.t >= from).collect()
 }
 

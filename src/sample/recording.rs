@@ -546,11 +546,7 @@ impl<W: Write> RecordingWriter<W> {
         };
         self.line.clear();
         differ.line(s, &mut self.line)?;
-        self.line.push(b'\n');
-        self.out
-            .as_mut()
-            .ok_or_else(|| io::Error::other("writer closed"))?
-            .write_line(&self.line, Some(s.t.ms))
+        self.emit(Some(s.t.ms))
     }
 
     pub fn write_mark(&mut self, m: &Mark) -> io::Result<()> {
@@ -575,6 +571,11 @@ impl<W: Write> RecordingWriter<W> {
     fn write_json<T: Serialize>(&mut self, v: &T, t: Option<i64>) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, v)?;
+        self.emit(t)
+    }
+
+    /// Ends the line in `self.line` and writes it.
+    fn emit(&mut self, t: Option<i64>) -> io::Result<()> {
         self.line.push(b'\n');
         // One write per line: a crash leaves a prefix of one line, never interleaved halves.
         self.out
