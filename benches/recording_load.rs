@@ -135,6 +135,23 @@ fn memchr_kind(line: &[u8]) -> bool {
 
 fn main() {
     let (plain, zst) = day();
+    // `RECORDING_LOAD_ONLY=plain|zst` runs only the two-thread full pass of that form, five
+    // times, for a profiler (`perf record`) to see that pass alone.
+    if let Ok(only) = std::env::var("RECORDING_LOAD_ONLY") {
+        let path = if only == "zst" { &zst } else { &plain };
+        for _ in 0..5 {
+            let start = Instant::now();
+            let mut engine = Engine::default();
+            for entry in
+                dgscope::sample::ahead::recording_ahead(RecordingReader::open(path).unwrap())
+            {
+                engine.push(entry.unwrap());
+            }
+            assert!(engine.slot(&Slot::primary()).is_some());
+            println!("{only}: {:.3} s", start.elapsed().as_secs_f64());
+        }
+        return;
+    }
     let size = |p: &Path| std::fs::metadata(p).unwrap().len() as f64 / 1e6;
     println!(
         "on disk, 24 h of primary + standby at 1 s: {:.0} MB plain, {:.1} MB .zst ({:.1} MB/h, {:.2} MB/h)",

@@ -315,7 +315,9 @@ impl App {
             .and_then(|s| s.last_good())
             .and_then(|s| s.instances.as_ref())
             .map_or(Vec::new(), |v| {
-                v.iter().map(|i| (i.inst_id, i.host.clone())).collect()
+                v.iter()
+                    .map(|i| (i.inst_id, i.host.as_deref().map(String::from)))
+                    .collect()
             })
     }
 

@@ -145,7 +145,7 @@ pub fn update(app: &mut App, action: Action) {
                         .slot(s)
                         .and_then(|x| x.last_good())
                         .and_then(|x| x.db.as_ref())
-                        .and_then(|d| d.name.clone())
+                        .and_then(|d| d.name.as_deref().map(String::from))
                         .unwrap_or_else(|| s.to_string());
                     format!("standby panes show {name} ({} of {n})", app.standby_idx + 1)
                 });

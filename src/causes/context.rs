@@ -147,8 +147,14 @@ impl<'a> Context<'a> {
             .slots()
             .filter(|(k, _)| Some(*k) != primary)
             .collect();
-        let name_of =
-            |s: &SlotSeries| -> Option<String> { s.last_good()?.db.as_ref()?.name.clone() };
+        let name_of = |s: &SlotSeries| -> Option<String> {
+            s.last_good()?
+                .db
+                .as_ref()?
+                .name
+                .as_deref()
+                .map(String::from)
+        };
         if let Some(target) = d.db_unique_name.as_deref().or(d.name.as_deref()) {
             if let Some((_, s)) = members
                 .iter()
@@ -255,7 +261,7 @@ impl<'a> Context<'a> {
         let up = self.upstream()?;
         let up_last = up.current()?;
         let up_lag = up_last.dg.as_ref()?.transport_lag_s?.0;
-        let name = up_last.db.as_ref()?.name.clone()?;
+        let name = String::from(up_last.db.as_ref()?.name.clone()?);
         Some((name, (self.transport_lag()? - up_lag).max(0.0)))
     }
 

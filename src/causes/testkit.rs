@@ -5,7 +5,7 @@ use crate::metrics::Engine;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgMessage, DgStats, Event, Fra, Gap, IoStat, Log, LogStatus,
-    LogSwitch, Logs, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+    LogSwitch, Logs, Name, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -272,9 +272,9 @@ impl Pair {
             name: Some("prod_a".into()),
             role: Some(Role::Primary),
             startup: Some(t0().add_millis(-86_400_000)),
-            protection_mode: self.protection_mode.clone(),
-            protection_level: self.protection_level.clone(),
-            version: self.version.clone(),
+            protection_mode: self.protection_mode.as_deref().map(Name::from),
+            protection_level: self.protection_level.as_deref().map(Name::from),
+            version: self.version.as_deref().map(Name::from),
             ..DbInfo::default()
         });
         for name in [
@@ -316,8 +316,8 @@ impl Pair {
             affirm: self.affirm && self.sync,
             compression: Some("DISABLE".into()),
             net_timeout_s: Some(30),
-            gap: Some(self.gap.clone()),
-            error: self.dest_error.clone(),
+            gap: Some(self.gap.as_str().into()),
+            error: self.dest_error.as_deref().map(Name::from),
             archived_seq: None,
             applied_seq: None,
             // Cumulative: one 1 s bucket of every write, and the stalls so far.
@@ -333,7 +333,7 @@ impl Pair {
             },
             db_unique_name: Some("prod_b".into()),
             delay_mins: Some(self.delay_mins),
-            recovery_mode: Some(self.recovery_mode.clone()),
+            recovery_mode: Some(self.recovery_mode.as_str().into()),
             ..Default::default()
         });
         s.logs = Some(Logs {
@@ -373,8 +373,8 @@ impl Pair {
         s.switches = Some(switches);
         let mut params = BTreeMap::new();
         params.insert(
-            "log_buffer".to_string(),
-            (self.log_buffer_mb * 1048576).to_string(),
+            "log_buffer".into(),
+            (self.log_buffer_mb * 1048576).to_string().into(),
         );
         s.params = Some(params);
         s
@@ -396,7 +396,7 @@ impl Pair {
             role: Some(Role::PhysicalStandby),
             startup: Some(t0().add_millis(-86_400_000)),
             instances: Some(if self.mira { 2 } else { 1 }),
-            version: self.version.clone(),
+            version: self.version.as_deref().map(Name::from),
             ..DbInfo::default()
         });
         for name in [event::RFS_RANDOM_IO, event::CHECKPOINT_COMPLETED] {
@@ -452,7 +452,7 @@ impl Pair {
                 s.processes.push(Process {
                     name: "MRP0".into(),
                     role: Some("managed recovery".into()),
-                    action: Some(a.clone()),
+                    action: Some(a.as_str().into()),
                     thread: Some(1),
                     sequence: Some(800),
                     delay_mins: Some(self.delay_mins),
@@ -461,7 +461,7 @@ impl Pair {
             }
             for inst in 1..=if self.mira { 2 } else { 1 } {
                 s.processes.push(Process {
-                    name: format!("PR0{inst}"),
+                    name: format!("PR0{inst}").into(),
                     role: Some("recovery apply slave".into()),
                     action: Some("IDLE".into()),
                     inst_id: Some(inst),

@@ -21,7 +21,7 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             print(&r.render(a.format))?;
         }
         ReportCommand::Histogram(a) => {
-            let slot = Slot(a.slot.clone());
+            let slot = Slot::from(a.slot.as_str());
             let r = histogram::histogram(&a.file, &a.event, &slot, a.window.as_deref())
                 .map_err(Failure::bad_input)?;
             warn(&r.warnings);

@@ -3,7 +3,7 @@
 
 use crate::causes::{Assessment, Severity};
 use crate::metrics::Engine;
-use crate::sample::{Sample, Slot};
+use crate::sample::{Name, Sample, Slot};
 use crate::timestamp::Timestamp;
 use std::sync::Arc;
 
@@ -69,7 +69,7 @@ pub fn database_of(s: &Sample) -> Option<&str> {
             s.params
                 .as_ref()
                 .and_then(|p| p.get("db_unique_name"))
-                .map(String::as_str)
+                .map(Name::as_str)
                 .filter(|n| !n.is_empty())
         })
 }

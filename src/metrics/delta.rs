@@ -3,16 +3,16 @@
 
 use super::histogram::Histogram;
 use crate::sample::names::{event, os, stat};
-use crate::sample::{IoStat, Sample};
+use crate::sample::{IoStat, Name, Sample};
 use crate::timestamp::Timestamp;
 use crate::units::{Millis, KIB, MIB};
 use std::collections::BTreeMap;
 
 /// The cumulative figures of a sample or of one of its instances: stats, events, `os`.
 type Counters<'a> = (
-    &'a BTreeMap<String, u64>,
-    &'a BTreeMap<String, crate::sample::Event>,
-    &'a BTreeMap<String, f64>,
+    &'a BTreeMap<Name, u64>,
+    &'a BTreeMap<Name, crate::sample::Event>,
+    &'a BTreeMap<Name, f64>,
 );
 
 /// Change of one wait event over an interval.
@@ -37,15 +37,15 @@ pub struct Delta {
     pub to: Timestamp,
     /// Seconds covered by the summed intervals.
     pub secs: f64,
-    pub stats: BTreeMap<String, u64>,
-    pub events: BTreeMap<String, EventDelta>,
-    pub os: BTreeMap<String, f64>,
-    pub iostat: BTreeMap<String, IoStat>,
+    pub stats: BTreeMap<Name, u64>,
+    pub events: BTreeMap<Name, EventDelta>,
+    pub os: BTreeMap<Name, f64>,
+    pub iostat: BTreeMap<Name, IoStat>,
     /// RAC: each instance's own delta (events, stats, host `os`), matched by `inst_id` so
     /// the order GV$ returned the rows in never matters. Empty on a single instance.
     pub instances: BTreeMap<u32, Delta>,
     /// On an instance's delta: the host it runs on (`None` at the cluster level).
-    pub host: Option<String>,
+    pub host: Option<Name>,
 }
 
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either

@@ -130,7 +130,7 @@ mod tests {
 
     fn delta(secs: f64, commits: u64) -> Delta {
         let mut stats = BTreeMap::new();
-        stats.insert(stat::USER_COMMITS.to_string(), commits);
+        stats.insert(stat::USER_COMMITS.into(), commits);
         Delta {
             secs,
             stats,

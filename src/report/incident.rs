@@ -13,7 +13,7 @@ use crate::pipeline::{Driver, DriverConfig};
 use crate::sample::ahead::read_ahead_scoped;
 use crate::sample::index::RecordingIndex;
 use crate::sample::recording::Entry;
-use crate::sample::{Dest, Sample};
+use crate::sample::{Dest, Name, Sample};
 use crate::sanitize::md_text;
 use crate::timestamp::Timestamp;
 use std::collections::BTreeMap;
@@ -36,14 +36,15 @@ impl DbLine {
     pub fn from_sample(s: &Sample) -> Self {
         let db = s.db.clone().unwrap_or_default();
         let or = |v: Option<String>| v.unwrap_or_else(|| "–".into());
+        let text = |v: Option<Name>| v.map(String::from);
         DbLine {
             slot: s.slot.to_string(),
-            name: or(db.name),
+            name: or(text(db.name)),
             role: or(db.role.map(|r| r.to_string())),
             open_mode: or(db.open_mode.map(|m| m.to_string())),
-            version: or(db.version),
-            protection: or(db.protection_mode),
-            host: or(db.host),
+            version: or(text(db.version)),
+            protection: or(text(db.protection_mode)),
+            host: or(text(db.host)),
         }
     }
 }
@@ -312,19 +313,20 @@ pub fn render_markdown(i: &Incident) -> String {
             .map(|d| {
                 vec![
                     format!("LOG_ARCHIVE_DEST_{}", d.id),
-                    d.name.clone().unwrap_or_else(|| "–".into()),
+                    d.name.as_deref().unwrap_or("–").to_string(),
                     format!(
                         "{} {}",
                         d.mode,
                         if d.affirm { "AFFIRM" } else { "NOAFFIRM" }
                     ),
-                    d.compression.clone().unwrap_or_else(|| "–".into()),
+                    d.compression.as_deref().unwrap_or("–").to_string(),
                     d.status.to_string(),
-                    d.gap.clone().unwrap_or_else(|| "–".into()),
+                    d.gap.as_deref().unwrap_or("–").to_string(),
                     d.error
-                        .clone()
+                        .as_deref()
                         .filter(|e| !e.is_empty())
-                        .unwrap_or_else(|| "–".into()),
+                        .unwrap_or("–")
+                        .to_string(),
                 ]
             })
             .collect();

@@ -171,7 +171,7 @@ impl Chains {
             return Ok(e);
         }
         let (slot, _) = prefix_slot(line).expect("a changes line has a slot prefix");
-        let slot = Slot(String::from_utf8_lossy(slot).into_owned());
+        let slot = Slot::from(String::from_utf8_lossy(slot).as_ref());
         let Some(base) = self.bases.get_mut(&slot) else {
             return Err(format!(
                 "a changes line of slot {slot} with no whole line of it before (the recording was cut or spliced)"

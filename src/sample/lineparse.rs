@@ -502,6 +502,20 @@ impl Json for String {
     }
 }
 
+impl Json for Name {
+    #[inline]
+    fn from_json(p: &mut P) -> R<Self> {
+        p.ws();
+        if p.peek() != Some(b'"') {
+            return Err(p.bail("expected a string"));
+        }
+        p.string().map(|s| match s {
+            Cow::Borrowed(s) => Name::new(s),
+            Cow::Owned(s) => Name::from(s),
+        })
+    }
+}
+
 impl Json for Timestamp {
     fn from_json(p: &mut P) -> R<Self> {
         p.ws();
@@ -532,7 +546,7 @@ impl Json for Secs {
 
 impl Json for Slot {
     fn from_json(p: &mut P) -> R<Self> {
-        String::from_json(p).map(Slot)
+        Name::from_json(p).map(Slot)
     }
 }
 
@@ -619,14 +633,14 @@ impl Json for Bucket {
     }
 }
 
-impl<V: Json> Json for BTreeMap<String, V> {
+impl<V: Json> Json for BTreeMap<Name, V> {
     fn from_json(p: &mut P) -> R<Self> {
         p.object()?;
         let mut m = BTreeMap::new();
         let mut first = true;
         while let Some(k) = p.key(&mut first)? {
             // A repeated key: the last wins, as in serde's map.
-            m.insert(k.into_owned(), V::from_json(p)?);
+            m.insert(Name::from(&*k), V::from_json(p)?);
         }
         Ok(m)
     }
@@ -640,7 +654,7 @@ impl<V: Json> Json for BTreeMap<String, V> {
             } else if let Some(v) = cur.get_mut(&*k) {
                 V::merge_json(p, v)?;
             } else {
-                cur.insert(k.into_owned(), V::from_json(p)?);
+                cur.insert(Name::from(&*k), V::from_json(p)?);
             }
         }
         Ok(())
@@ -794,10 +808,10 @@ json_struct!(Sample {
     req "slot" slot: Slot,
     opt "query_us" query_us: Micros,
     opt "db" db: DbInfo,
-    def "events" events: BTreeMap<String, Event>,
-    def "stats" stats: BTreeMap<String, u64>,
-    def "os" os: BTreeMap<String, f64>,
-    def "iostat" iostat: BTreeMap<String, IoStat>,
+    def "events" events: BTreeMap<Name, Event>,
+    def "stats" stats: BTreeMap<Name, u64>,
+    def "os" os: BTreeMap<Name, f64>,
+    def "iostat" iostat: BTreeMap<Name, IoStat>,
     def "dests" dests: Vec<Dest>,
     opt "logs" logs: Logs,
     opt "switches" switches: Vec<LogSwitch>,
@@ -805,7 +819,7 @@ json_struct!(Sample {
     opt "lag_hist" lag_hist: Vec<LagHistRow>,
     opt "recovery" recovery: Recovery,
     def "processes" processes: Vec<Process>,
-    opt "params" params: BTreeMap<String, String>,
+    opt "params" params: BTreeMap<Name, Name>,
     opt "gaps" gaps: Vec<Gap>,
     opt "fra" fra: Fra,
     opt "dg_messages" dg_messages: Vec<DgMessage>,
@@ -817,29 +831,29 @@ json_struct!(Sample {
 });
 
 json_struct!(DbInfo {
-    opt "name" name: String,
+    opt "name" name: Name,
     opt "role" role: Role,
     opt "open_mode" open_mode: OpenMode,
-    opt "protection_mode" protection_mode: String,
-    opt "protection_level" protection_level: String,
-    opt "version" version: String,
+    opt "protection_mode" protection_mode: Name,
+    opt "protection_level" protection_level: Name,
+    opt "version" version: Name,
     opt "startup" startup: Timestamp,
-    opt "host" host: String,
+    opt "host" host: Name,
     opt "instances" instances: u32,
 });
 
 json_struct!(InstanceSample {
     req "inst_id" inst_id: u32,
-    opt "host" host: String,
-    def "events" events: BTreeMap<String, Event>,
-    def "stats" stats: BTreeMap<String, u64>,
-    def "os" os: BTreeMap<String, f64>,
+    opt "host" host: Name,
+    def "events" events: BTreeMap<Name, Event>,
+    def "stats" stats: BTreeMap<Name, u64>,
+    def "os" os: BTreeMap<Name, f64>,
 });
 
 json_struct!(DgMember {
-    req "name" name: String,
-    opt "parent" parent: String,
-    opt "role" role: String,
+    req "name" name: Name,
+    opt "parent" parent: Name,
+    opt "role" role: Name,
 });
 
 json_struct!(Event {
@@ -861,23 +875,23 @@ json_struct!(IoStat {
 
 json_struct!(Dest {
     req "id" id: u32,
-    opt "name" name: String,
+    opt "name" name: Name,
     req "status" status: DestStatus,
     req "mode" mode: TransmitMode,
     def "affirm" affirm: bool,
-    opt "compression" compression: String,
+    opt "compression" compression: Name,
     opt "net_timeout_s" net_timeout_s: u64,
-    opt "gap" gap: String,
-    opt "error" error: String,
+    opt "gap" gap: Name,
+    opt "error" error: Name,
     opt "archived_seq" archived_seq: u64,
     opt "applied_seq" applied_seq: u64,
     def "resp_hist" resp_hist: Vec<(u64, u64)>,
-    opt "db_unique_name" db_unique_name: String,
-    opt "type" dest_type: String,
+    opt "db_unique_name" db_unique_name: Name,
+    opt "type" dest_type: Name,
     opt "delay_mins" delay_mins: u32,
-    opt "recovery_mode" recovery_mode: String,
-    opt "database_mode" database_mode: String,
-    opt "synchronization_status" synchronization_status: String,
+    opt "recovery_mode" recovery_mode: Name,
+    opt "database_mode" database_mode: Name,
+    opt "synchronization_status" synchronization_status: Name,
     opt "srl_count" srl_count: u32,
     opt "srl_active" srl_active: u32,
 });
@@ -914,7 +928,7 @@ json_struct!(DgStats {
 });
 
 json_struct!(LagHistRow {
-    req "name" name: String,
+    req "name" name: Name,
     req "lag_s" lag_s: u64,
     req "count" count: u64,
 });
@@ -930,9 +944,9 @@ json_struct!(Recovery {
 });
 
 json_struct!(Process {
-    req "name" name: String,
-    opt "role" role: String,
-    opt "action" action: String,
+    req "name" name: Name,
+    opt "role" role: Name,
+    opt "action" action: Name,
     opt "thread" thread: u32,
     opt "sequence" sequence: u64,
     opt "delay_mins" delay_mins: u32,

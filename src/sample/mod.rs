@@ -6,12 +6,14 @@ pub mod changes;
 mod enums;
 pub mod index;
 pub mod lineparse;
+mod name;
 pub mod names;
 pub mod recording;
 pub mod slow;
 pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
+pub use name::Name;
 
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -23,7 +25,7 @@ use std::fmt;
 /// database's own role lives in `db.role` because a switchover swaps roles, not slots.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Slot(pub String);
+pub struct Slot(pub Name);
 
 impl Slot {
     pub fn primary() -> Self {
@@ -33,7 +35,7 @@ impl Slot {
         Slot("standby".into())
     }
     pub fn named_standby(name: &str) -> Self {
-        Slot(format!("standby:{name}"))
+        Slot(format!("standby:{name}").into())
     }
     pub fn as_str(&self) -> &str {
         &self.0
@@ -51,7 +53,13 @@ impl fmt::Display for Slot {
 
 impl From<&str> for Slot {
     fn from(s: &str) -> Self {
-        Slot(s.to_string())
+        Slot(s.into())
+    }
+}
+
+impl From<String> for Slot {
+    fn from(s: String) -> Self {
+        Slot(s.into())
     }
 }
 
@@ -65,17 +73,17 @@ pub struct Sample {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db: Option<DbInfo>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub events: BTreeMap<String, Event>,
+    pub events: BTreeMap<Name, Event>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<String, u64>,
+    pub stats: BTreeMap<Name, u64>,
     #[serde(
         default,
         skip_serializing_if = "BTreeMap::is_empty",
         serialize_with = "integral_as_int"
     )]
-    pub os: BTreeMap<String, f64>,
+    pub os: BTreeMap<Name, f64>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub iostat: BTreeMap<String, IoStat>,
+    pub iostat: BTreeMap<Name, IoStat>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dests: Vec<Dest>,
     /// Slow-changing parts may be fetched every 60 s only; `None` means "not fetched this time".
@@ -93,7 +101,7 @@ pub struct Sample {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub processes: Vec<Process>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub params: Option<BTreeMap<String, String>>,
+    pub params: Option<BTreeMap<Name, Name>>,
     /// Standby: `V$ARCHIVE_GAP`. `None` = not read; an empty list = read, no gap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<Vec<Gap>>,
@@ -179,21 +187,21 @@ impl Sample {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DbInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_mode: Option<OpenMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub protection_mode: Option<String>,
+    pub protection_mode: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub protection_level: Option<String>,
+    pub protection_level: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub startup: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host: Option<String>,
+    pub host: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<u32>,
 }
@@ -205,30 +213,30 @@ pub struct DbInfo {
 pub struct InstanceSample {
     pub inst_id: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host: Option<String>,
+    pub host: Option<Name>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub events: BTreeMap<String, Event>,
+    pub events: BTreeMap<Name, Event>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<String, u64>,
+    pub stats: BTreeMap<Name, u64>,
     #[serde(
         default,
         skip_serializing_if = "BTreeMap::is_empty",
         serialize_with = "integral_as_int"
     )]
-    pub os: BTreeMap<String, f64>,
+    pub os: BTreeMap<Name, f64>,
 }
 
 /// A `V$DATAGUARD_CONFIG` row: a member of the Data Guard configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DgMember {
     /// `DB_UNIQUE_NAME`.
-    pub name: String,
+    pub name: Name,
     /// `PARENT_DBUN`: the member that supplies live redo to this one (none for the primary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
+    pub parent: Option<Name>,
     /// `DEST_ROLE` as spelled (`PRIMARY DATABASE`, `PHYSICAL STANDBY`, `FAR SYNC STANDBY` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
+    pub role: Option<Name>,
 }
 
 /// A wait event: cumulative `TOTAL_WAITS`, `TIME_WAITED_MICRO` and histogram buckets.
@@ -276,19 +284,19 @@ pub struct IoStat {
 pub struct Dest {
     pub id: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Name>,
     pub status: DestStatus,
     pub mode: TransmitMode,
     #[serde(default)]
     pub affirm: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compression: Option<String>,
+    pub compression: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub net_timeout_s: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gap: Option<String>,
+    pub gap: Option<Name>,
     #[serde(default)]
-    pub error: Option<String>,
+    pub error: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archived_seq: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -298,22 +306,22 @@ pub struct Dest {
     pub resp_hist: Vec<(u64, u64)>,
     /// `V$ARCHIVE_DEST.DB_UNIQUE_NAME`: match a destination to a standby by this, never by order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub db_unique_name: Option<String>,
+    pub db_unique_name: Option<Name>,
     /// `V$ARCHIVE_DEST_STATUS.TYPE` as spelled (`PHYSICAL`, `FAR SYNC`, `LOGICAL`, `SNAPSHOT` …).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub dest_type: Option<String>,
+    pub dest_type: Option<Name>,
     /// `V$ARCHIVE_DEST.DELAY_MINS` (0 = no delay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_mins: Option<u32>,
     /// `V$ARCHIVE_DEST_STATUS.RECOVERY_MODE` as spelled (`MANAGED REAL TIME APPLY`, `IDLE` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recovery_mode: Option<String>,
+    pub recovery_mode: Option<Name>,
     /// `V$ARCHIVE_DEST_STATUS.DATABASE_MODE` (`MOUNTED-STANDBY`, `OPEN_READ-ONLY` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub database_mode: Option<String>,
+    pub database_mode: Option<Name>,
     /// `V$ARCHIVE_DEST_STATUS.SYNCHRONIZATION_STATUS` (12.1+).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub synchronization_status: Option<String>,
+    pub synchronization_status: Option<Name>,
     /// `V$ARCHIVE_DEST_STATUS.STANDBY_LOGFILE_COUNT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub srl_count: Option<u32>,
@@ -410,7 +418,7 @@ pub struct DgStats {
 /// A `V$STANDBY_EVENT_HISTOGRAM` row, its bucket converted to seconds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LagHistRow {
-    pub name: String,
+    pub name: Name,
     pub lag_s: u64,
     pub count: u64,
 }
@@ -437,11 +445,11 @@ pub struct Recovery {
 /// A `V$DATAGUARD_PROCESS` (or `V$MANAGED_STANDBY`) row.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Process {
-    pub name: String,
+    pub name: Name,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
+    pub role: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action: Option<String>,
+    pub action: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -536,7 +544,7 @@ pub struct Mark {
 
 /// `V$OSSTAT` mixes integer counters (centiseconds) with a float (`LOAD`); write integral values
 /// without a trailing `.0` so recordings read like the view.
-fn integral_as_int<S: Serializer>(map: &BTreeMap<String, f64>, s: S) -> Result<S::Ok, S::Error> {
+fn integral_as_int<S: Serializer>(map: &BTreeMap<Name, f64>, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut m = s.serialize_map(Some(map.len()))?;
     for (k, v) in map {

@@ -12,8 +12,9 @@ use ratatui::Frame;
 
 fn db_name(s: Option<&Sample>, fallback: &str) -> String {
     s.and_then(|s| s.db.as_ref())
-        .and_then(|d| d.name.clone())
-        .unwrap_or_else(|| fallback.to_string())
+        .and_then(|d| d.name.as_deref())
+        .unwrap_or(fallback)
+        .to_string()
 }
 
 fn protection(p: &str) -> &str {
@@ -186,7 +187,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     );
     if wide {
         let role = pdb.and_then(|d| d.role.as_ref()).map(|r| r.to_string());
-        let version = pdb.and_then(|d| d.version.clone());
+        let version = pdb.and_then(|d| d.version.as_deref().map(String::from));
         let extra: Vec<String> = [role, version].into_iter().flatten().collect();
         if !extra.is_empty() {
             push(

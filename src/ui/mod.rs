@@ -104,7 +104,7 @@ impl<'a> Ctx<'a> {
             .slot(slot)
             .and_then(|s| s.last_good())
             .and_then(|s| s.db.as_ref())
-            .and_then(|d| d.name.clone())
+            .and_then(|d| d.name.as_deref().map(String::from))
             .unwrap_or_else(|| slot.to_string())
     }
 

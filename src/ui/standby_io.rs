@@ -33,7 +33,7 @@ fn types(d: &Delta) -> Vec<String> {
         .collect();
     for k in d.iostat.keys() {
         if !known.contains(&k.as_str()) {
-            out.push(k.clone());
+            out.push(k.to_string());
         }
     }
     out

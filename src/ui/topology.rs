@@ -123,20 +123,20 @@ pub fn read(e: &Engine) -> Topology {
                 }
                 let parent = r
                     .parent
-                    .clone()
+                    .as_deref()
                     .filter(|p| !p.is_empty())
-                    .unwrap_or_else(|| primary.clone());
+                    .map_or_else(|| primary.clone(), String::from);
                 let fs = r
                     .role
                     .as_deref()
                     .is_some_and(|x| x.to_ascii_uppercase().contains("FAR SYNC"));
-                links.push((r.name.clone(), parent, fs));
+                links.push((r.name.to_string(), parent, fs));
             }
         }
         None => {
             for d in primary_sample.map(|s| s.dests.as_slice()).unwrap_or(&[]) {
-                if let Some(n) = d.db_unique_name.clone().or_else(|| d.name.clone()) {
-                    links.push((n, primary.clone(), false));
+                if let Some(n) = d.db_unique_name.as_deref().or(d.name.as_deref()) {
+                    links.push((n.to_string(), primary.clone(), false));
                 }
             }
         }

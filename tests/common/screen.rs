@@ -86,7 +86,7 @@ fn decorate(topo: &TopologyParts, p: &mut Sample, sb: &mut Sample) -> Option<Sam
         let mut x = sb.clone();
         x.slot = slot.clone();
         if let Some(db) = x.db.as_mut() {
-            db.name = Some(name.to_string());
+            db.name = Some((*name).into());
             if let Some(r) = role {
                 db.role = Some(r.clone());
             }

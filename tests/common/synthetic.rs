@@ -7,8 +7,8 @@
 
 use dgscope::sample::names::{event, filetype, os, stat};
 use dgscope::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, LogSwitch, OpenMode,
-    Process, Recovery, Role, Sample, Slot, TransmitMode,
+    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, LogSwitch, Name,
+    OpenMode, Process, Recovery, Role, Sample, Slot, TransmitMode,
 };
 use dgscope::timestamp::Timestamp;
 use dgscope::units::{Micros, Secs};
@@ -94,13 +94,13 @@ pub struct Synth {
     pub incident_at: i64,
     /// Active Data Guard standby (fills the apply-lag histogram).
     pub adg: bool,
-    p_stats: BTreeMap<String, u64>,
-    p_events: BTreeMap<String, Event>,
+    p_stats: BTreeMap<Name, u64>,
+    p_events: BTreeMap<Name, Event>,
     p_busy: f64,
     p_idle: f64,
-    p_io: BTreeMap<String, IoStat>,
-    s_events: BTreeMap<String, Event>,
-    s_io: BTreeMap<String, IoStat>,
+    p_io: BTreeMap<Name, IoStat>,
+    s_events: BTreeMap<Name, Event>,
+    s_io: BTreeMap<Name, IoStat>,
     s_lag_hist: [u64; 4],
     seq: u64,
     io_frac: BTreeMap<String, [f64; 6]>,
@@ -118,7 +118,7 @@ impl Synth {
             (stat::REDO_SYNCH_POLL_WRITES, 0),
             (stat::REDO_SYNCH_POLLS, 0),
         ] {
-            p_stats.insert(k.to_string(), v);
+            p_stats.insert(k.into(), v);
         }
         Synth {
             rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
@@ -171,18 +171,18 @@ impl Synth {
     }
 
     fn add_stat(&mut self, name: &str, v: f64) {
-        *self.p_stats.entry(name.to_string()).or_default() += v.round().max(0.0) as u64;
+        *self.p_stats.entry(name.into()).or_default() += v.round().max(0.0) as u64;
     }
 
     fn add_event(
-        events: &mut BTreeMap<String, Event>,
+        events: &mut BTreeMap<Name, Event>,
         name: &str,
         waits: f64,
         avg_ms: f64,
         shares: &[f64; 9],
     ) {
         let waits = waits.round().max(0.0) as u64;
-        let e = events.entry(name.to_string()).or_insert_with(|| Event {
+        let e = events.entry(name.into()).or_insert_with(|| Event {
             waits: 1_000_000,
             us: Micros(1_000_000 * (avg_ms * 1000.0) as u64),
             hist: BOUNDS.iter().map(|b| Bucket(Micros(*b), 0)).collect(),
@@ -211,7 +211,7 @@ impl Synth {
     /// Adds one second of I/O to a file type: requests/s, MB/s and service times (ms).
     #[allow(clippy::too_many_arguments)]
     fn add_io(
-        io: &mut BTreeMap<String, IoStat>,
+        io: &mut BTreeMap<Name, IoStat>,
         frac: &mut BTreeMap<String, [f64; 6]>,
         key: String,
         r_s: f64,
@@ -221,7 +221,7 @@ impl Synth {
         r_ms: f64,
         w_ms: f64,
     ) {
-        let x = io.entry(key.clone()).or_insert(IoStat {
+        let x = io.entry(Name::from(&key)).or_insert(IoStat {
             rreq: 5_000_000,
             wreq: 9_000_000,
             rmb: 40_000,
@@ -506,9 +506,9 @@ impl Synth {
     }
 }
 
-fn strip(io: &BTreeMap<String, IoStat>, prefix: &str) -> BTreeMap<String, IoStat> {
+fn strip(io: &BTreeMap<Name, IoStat>, prefix: &str) -> BTreeMap<Name, IoStat> {
     io.iter()
-        .filter_map(|(k, v)| k.strip_prefix(prefix).map(|k| (k.to_string(), *v)))
+        .filter_map(|(k, v)| k.strip_prefix(prefix).map(|k| (Name::from(k), *v)))
         .collect()
 }
 

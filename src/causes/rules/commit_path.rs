@@ -85,9 +85,9 @@ fn mixed_sync_evidence(ctx: &Context) -> Vec<Evidence> {
 
 fn dest_label(d: &crate::sample::Dest) -> String {
     d.db_unique_name
-        .clone()
-        .or(d.name.clone())
-        .unwrap_or_else(|| format!("dest {}", d.id))
+        .as_deref()
+        .or(d.name.as_deref())
+        .map_or_else(|| format!("dest {}", d.id), String::from)
 }
 
 pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
@@ -366,7 +366,9 @@ fn commit_paths(ctx: &Context) -> Vec<CommitPath> {
     }
     d.instances
         .iter()
-        .filter_map(|(id, i)| CommitPath::of(ctx, i, Some((*id, i.host.clone()))))
+        .filter_map(|(id, i)| {
+            CommitPath::of(ctx, i, Some((*id, i.host.as_deref().map(String::from))))
+        })
         .collect()
 }
 
@@ -540,7 +542,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     } else {
         d.instances
             .iter()
-            .map(|(id, i)| (Some((*id, i.host.clone())), i))
+            .map(|(id, i)| (Some((*id, i.host.as_deref().map(String::from))), i))
             .collect()
     };
     let (inst, lfpw, p99) = lgwrs

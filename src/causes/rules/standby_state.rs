@@ -534,7 +534,9 @@ pub fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             ),
             "V$ARCHIVE_DEST",
         ));
-        if let Some(v) = params.and_then(|p| p.get(&format!("log_archive_dest_state_{}", d.id))) {
+        if let Some(v) =
+            params.and_then(|p| p.get(format!("log_archive_dest_state_{}", d.id).as_str()))
+        {
             evidence.push(text(
                 format!("log_archive_dest_state_{} = {v}", d.id),
                 "V$PARAMETER",

@@ -8,8 +8,8 @@ use super::parse;
 use super::probe::Probe;
 use crate::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
-    InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, OpenMode, PartError, Process,
-    Recovery, Role, Sample, Slot, TransmitMode,
+    InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Name, OpenMode, PartError,
+    Process, Recovery, Role, Sample, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -65,8 +65,8 @@ fn fields(r: &Row) -> Vec<&str> {
         .map(|s| s.split(SEP).map(str::trim).collect())
         .unwrap_or_default()
 }
-fn nonempty(s: Option<&&str>) -> Option<String> {
-    s.filter(|v| !v.is_empty()).map(|v| v.to_string())
+fn nonempty(s: Option<&&str>) -> Option<Name> {
+    s.filter(|v| !v.is_empty()).map(|v| Name::new(v))
 }
 
 /// The database clock: naive (local) epoch seconds → UTC `Timestamp`.
@@ -180,7 +180,7 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
         s.params = Some(
             get("PAR")
                 .iter()
-                .filter_map(|r| Some((text(r, K1)?.to_string(), fields(r).first()?.to_string())))
+                .filter_map(|r| Some((Name::new(text(r, K1)?), Name::new(fields(r).first()?))))
                 .collect(),
         );
     }
@@ -242,10 +242,7 @@ fn instances(
         ids.into_iter()
             .map(|id| InstanceSample {
                 inst_id: id,
-                host: of(clk, id)
-                    .first()
-                    .and_then(|r| text(r, S1))
-                    .map(str::to_string),
+                host: of(clk, id).first().and_then(|r| text(r, S1)).map(Name::new),
                 events: events(&of(evt, id), &of(hist, id)),
                 stats: sum_counters(&of(stat, id)),
                 os: os(&of(osr, id)),
@@ -281,11 +278,11 @@ fn dg_config(rows: &[&Row]) -> Vec<DgMember> {
             continue;
         }
         out.push(DgMember {
-            name: name.to_string(),
+            name: Name::new(name),
             parent: text(r, S1)
                 .filter(|p| !p.eq_ignore_ascii_case("NONE"))
-                .map(str::to_string),
-            role: text(r, K2).map(str::to_string),
+                .map(Name::new),
+            role: text(r, K2).map(Name::new),
         });
     }
     out
@@ -304,7 +301,7 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
     // is what tells metrics not to take a delta across it.
     let startup = clk.iter().filter_map(|r| clock.ts(num(r, 1)?)).max();
     DbInfo {
-        name: nonempty(f.first()).or_else(|| probe.db_unique_name.clone()),
+        name: nonempty(f.first()).or_else(|| probe.db_unique_name.as_deref().map(Name::new)),
         role: Some(
             dbr.and_then(|r| text(r, K1))
                 .map(Role::from)
@@ -315,11 +312,20 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
                 .map(OpenMode::from)
                 .unwrap_or_else(|| probe.open_mode.clone()),
         ),
-        protection_mode: nonempty(f.get(1)).or_else(|| probe.protection_mode.clone()),
-        protection_level: nonempty(f.get(2)).or_else(|| probe.protection_level.clone()),
-        version: Some(probe.release().to_string()),
+        protection_mode: nonempty(f.get(1))
+            .or_else(|| probe.protection_mode.as_deref().map(Name::new)),
+        protection_level: nonempty(f.get(2))
+            .or_else(|| probe.protection_level.as_deref().map(Name::new)),
+        version: Some(Name::new(probe.release())),
         startup,
-        host: (!hosts.is_empty()).then(|| hosts.iter().map(|h| h.1).collect::<Vec<_>>().join(",")),
+        host: (!hosts.is_empty()).then(|| {
+            hosts
+                .iter()
+                .map(|h| h.1)
+                .collect::<Vec<_>>()
+                .join(",")
+                .into()
+        }),
         instances: Some(if clk.is_empty() {
             probe.instances
         } else {
@@ -328,13 +334,13 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
     }
 }
 
-fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<String, Event> {
-    let mut out: BTreeMap<String, Event> = BTreeMap::new();
+fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<Name, Event> {
+    let mut out: BTreeMap<Name, Event> = BTreeMap::new();
     for r in evt {
         let (Some(name), Some(waits), Some(us)) = (text(r, K1), cnt(r, 1), cnt(r, 2)) else {
             continue;
         };
-        let e = out.entry(name.to_string()).or_default();
+        let e = out.entry(Name::new(name)).or_default();
         e.waits = e.waits.saturating_add(waits);
         e.us = Micros(e.us.0.saturating_add(us));
         // Summed over the instances that report them; NULL stays absent, never 0.
@@ -374,24 +380,24 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<String, Event> {
     out
 }
 
-fn sum_counters(rows: &[&Row]) -> BTreeMap<String, u64> {
-    let mut out: BTreeMap<String, u64> = BTreeMap::new();
+fn sum_counters(rows: &[&Row]) -> BTreeMap<Name, u64> {
+    let mut out: BTreeMap<Name, u64> = BTreeMap::new();
     for r in rows {
         if let (Some(name), Some(v)) = (text(r, K1), cnt(r, 1)) {
-            let e = out.entry(name.to_string()).or_default();
+            let e = out.entry(Name::new(name)).or_default();
             *e = e.saturating_add(v);
         }
     }
     out
 }
 
-fn os(rows: &[&Row]) -> BTreeMap<String, f64> {
-    let mut out: BTreeMap<String, f64> = BTreeMap::new();
+fn os(rows: &[&Row]) -> BTreeMap<Name, f64> {
+    let mut out: BTreeMap<Name, f64> = BTreeMap::new();
     for r in rows {
         let (Some(name), Some(v)) = (text(r, K1), num(r, 1)) else {
             continue;
         };
-        let e = out.entry(name.to_string()).or_insert(0.0);
+        let e = out.entry(Name::new(name)).or_insert(0.0);
         // LOAD is a host's run queue, not a counter: the busiest host is the one that matters.
         if name == crate::sample::names::os::LOAD {
             *e = e.max(v);
@@ -404,11 +410,11 @@ fn os(rows: &[&Row]) -> BTreeMap<String, f64> {
     out
 }
 
-fn iostat(rows: &[&Row]) -> BTreeMap<String, IoStat> {
-    let mut out: BTreeMap<String, IoStat> = BTreeMap::new();
+fn iostat(rows: &[&Row]) -> BTreeMap<Name, IoStat> {
+    let mut out: BTreeMap<Name, IoStat> = BTreeMap::new();
     for r in rows {
         let Some(ft) = text(r, K1) else { continue };
-        let e = out.entry(ft.to_string()).or_default();
+        let e = out.entry(Name::new(ft)).or_default();
         let add = |a: &mut u64, n: usize| *a = a.saturating_add(cnt(r, n).unwrap_or(0));
         add(&mut e.rreq, 1);
         add(&mut e.wreq, 2);
@@ -640,12 +646,12 @@ fn processes(rows: &[&Row]) -> Vec<Process> {
         .iter()
         .filter_map(|r| {
             Some(Process {
-                name: text(r, K1)?.to_string(),
-                role: text(r, K2).map(str::to_string),
+                name: Name::new(text(r, K1)?),
+                role: text(r, K2).map(Name::new),
                 action: fields(r)
                     .first()
                     .filter(|s| !s.is_empty())
-                    .map(|s| s.to_string()),
+                    .map(|s| Name::new(s)),
                 thread: small(r, 1),
                 sequence: cnt(r, 2),
                 delay_mins: small(r, 3),
@@ -670,7 +676,7 @@ fn lag_hist(rows: &[&Row]) -> Vec<LagHistRow> {
                 _ => return None,
             };
             Some(LagHistRow {
-                name: text(r, K1)?.to_string(),
+                name: Name::new(text(r, K1)?),
                 lag_s: cnt(r, 1)?.saturating_mul(factor),
                 count: cnt(r, 2)?,
             })

@@ -9,7 +9,7 @@ use super::Twin;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
-    LogSwitch, Logs, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
+    LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
     TransmitMode,
 };
 use crate::timestamp::Timestamp;
@@ -55,7 +55,7 @@ pub(super) fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter)
             Waiter::Background => (0, crate::units::Micros(0)),
         };
         s.events.insert(
-            name.to_string(),
+            name.into(),
             Event {
                 waits_fg: Some(waits_fg),
                 us_fg: Some(us_fg),
@@ -375,15 +375,15 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         standby: standby_logs(twin, &p, false),
     });
     s.switches = Some(switches(twin));
-    let mut params = BTreeMap::new();
-    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
+    let mut params: BTreeMap<Name, Name> = BTreeMap::new();
+    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
     params.insert("db_unique_name".into(), PRIMARY.into());
-    params.insert("log_buffer".into(), p.log_buffer.to_string());
+    params.insert("log_buffer".into(), p.log_buffer.to_string().into());
     params.insert(
         "log_archive_config".into(),
-        format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
+        format!("DG_CONFIG=({PRIMARY},{STANDBY})").into(),
     );
-    params.insert("log_archive_dest_2".into(), log_archive_dest_2(&p));
+    params.insert("log_archive_dest_2".into(), log_archive_dest_2(&p).into());
     let since = since_scenario_s(twin);
     params.insert(
         "log_archive_dest_state_2".into(),
@@ -478,7 +478,7 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         ),
         net_timeout_s: Some(p.net_timeout_s as u64),
         gap: Some(gap.into()),
-        error,
+        error: error.map(Name::from),
         archived_seq: Some(archived),
         applied_seq: Some(applied),
         resp_hist: if p.transport.is_sync() || !c.resp_hist.is_empty() {
@@ -688,13 +688,13 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
         online,
         standby: standby_logs(twin, &p, twin.cp.link.is_connected()),
     });
-    let mut params = BTreeMap::new();
-    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
+    let mut params: BTreeMap<Name, Name> = BTreeMap::new();
+    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
     params.insert("db_unique_name".into(), STANDBY.into());
-    params.insert("log_buffer".into(), p.log_buffer.to_string());
+    params.insert("log_buffer".into(), p.log_buffer.to_string().into());
     params.insert(
         "log_archive_config".into(),
-        format!("DG_CONFIG=({PRIMARY},{STANDBY})"),
+        format!("DG_CONFIG=({PRIMARY},{STANDBY})").into(),
     );
     params.insert("fal_server".into(), PRIMARY.into());
     params.insert(

@@ -12,7 +12,7 @@ use super::Twin;
 use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgMember, DgStats, InstanceSample, IoStat, Log, LogStatus, Logs,
-    OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+    Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -57,7 +57,7 @@ pub fn member_params(p: &Params, m: &Member) -> Params {
 fn member(name: &str, parent: Option<&str>, role: &str) -> DgMember {
     DgMember {
         name: name.into(),
-        parent: parent.map(str::to_string),
+        parent: parent.map(Name::from),
         role: Some(role.into()),
     }
 }
@@ -83,14 +83,14 @@ fn dg_config(p: &Params, me: &str) -> Option<Vec<DgMember>> {
 }
 
 /// `V$OSSTAT` of one host after `elapsed_s`: busy and idle centiseconds at its busy share.
-fn host_os(cpus: u32, busy: f64, load_per_cpu: f64, elapsed_s: f64) -> BTreeMap<String, f64> {
+fn host_os(cpus: u32, busy: f64, load_per_cpu: f64, elapsed_s: f64) -> BTreeMap<Name, f64> {
     let total = f64::from(cpus) * 100.0 * elapsed_s;
     let mut m = BTreeMap::new();
-    m.insert(os::BUSY_TIME.to_string(), (total * busy).round());
-    m.insert(os::IDLE_TIME.to_string(), (total * (1.0 - busy)).round());
-    m.insert(os::NUM_CPUS.to_string(), f64::from(cpus));
+    m.insert(os::BUSY_TIME.into(), (total * busy).round());
+    m.insert(os::IDLE_TIME.into(), (total * (1.0 - busy)).round());
+    m.insert(os::NUM_CPUS.into(), f64::from(cpus));
     m.insert(
-        os::LOAD.to_string(),
+        os::LOAD.into(),
         (f64::from(cpus) * load_per_cpu * 100.0).round() / 100.0,
     );
     m
@@ -138,7 +138,7 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
                     }
                     InstanceSample {
                         inst_id: th as u32 + 1,
-                        host: Some(format!("dbhost{}", th + 1)),
+                        host: Some(format!("dbhost{}", th + 1).into()),
                         events: i.events,
                         stats: i.stats,
                         os: host_os(cpu.num_cpus, cpu.busy, cpu.load_per_cpu, elapsed),
@@ -179,12 +179,12 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
             if let Some(pm) = &mut s.params {
                 pm.insert(
                     "log_archive_dest_3".into(),
-                    format!("SERVICE={FAR} ASYNC NOAFFIRM VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={FAR}"),
+                    format!("SERVICE={FAR} ASYNC NOAFFIRM VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={FAR}").into(),
                 );
                 pm.insert("log_archive_dest_state_3".into(), "ENABLE".into());
                 pm.insert(
                     "log_archive_config".into(),
-                    format!("DG_CONFIG=({PRIMARY},{NEAR},{FAR})"),
+                    format!("DG_CONFIG=({PRIMARY},{NEAR},{FAR})").into(),
                 );
             }
             s.dg_config = dg_config(p, PRIMARY);
@@ -195,7 +195,7 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
 fn rename_params(s: &mut Sample, from: &str, to: &str) {
     if let Some(pm) = &mut s.params {
         for v in pm.values_mut() {
-            *v = v.replace(from, to);
+            *v = v.replace(from, to).into();
         }
     }
 }
@@ -447,10 +447,10 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
             })
             .collect(),
     });
-    let mut params = BTreeMap::new();
-    params.insert("db_unique_name".to_string(), FAR.to_string());
-    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string());
-    params.insert("log_buffer".into(), p.log_buffer.to_string());
+    let mut params: BTreeMap<Name, Name> = BTreeMap::new();
+    params.insert("db_unique_name".into(), FAR.into());
+    params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
+    params.insert("log_buffer".into(), p.log_buffer.to_string().into());
     params.insert("standby_file_management".into(), "AUTO".into());
     params.insert(
         "fal_server".into(),
