@@ -181,8 +181,8 @@ fn skewed_host_clocks_do_not_fake_stale_lag() {
     let pairs = r.primary.iter().zip(&r.standby).map(|(p, s)| {
         let mut p = p.clone();
         let mut s = s.clone();
-        if let Some(sw) = p.switches.as_mut() {
-            for x in sw {
+        if let Some(sw) = p.switches.as_mut().map(std::sync::Arc::make_mut) {
+            for x in sw.iter_mut() {
                 x.time = x.time.add_millis(-120_000);
             }
         }

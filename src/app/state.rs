@@ -173,7 +173,7 @@ pub struct App {
     /// Log switches per hour when the baseline was set.
     pub baseline_switches_h: Option<f64>,
     /// The newest `V$LOG_HISTORY` list per slot (fetched only every minute or so).
-    pub switches: BTreeMap<Slot, Vec<LogSwitch>>,
+    pub switches: BTreeMap<Slot, Arc<Vec<LogSwitch>>>,
     pub active_scenario: Option<String>,
     pub effects: Vec<Effect>,
 }

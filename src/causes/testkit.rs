@@ -336,7 +336,7 @@ impl Pair {
             recovery_mode: Some(self.recovery_mode.as_str().into()),
             ..Default::default()
         });
-        s.logs = Some(Logs {
+        s.logs = Some(std::sync::Arc::new(Logs {
             online: (1..=self.orl_groups * self.orl_threads.max(1))
                 .map(|g| Log {
                     group: g,
@@ -350,7 +350,7 @@ impl Pair {
                 })
                 .collect(),
             standby: vec![],
-        });
+        }));
         // Switches of the last hour at the configured pace, on every thread with online logs
         // (thread 1 at the pace, each further thread half as often, so the busiest is known).
         let mut switches = Vec::new();
@@ -370,13 +370,13 @@ impl Pair {
                 k += 1;
             }
         }
-        s.switches = Some(switches);
+        s.switches = Some(std::sync::Arc::new(switches));
         let mut params = BTreeMap::new();
         params.insert(
             "log_buffer".into(),
             (self.log_buffer_mb * 1048576).to_string().into(),
         );
-        s.params = Some(params);
+        s.params = Some(std::sync::Arc::new(params));
         s
     }
 
@@ -493,7 +493,7 @@ impl Pair {
                 })
                 .collect(),
         );
-        s.logs = Some(Logs {
+        s.logs = Some(std::sync::Arc::new(Logs {
             online: vec![],
             standby: (1..=self.srl_groups)
                 .map(|g| Log {
@@ -507,7 +507,7 @@ impl Pair {
                     blocksize: Some(self.srl_blocksize),
                 })
                 .collect(),
-        });
+        }));
         s
     }
 }

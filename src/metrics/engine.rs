@@ -772,7 +772,7 @@ mod tests {
     fn a_slow_part_not_read_this_time_is_the_latest_read_with_its_age() {
         let mut e = Engine::default();
         let mut first = Sample::new(Timestamp::from_millis(1000), Slot::primary());
-        first.params = Some([("log_buffer".into(), "1".into())].into());
+        first.params = Some(Arc::new([("log_buffer".into(), "1".into())].into()));
         e.push(Entry::Sample(Box::new(first)));
         e.push(Entry::Sample(Box::new(Sample::new(
             Timestamp::from_millis(31_000),

@@ -724,7 +724,9 @@ mod tests {
             for i in 0..100i64 {
                 let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
                 if i % 60 == 0 {
-                    s.params = Some([("log_buffer".into(), format!("{i}").into())].into());
+                    s.params = Some(std::sync::Arc::new(
+                        [("log_buffer".into(), format!("{i}").into())].into(),
+                    ));
                 }
                 w.write_sample(&s).unwrap();
             }

@@ -602,6 +602,18 @@ impl<T: Json> Json for Vec<T> {
     }
 }
 
+/// A part several samples share (the slow parts, carried from the sample that read them):
+/// merging into it changes this sample's copy only.
+impl<T: Json + Clone> Json for std::sync::Arc<T> {
+    fn from_json(p: &mut P) -> R<Self> {
+        T::from_json(p).map(std::sync::Arc::new)
+    }
+
+    fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
+        T::merge_json(p, std::sync::Arc::make_mut(cur))
+    }
+}
+
 /// `[a, b]`: what serde reads a pair or a two-field tuple struct from.
 fn pair<A: Json, B: Json>(p: &mut P) -> R<(A, B)> {
     p.array()?;
@@ -813,18 +825,18 @@ json_struct!(Sample {
     def "os" os: BTreeMap<Name, f64>,
     def "iostat" iostat: BTreeMap<Name, IoStat>,
     def "dests" dests: Vec<Dest>,
-    opt "logs" logs: Logs,
-    opt "switches" switches: Vec<LogSwitch>,
+    opt "logs" logs: Arc<Logs>,
+    opt "switches" switches: Arc<Vec<LogSwitch>>,
     opt "dg" dg: DgStats,
     opt "lag_hist" lag_hist: Vec<LagHistRow>,
     opt "recovery" recovery: Recovery,
     def "processes" processes: Vec<Process>,
-    opt "params" params: BTreeMap<Name, Name>,
+    opt "params" params: Arc<BTreeMap<Name, Name>>,
     opt "gaps" gaps: Vec<Gap>,
     opt "fra" fra: Fra,
     opt "dg_messages" dg_messages: Vec<DgMessage>,
     opt "instances" instances: Vec<InstanceSample>,
-    opt "dg_config" dg_config: Vec<DgMember>,
+    opt "dg_config" dg_config: Arc<Vec<DgMember>>,
     opt "cdb" cdb: bool,
     def "errors" errors: Vec<PartError>,
     opt "error" error: SampleError,

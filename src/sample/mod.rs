@@ -20,6 +20,7 @@ use crate::units::{Micros, Secs};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// Which connection a sample came from: `primary`, `standby`, or `standby:<name>`. The
 /// database's own role lives in `db.role` because a switchover swaps roles, not slots.
@@ -87,10 +88,12 @@ pub struct Sample {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dests: Vec<Dest>,
     /// Slow-changing parts may be fetched every 60 s only; `None` means "not fetched this time".
+    /// The slow parts are shared (`Arc`): the engine carries the latest read into every
+    /// sample after it (`slow::fill`), which is then a count, not a copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub logs: Option<Logs>,
+    pub logs: Option<Arc<Logs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub switches: Option<Vec<LogSwitch>>,
+    pub switches: Option<Arc<Vec<LogSwitch>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dg: Option<DgStats>,
     /// Only an Active Data Guard standby fills this; a mounted standby has none.
@@ -101,7 +104,7 @@ pub struct Sample {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub processes: Vec<Process>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub params: Option<BTreeMap<Name, Name>>,
+    pub params: Option<Arc<BTreeMap<Name, Name>>>,
     /// Standby: `V$ARCHIVE_GAP`. `None` = not read; an empty list = read, no gap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<Vec<Gap>>,
@@ -118,7 +121,7 @@ pub struct Sample {
     /// `V$DATAGUARD_CONFIG` (12.2+): every member of the configuration and the member that
     /// sends it redo (`parent`), as seen from this database. The first row is this database.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dg_config: Option<Vec<DgMember>>,
+    pub dg_config: Option<Arc<Vec<DgMember>>>,
     /// `V$DATABASE.CDB` (12.1+): the database is a multitenant container database.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cdb: Option<bool>,

@@ -809,10 +809,10 @@ mod tests {
             used: None,
             blocksize: None,
         };
-        s.logs = Some(crate::sample::Logs {
+        s.logs = Some(std::sync::Arc::new(crate::sample::Logs {
             online: vec![log(0, 2)],
             standby: vec![],
-        });
+        }));
         let err = read(&write(&[Entry::Sample(Box::new(s.clone()))]))
             .unwrap_err()
             .to_string();
@@ -820,10 +820,10 @@ mod tests {
             err.starts_with("rec.jsonl:2: logs.online[0].bytes is 0;"),
             "{err}"
         );
-        s.logs = Some(crate::sample::Logs {
+        s.logs = Some(std::sync::Arc::new(crate::sample::Logs {
             online: vec![log(1 << 30, 2)],
             standby: vec![log(1 << 30, 1), log(1 << 30, u32::MAX)],
-        });
+        }));
         let err = read(&write(&[Entry::Sample(Box::new(s))]))
             .unwrap_err()
             .to_string();

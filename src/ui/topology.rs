@@ -112,7 +112,7 @@ pub fn read(e: &Engine) -> Topology {
     let mut links: Vec<(String, String, bool)> = Vec::new();
     match config {
         Some(rows) => {
-            for r in rows {
+            for r in rows.iter() {
                 let is_primary = r
                     .role
                     .as_deref()

@@ -122,7 +122,7 @@ struct TopologyParts {
     /// Destinations added to (or renaming) the primary's, and its configuration rows.
     primary_dests: Vec<dgscope::sample::Dest>,
     rename_dest2: Option<&'static str>,
-    dg_config: Option<Vec<dgscope::sample::DgMember>>,
+    dg_config: Option<std::sync::Arc<Vec<dgscope::sample::DgMember>>>,
     /// The synthetic standby under another name (the terminal standby).
     standby_name: Option<&'static str>,
     /// A second monitored database: a copy of the standby's samples under this slot, name,

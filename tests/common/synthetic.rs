@@ -357,7 +357,7 @@ impl Synth {
         // V$LOG_HISTORY is slow-changing: fetched on the first sample and every 30 s.
         if self.i % 30 == 0 {
             let every = 15 * 60 * 1000;
-            s.switches = Some(
+            s.switches = Some(std::sync::Arc::new(
                 (1..=5)
                     .map(|k| LogSwitch {
                         thread: 1,
@@ -365,7 +365,7 @@ impl Synth {
                         time: Timestamp::from_millis(T0_MS - k as i64 * every + 7 * 60 * 1000),
                     })
                     .collect(),
-            );
+            ));
         }
         s
     }

@@ -14,6 +14,7 @@ use crate::sample::{
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// What the mapper needs besides the rows.
 #[derive(Debug, Clone)]
@@ -177,18 +178,18 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
         s.lag_hist = Some(lag_hist(&get("SEH")));
     }
     if inc("params") {
-        s.params = Some(
+        s.params = Some(Arc::new(
             get("PAR")
                 .iter()
                 .filter_map(|r| Some((Name::new(text(r, K1)?), Name::new(fields(r).first()?))))
                 .collect(),
-        );
+        ));
     }
     if inc("logs") || inc("standby_logs") {
-        s.logs = Some(crate::sample::Logs {
+        s.logs = Some(Arc::new(crate::sample::Logs {
             online: logs(&get("LOG")),
             standby: logs(&get("SRL")),
-        });
+        }));
     }
     if inc("switches") {
         let mut sw: Vec<LogSwitch> = get("SW")
@@ -202,10 +203,10 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
             })
             .collect();
         sw.sort_by_key(|x| (x.time, x.thread, x.sequence));
-        s.switches = Some(sw);
+        s.switches = Some(Arc::new(sw));
     }
     if inc("dg_config") {
-        s.dg_config = Some(dg_config(&get("DGC")));
+        s.dg_config = Some(Arc::new(dg_config(&get("DGC"))));
     }
     s.errors = m.errors;
     if m.probe.cdb == Some(true) && inc("iostat") {

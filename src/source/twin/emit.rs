@@ -15,6 +15,7 @@ use crate::sample::{
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 const VERSION: &str = "19.21.0.0.0";
 const PRIMARY: &str = "prod_a";
@@ -370,11 +371,11 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         ),
     );
     s.dests.push(primary_dest(twin, &p, &c));
-    s.logs = Some(Logs {
+    s.logs = Some(Arc::new(Logs {
         online: online_logs(twin, &p),
         standby: standby_logs(twin, &p, false),
-    });
-    s.switches = Some(switches(twin));
+    }));
+    s.switches = Some(Arc::new(switches(twin)));
     let mut params: BTreeMap<Name, Name> = BTreeMap::new();
     params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
     params.insert("db_unique_name".into(), PRIMARY.into());
@@ -397,7 +398,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     if !p.post.adaptive {
         params.insert("_use_adaptive_log_file_sync".into(), "FALSE".into());
     }
-    s.params = Some(params);
+    s.params = Some(Arc::new(params));
     s.fra = Some(fra(&p.primary_fra, p.primary_fra.used_bytes as f64, 0));
     s.dg_messages = Some(twin.msgs.take_primary());
     s
@@ -684,10 +685,10 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
             ..l
         })
         .collect();
-    s.logs = Some(Logs {
+    s.logs = Some(Arc::new(Logs {
         online,
         standby: standby_logs(twin, &p, twin.cp.link.is_connected()),
-    });
+    }));
     let mut params: BTreeMap<Name, Name> = BTreeMap::new();
     params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
     params.insert("db_unique_name".into(), STANDBY.into());
@@ -706,7 +707,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
         }
         .into(),
     );
-    s.params = Some(params);
+    s.params = Some(Arc::new(params));
     let archived_logs =
         ((twin.sb.fra_used - p.standby_fra.used_bytes as f64).max(0.0) / p.orl_bytes as f64) as u64;
     let mut f = fra(&p.standby_fra, twin.sb.fra_used, archived_logs);

@@ -17,6 +17,7 @@ use crate::sample::{
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub const PRIMARY: &str = "prod_a";
 /// The simulated SYNC member's name in a plain pair.
@@ -63,7 +64,7 @@ fn member(name: &str, parent: Option<&str>, role: &str) -> DgMember {
 }
 
 /// `V$DATAGUARD_CONFIG` as `me` sees it (its own row first).
-fn dg_config(p: &Params, me: &str) -> Option<Vec<DgMember>> {
+fn dg_config(p: &Params, me: &str) -> Option<Arc<Vec<DgMember>>> {
     let mut all = vec![member(PRIMARY, None, "PRIMARY DATABASE")];
     match p.topology {
         Topology::TwoStandbys { .. } => {
@@ -79,7 +80,7 @@ fn dg_config(p: &Params, me: &str) -> Option<Vec<DgMember>> {
     let at = all.iter().position(|m| m.name == me)?;
     let mine = all.remove(at);
     all.insert(0, mine);
-    Some(all)
+    Some(Arc::new(all))
 }
 
 /// `V$OSSTAT` of one host after `elapsed_s`: busy and idle centiseconds at its busy share.
@@ -176,7 +177,7 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
             if let (Some(near), Some(far)) = (near, far) {
                 s.dests.push(async_dest(3, FAR, near.srl_count, far, p));
             }
-            if let Some(pm) = &mut s.params {
+            if let Some(pm) = s.params.as_mut().map(Arc::make_mut) {
                 pm.insert(
                     "log_archive_dest_3".into(),
                     format!("SERVICE={FAR} ASYNC NOAFFIRM VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={FAR}").into(),
@@ -193,7 +194,7 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
 }
 
 fn rename_params(s: &mut Sample, from: &str, to: &str) {
-    if let Some(pm) = &mut s.params {
+    if let Some(pm) = s.params.as_mut().map(Arc::make_mut) {
         for v in pm.values_mut() {
             *v = v.replace(from, to).into();
         }
@@ -430,7 +431,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
     s.gaps = Some(Vec::new());
     let groups = p.orl_groups.max(2);
     let orl_total = seqs.len() as u32 * groups;
-    s.logs = Some(Logs {
+    s.logs = Some(Arc::new(Logs {
         online: Vec::new(),
         standby: (0..seqs.len() as u32)
             .flat_map(|th| {
@@ -446,7 +447,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
                 })
             })
             .collect(),
-    });
+    }));
     let mut params: BTreeMap<Name, Name> = BTreeMap::new();
     params.insert("db_unique_name".into(), FAR.into());
     params.insert("cpu_count".into(), p.cpu.num_cpus.to_string().into());
@@ -460,7 +461,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         }
         .into(),
     );
-    s.params = Some(params);
+    s.params = Some(Arc::new(params));
     s.dg_messages = Some(Vec::new());
     s.dg_config = dg_config(p, FAR);
     Some(s)
