@@ -585,7 +585,14 @@ impl<T: Json> Json for Vec<T> {
     fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
         p.ws();
         if p.peek() != Some(b'{') {
-            *cur = Self::from_json(p)?;
+            // Replaced whole, into the list's own buffer: a histogram is replaced on every
+            // changes line, and a fresh buffer each time was an allocation and a free.
+            p.array()?;
+            cur.clear();
+            let mut first = true;
+            while p.more(&mut first)? {
+                cur.push(T::from_json(p)?);
+            }
             return Ok(());
         }
         p.object()?;
@@ -1268,6 +1275,41 @@ mod tests {
         let before = s.clone();
         merge_into(b" {} ", &mut s).unwrap();
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn a_list_replaced_whole_takes_the_new_length_and_a_shared_part_changes_here_only() {
+        let mut s = sample();
+        let shared = s.clone();
+        assert!(Arc::ptr_eq(
+            s.params.as_ref().unwrap(),
+            shared.params.as_ref().unwrap()
+        ));
+        merge_into(
+            br#"{"events":{"e1":{"hist":[[4,1],[8,2],[16,3]]}}}"#,
+            &mut s,
+        )
+        .unwrap();
+        assert_eq!(
+            s.events["e1"].hist,
+            vec![
+                Bucket(Micros(4), 1),
+                Bucket(Micros(8), 2),
+                Bucket(Micros(16), 3)
+            ]
+        );
+        merge_into(br#"{"events":{"e1":{"hist":[[32,9]]}}}"#, &mut s).unwrap();
+        assert_eq!(s.events["e1"].hist, vec![Bucket(Micros(32), 9)]);
+        merge_into(
+            br#"{"events":{"e1":{"hist":[]}},"params":{"p":"9"}}"#,
+            &mut s,
+        )
+        .unwrap();
+        assert!(s.events["e1"].hist.is_empty());
+        assert_eq!(s.params.as_ref().unwrap()["p"], "9");
+        // The sample it was cloned from still holds what it held.
+        assert_eq!(shared.events["e1"].hist, vec![Bucket(Micros(1), 1)]);
+        assert_eq!(shared.params.as_ref().unwrap()["p"], "1");
     }
 
     #[test]
