@@ -14,8 +14,8 @@ use std::path::PathBuf;
 and its Data Guard standbys: log file sync vs log file parallel write vs SYNC Remote Write, \
 transport and apply lag, standby I/O, and suggested causes with their evidence.\n\n\
 Start with `dgscope demo` (no database needed), `dgscope watch --primary … --standby …` \
-(live), or `dgscope check` for cron and monitoring. Recordings (JSON Lines, format version 1) \
-feed `replay` and `report`."
+(live), or `dgscope check` for cron and monitoring. Recordings (JSON Lines, format version 2, \
+optionally zstd-compressed) feed `replay` and `report`."
 )]
 pub struct Cli {
     /// Config file (default: the platform config directory's dgscope/config.toml)
@@ -70,7 +70,8 @@ Exit codes: 0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN (also bad flags or an unreadable rec
     #[command(after_help = "Example:\n  dgscope man > ~/.local/share/man/man1/dgscope.1")]
     #[command(display_order = 12)]
     Man,
-    /// Record samples to a file (JSON Lines, format version 1) from a source, headless
+    /// Record samples to a file (JSON Lines, format version 2; `.zst` compresses) from a source,
+    /// headless
     #[command(
         after_help = "Examples:\n  dgscope record --twin slow-srl --seed 7 --duration 10m -o slow-srl.jsonl\n  \
 DGSCOPE_PW=… dgscope record --primary mon@//dbhost1/prod_a --standby mon@//dbhost2/prod_b \

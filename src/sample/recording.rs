@@ -1,4 +1,6 @@
-//! Recording format version 1: a header line, then one sample or mark per line (JSON Lines).
+//! Recordings: a header line, then one sample or mark per line (JSON Lines), plain or zstd.
+//! Version 2 (written) holds changes lines after each slot's first line of a segment
+//! (`changes`); version 1 (still read) holds every sample whole.
 //!
 //! Readers ignore unknown keys, tolerate a truncated last line (a crash mid-write) and name the
 //! line of anything else that is malformed. Writers flush after every line.
