@@ -101,6 +101,15 @@ pub fn pct_change(p: f64) -> String {
     format!("{p:+.1} %")
 }
 
+/// `n` and its noun, singular for one: "1 sample", "2 samples", "0 marks".
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A duration, one format everywhere on the screen: seconds below a minute ("0.4 s",
 /// "12 s"), then "2m59s", "2h10m", "3d04h".
 pub fn dur(s: f64) -> String {
@@ -267,6 +276,13 @@ mod tests {
         assert_eq!(auto(0.617), "0.62");
         assert_eq!(auto(25.04), "25.0");
         assert_eq!(auto(6224.0), "6 224");
+    }
+
+    #[test]
+    fn counts_say_one_in_the_singular() {
+        assert_eq!(count(1, "sample"), "1 sample");
+        assert_eq!(count(0, "mark"), "0 marks");
+        assert_eq!(count(172_800, "sample"), "172800 samples");
     }
 
     #[test]

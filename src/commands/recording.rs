@@ -178,7 +178,9 @@ fn info(path: &Path) -> Result<String, Failure> {
     }
     let samples: u64 = slots.values().map(|s| s.samples).sum();
     out.push_str(&format!(
-        "entries   {lines}: {samples} samples, {marks} marks\n"
+        "entries   {lines}: {}, {}\n",
+        crate::display::count(samples, "sample"),
+        crate::display::count(marks, "mark")
     ));
     if let Some(ms) = gaps.get(gaps.len() / 2) {
         out.push_str(&format!(
@@ -191,8 +193,9 @@ fn info(path: &Path) -> Result<String, Failure> {
     }
     for (slot, si) in &slots {
         out.push_str(&format!(
-            "slot      {slot}: {} samples ({} failed)\n",
-            si.samples, si.failed
+            "slot      {slot}: {} ({} failed)\n",
+            crate::display::count(si.samples, "sample"),
+            si.failed
         ));
     }
     if index.truncated_tail() {
@@ -215,5 +218,51 @@ fn next_raw<'a>(
     match reader.next_with_line(raw)? {
         Some(e) => Ok(Some((raw.as_slice(), e))),
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::recording::{Header, RecordingWriter};
+    use crate::source::twin::{Scenario, Twin, EPOCH};
+    use crate::source::PullSource;
+
+    fn twin_file(secs: usize) -> tempfile::NamedTempFile {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        let out = std::io::BufWriter::new(f.reopen().unwrap());
+        let mut w = RecordingWriter::new(out, &Header::new(EPOCH, 1000, "twin")).unwrap();
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        for _ in 0..secs {
+            for s in &twin.next_tick().unwrap().samples {
+                w.write_sample(s).unwrap();
+            }
+        }
+        w.finish().unwrap();
+        f
+    }
+
+    #[test]
+    fn info_counts_the_samples_of_each_slot_and_says_one_in_the_singular() {
+        let one = info(twin_file(1).path()).unwrap();
+        assert!(one.contains("entries   2: 2 samples, 0 marks\n"), "{one}");
+        assert!(
+            one.contains("slot      primary: 1 sample (0 failed)\n"),
+            "{one}"
+        );
+        assert!(
+            one.contains("slot      standby: 1 sample (0 failed)\n"),
+            "{one}"
+        );
+        let three = info(twin_file(3).path()).unwrap();
+        assert!(
+            three.contains("entries   6: 6 samples, 0 marks\n"),
+            "{three}"
+        );
+        assert!(
+            three.contains("slot      primary: 3 samples (0 failed)\n"),
+            "{three}"
+        );
+        assert!(three.contains("version   2 "), "{three}");
     }
 }
