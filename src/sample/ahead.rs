@@ -1,10 +1,14 @@
 //! Parsing on one thread while the engine consumes on the other.
 //!
 //! `read_ahead` runs any iterator on a thread of its own. `RecordingAhead` is the one the
-//! commands that read a whole recording use: its thread reads (and decompresses) lines in
-//! batches and parses a batch itself only when the consumer is behind; otherwise it hands the
-//! lines over raw and the consumer parses them between engine pushes. The parsing work so
-//! goes to whichever core has time, and both stay busy (`benches/recording_load.rs`).
+//! commands that read a whole recording use: its thread reads lines in batches, and who
+//! parses them depends on the version, so that both cores stay busy
+//! (`benches/recording_load.rs`):
+//! - version 1: the reading thread parses a batch itself only when the consumer is behind;
+//!   otherwise it hands the lines over raw and the consumer parses them between engine pushes;
+//! - version 2 (changes lines read against their slot's previous line): each slot's lines are
+//!   parsed on one thread, the primary's on the reading thread and the rest by the consumer;
+//!   on a `.zst` file, which decompresses on a thread of its own, the consumer parses all.
 
 use super::changes::Chains;
 use super::recording::{entry_of_line, Entry, Header, RecordingError, RecordingReader};
@@ -136,9 +140,9 @@ struct Batch {
     lines: Vec<(usize, usize, bool)>,
     /// The entries, when the reading thread parsed them (`None` for a tolerated tail).
     parsed: Option<Vec<Result<Option<Entry>, RecordingError>>>,
-    /// Version 2: per line, the entry when the line is the primary's, which the reading
-    /// thread parses; the other slots' lines the consumer parses (each slot's chain of
-    /// changes lives on one thread).
+    /// Version 2: per line, the entry when the reading thread parsed it (the primary's lines,
+    /// except on a `.zst` file); the consumer parses the others (each slot's chain of changes
+    /// lives on one thread). Empty when the reading thread parsed none.
     mine: Vec<Option<Result<Option<Entry>, RecordingError>>>,
     /// The read error that ended the input after these lines.
     error: Option<RecordingError>,

@@ -88,8 +88,9 @@ pub struct Sample {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dests: Vec<Dest>,
     /// Slow-changing parts may be fetched every 60 s only; `None` means "not fetched this time".
-    /// The slow parts are shared (`Arc`): the engine carries the latest read into every
-    /// sample after it (`slow::fill`), which is then a count, not a copy.
+    /// The slow parts that hold lists or texts are shared (`Arc`; `fra` is a few numbers,
+    /// copied): the engine carries the latest read into every sample after it (`slow::fill`),
+    /// which is then a count, not a copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logs: Option<Arc<Logs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
