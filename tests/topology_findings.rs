@@ -472,6 +472,79 @@ fn a_cascaded_standby_is_judged_by_its_own_hop_behind_the_far_sync() {
     assert_eq!(total.value, 45.0);
 }
 
+/// The far sync `prod_fs` with its own destination to the terminal standby `prod_c`
+/// (dest 2) in ERROR, as `V$ARCHIVE_DEST` shows a destination that cannot be reached.
+fn far_sync_failing_to_forward() -> FakeDb {
+    let mut fs = far_sync(Release::R19);
+    for v in ["V$ARCHIVE_DEST", "V$ARCHIVE_DEST_STATUS"] {
+        for r in fs.view(v) {
+            if r.get("DEST_ID").map(String::as_str) == Some("2") {
+                r.insert("STATUS".into(), "ERROR".into());
+                if v == "V$ARCHIVE_DEST" {
+                    r.insert("ERROR".into(), "ORA-12541: TNS:no listener".into());
+                }
+            }
+        }
+    }
+    fs
+}
+
+#[test]
+fn a_far_sync_that_cannot_forward_is_a_transport_error_named_by_both_members() {
+    use dgscope::source::oracle::scenarios::cascaded_standby;
+    let fs_url = "//fshost1:1521/prod_fs";
+    let c_url = "//dbhost3:1521/prod_c";
+    let pair = |fs: FakeDb| {
+        [
+            member(P, Slot::primary(), primary_to_far_sync()),
+            member(fs_url, Slot::named_standby("prod_fs"), fs),
+        ]
+    };
+    let title = |found: &[Finding]| {
+        found
+            .iter()
+            .find(|f| f.id == "dest-error")
+            .map(|f| (f.severity, f.title.clone(), f.evidence.clone()))
+    };
+    // Panes on the terminal standby: the member it receives from cannot forward.
+    let [p, fs] = pair(far_sync_failing_to_forward());
+    let c = member(
+        c_url,
+        Slot::named_standby("prod_c"),
+        cascaded_standby(Release::R19),
+    );
+    let found = judge(&[p, fs, c], 30);
+    let (severity, t, evidence) =
+        title(&found).unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
+    assert_eq!(severity, dgscope::causes::Severity::Crit);
+    assert_eq!(
+        t,
+        "Redo transport is failing from prod_fs to prod_c: status ERROR, ORA-12541: TNS:no listener"
+    );
+    assert!(
+        evidence
+            .iter()
+            .any(|e| e.metric == "prod_fs dest 2 error: ORA-12541: TNS:no listener"),
+        "{evidence:?}"
+    );
+    // Panes on the far sync itself: its own destination.
+    let found = judge(&pair(far_sync_failing_to_forward()), 30);
+    let (_, t, _) = title(&found).unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
+    assert!(
+        t.starts_with("Redo transport is failing from prod_fs to prod_c"),
+        "{t}"
+    );
+    // The control: the far sync forwards (dest 2 VALID): no transport error anywhere.
+    let [p, fs] = pair(far_sync(Release::R19));
+    let c = member(
+        c_url,
+        Slot::named_standby("prod_c"),
+        cascaded_standby(Release::R19),
+    );
+    let found = judge(&[p, fs, c], 30);
+    assert_eq!(title(&found), None, "{:?}", ids(&found));
+}
+
 /// `primary_two_standbys` with both destinations SYNC AFFIRM, each with its own response
 /// histogram (dest 3: 40 responses of 2 s on top of dest 2's shape).
 fn primary_two_sync() -> FakeDb {

@@ -278,6 +278,26 @@ impl<'a> Context<'a> {
         self.p_last().map_or(&[], |s| s.dests.as_slice())
     }
 
+    /// Destinations that forward redo between standbys, with the member that sends on
+    /// them: the far sync or cascading standby the panes' standby receives from, and the
+    /// panes' standby itself when it is a far sync. Only from current samples (the stale
+    /// rule): an old ERROR is not shown as now.
+    pub fn forwarding_dests(&self) -> Vec<(&'a str, &'a Dest)> {
+        let mut senders: Vec<&'a SlotSeries> = self.upstream().into_iter().collect();
+        if self.standby_is_far_sync() {
+            senders.extend(self.standby);
+        }
+        senders
+            .into_iter()
+            .filter_map(|m| {
+                let s = m.current()?;
+                let name = s.db.as_ref()?.name.as_deref()?;
+                Some(s.dests.iter().map(move |d| (name, d)))
+            })
+            .flatten()
+            .collect()
+    }
+
     pub fn sync_dest(&self) -> Option<&Dest> {
         self.dests().iter().find(|d| d.mode.is_sync())
     }

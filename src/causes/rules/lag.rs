@@ -486,18 +486,38 @@ fn log_switch_gap_age(ctx: &Context, d: &Dest) -> (f64, u32) {
     (newest.t.secs_since(since), switches)
 }
 
+/// A destination a far sync or cascading standby forwards redo on: an error there is CRIT,
+/// a gap other than the routine LOG SWITCH GAP of ASYNC transport WARN. (A LOG SWITCH GAP is
+/// aged on the primary's samples only; the sending member's history is not kept for it.)
+fn forwarding_trouble(d: &Dest) -> Option<Severity> {
+    if d.status == DestStatus::Error || d.error.as_deref().is_some_and(|e| !e.trim().is_empty()) {
+        return Some(Severity::Crit);
+    }
+    let gap = d.gap.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    (d.has_gap() && gap != "LOG SWITCH GAP" && !gap.contains("UNRESOLVABLE"))
+        .then_some(Severity::Warn)
+}
+
 pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let bad: Vec<(&Dest, Severity)> = ctx
+    // The primary's own destinations (no sender named), then those a far sync or cascading
+    // standby forwards on, named by their sender.
+    let mut bad: Vec<(Option<&str>, &Dest, Severity)> = ctx
         .dests()
         .iter()
-        .filter_map(|d| dest_trouble(ctx, th, d).map(|s| (d, s)))
+        .filter_map(|d| dest_trouble(ctx, th, d).map(|s| (None, d, s)))
         .collect();
-    let severity = bad.iter().map(|b| b.1).max()?;
-    let first = bad.iter().find(|b| b.1 == severity).map(|b| b.0)?;
+    bad.extend(
+        ctx.forwarding_dests()
+            .into_iter()
+            .filter_map(|(from, d)| forwarding_trouble(d).map(|s| (Some(from), d, s))),
+    );
+    let severity = bad.iter().map(|b| b.2).max()?;
+    let (first_from, first) = bad.iter().find(|b| b.2 == severity).map(|b| (b.0, b.1))?;
     let mut evidence = Vec::new();
-    for (d, _) in &bad {
+    for (from, d, _) in &bad {
+        let of = from.map_or(String::new(), |f| format!("{f} "));
         evidence.push(ev(
-            &format!("LOG_ARCHIVE_DEST_{} status {}", d.id, d.status),
+            &format!("{of}LOG_ARCHIVE_DEST_{} status {}", d.id, d.status),
             f64::NAN,
             "",
             None,
@@ -505,7 +525,7 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         ));
         if let Some(e) = d.error.as_deref().filter(|e| !e.trim().is_empty()) {
             evidence.push(ev(
-                &format!("dest {} error: {e}", d.id),
+                &format!("{of}dest {} error: {e}", d.id),
                 f64::NAN,
                 "",
                 None,
@@ -513,12 +533,16 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ));
         }
         if let Some(g) = d.gap.as_deref().filter(|_| d.has_gap()) {
-            let (lasted, switches) = log_switch_gap_age(ctx, d);
+            let (lasted, switches) = if from.is_none() {
+                log_switch_gap_age(ctx, d)
+            } else {
+                (f64::NAN, 0)
+            };
             evidence.push(ev(
-                &format!("dest {} gap status: {g}", d.id),
+                &format!("{of}dest {} gap status: {g}", d.id),
                 lasted,
-                "s",
-                g.eq_ignore_ascii_case("LOG SWITCH GAP").then(|| {
+                if lasted.is_nan() { "" } else { "s" },
+                (from.is_none() && g.eq_ignore_ascii_case("LOG SWITCH GAP")).then(|| {
                     format!(
                         "WARN after {:.0} s or {} log switches ({switches} so far)",
                         th.log_switch_gap_max_s, th.log_switch_gap_switches
@@ -534,18 +558,27 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     } else {
         ctx.transport_lag().map_or(1.0, |t| t.max(1.0))
     };
-    let meaning = if severity == Severity::Crit {
-        "The primary reports an error on a remote destination: redo is not reaching the standby (or not all of it). Under Maximum Availability the primary keeps running but the standby falls behind; under Maximum Protection commits stop."
-    } else {
-        "The primary reports a gap on a remote destination: the standby misses some redo. Under ASYNC a LOG SWITCH GAP at each log switch is routine and closes by itself; a gap that lasts, or a RESOLVABLE GAP, means the standby is fetching logs it missed."
+    let meaning = match (severity == Severity::Crit, first_from.is_some()) {
+        (true, false) => "The primary reports an error on a remote destination: redo is not reaching the standby (or not all of it). Under Maximum Availability the primary keeps running but the standby falls behind; under Maximum Protection commits stop.",
+        (false, false) => "The primary reports a gap on a remote destination: the standby misses some redo. Under ASYNC a LOG SWITCH GAP at each log switch is routine and closes by itself; a gap that lasts, or a RESOLVABLE GAP, means the standby is fetching logs it missed.",
+        (true, true) => "A far sync or cascading standby reports an error on the destination it forwards redo on: it still receives redo, but the members behind it do not, so they fall behind while the primary's own transport looks healthy.",
+        (false, true) => "A far sync or cascading standby reports a gap on the destination it forwards redo on: the member behind it misses some redo and is fetching the logs it missed.",
     };
+    let failing = if severity == Severity::Crit {
+        "Redo transport is failing"
+    } else {
+        "Redo transport has a gap"
+    };
+    let to = first.name.as_deref().unwrap_or("the standby");
     let mut f = Draft {
             id: DEST_ERROR,
             severity,
             title: format!(
-                "{} {}: status {}{}",
-                if severity == Severity::Crit { "Redo transport is failing to" } else { "Redo transport has a gap to" },
-                first.name.as_deref().unwrap_or("the standby"),
+                "{failing} {}: status {}{}",
+                match first_from {
+                    Some(from) => format!("from {from} to {to}"),
+                    None => format!("to {to}"),
+                },
                 first.status,
                 first
                     .error
