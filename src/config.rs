@@ -94,6 +94,8 @@ pub struct Profile {
     pub oracle_client_dir: Option<PathBuf>,
     /// For `dgscope demo`-style profiles: a twin scenario instead of databases.
     pub scenario: Option<String>,
+    /// As the top-level `tz`, for this profile only: the zone its databases' DBAs read.
+    pub tz: Option<String>,
 }
 
 /// A password that is not a string (`password = 12345`) is refused without the value: serde's
@@ -276,6 +278,14 @@ impl Config {
             }
             check_run_keys(p.fail_on.as_deref(), p.duration.as_deref())
                 .map_err(|(_, m)| at(&here, format!("profile {name:?}: {m}")))?;
+            if let Some(z) = &p.tz {
+                crate::timestamp::parse_zone(z).map_err(|m| {
+                    at(
+                        &here,
+                        format!("profile {name:?}: {}", m.replacen("--tz", "tz =", 1)),
+                    )
+                })?;
+            }
             // A password in a connect string sits in the file whatever its mode, and would
             // reach argv-like places (headers, messages): refused everywhere, never echoed.
             let conns = p.primary.iter().map(|c| ("primary", c));
@@ -524,6 +534,7 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # interval = "1s"
 # theme = "dark"
 # fail_on = "crit"              # also duration: any top-level key of check/record
+# tz = "Asia/Tokyo"             # times in text for this profile (the top-level tz otherwise)
 # password_env = "DGSCOPE_PROD_PASSWORD"
 # oracle_client_dir = "/opt/oracle/instantclient_23_6"
 

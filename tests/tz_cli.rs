@@ -116,3 +116,51 @@ fn a_bad_zone_is_one_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "check: UNKNOWN");
 }
+
+#[test]
+fn a_profile_s_zone_applies_to_its_runs_below_the_flag_and_above_the_top_level_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        concat!(
+            "tz = \"Europe/Berlin\"\n",
+            "[profiles.tokyo]\nscenario = \"slow-srl\"\ntz = \"Asia/Tokyo\"\n",
+            "[profiles.plain]\nscenario = \"slow-srl\"\n",
+        ),
+    )
+    .unwrap();
+    let check = |profile: &str| ["check", profile, "--duration", "30s"].map(String::from);
+    let tokyo = stdout(dgscope_with(&cfg).args(check("tokyo")));
+    assert!(tokyo.contains("2026-11-30T14:00:01.000+09:00"), "{tokyo}");
+    // A profile without one: the top-level key.
+    let plain = stdout(dgscope_with(&cfg).args(check("plain")));
+    assert!(plain.contains("2026-11-30T06:00:01.000+01:00"), "{plain}");
+    // The flag and the variable over the profile.
+    let flag = stdout(
+        dgscope_with(&cfg)
+            .args(check("tokyo"))
+            .args(["--tz", "utc"]),
+    );
+    assert!(flag.contains("2026-11-30T05:00:01.000Z"), "{flag}");
+    let env = stdout(
+        dgscope_with(&cfg)
+            .args(check("tokyo"))
+            .env("DGSCOPE_TZ", "utc"),
+    );
+    assert!(env.contains("2026-11-30T05:00:01.000Z"), "{env}");
+    // A zone that is none: one line naming the profile and the file, check's UNKNOWN.
+    std::fs::write(
+        &cfg,
+        "[profiles.tokyo]\nscenario = \"slow-srl\"\ntz = \"Mars/Base\"\n",
+    )
+    .unwrap();
+    let out = dgscope_with(&cfg).args(check("tokyo")).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("profile \"tokyo\": tz = \"Mars/Base\": not a time zone"),
+        "{err}"
+    );
+}

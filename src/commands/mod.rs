@@ -198,8 +198,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
             EXIT_BAD_INPUT
         },
     };
-    // --tz / DGSCOPE_TZ, else the config's tz, else UTC.
-    if let Some(zone) = cli.tz.as_deref().or(config.tz.as_deref()) {
+    // --tz / DGSCOPE_TZ, else the profile's tz, else the config's, else UTC.
+    let profile_tz = profile_of(&cli.command)
+        .and_then(|p| config.profile(p))
+        .and_then(|p| p.tz.as_deref());
+    if let Some(zone) = cli.tz.as_deref().or(profile_tz).or(config.tz.as_deref()) {
         crate::timestamp::set_display_zone(crate::timestamp::parse_zone(zone).map_err(bad)?);
     }
     crate::log::init(&log).map_err(|e| bad(e.to_string()))?;
@@ -219,6 +222,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Err(f) => tracing::warn!(command = name, code = f.code, "failed: {}", f.message),
     }
     result
+}
+
+/// The one profile a command runs, when it names one: its settings (`tz`) apply to the run.
+fn profile_of(c: &Command) -> Option<&str> {
+    match c {
+        Command::Check(a) => a.profile.as_deref(),
+        Command::Record(a) => a.profile.as_deref(),
+        Command::Watch(a) => a.profile.as_deref(),
+        Command::Demo(a) => a.profile.as_deref(),
+        _ => None,
+    }
 }
 
 fn dispatch(cli: Cli, log: &crate::log::LogSettings) -> Result<ExitCode, Failure> {
