@@ -609,3 +609,91 @@ fn two_sync_destinations_are_said_to_mix_and_the_slow_member_is_named() {
     let (b, c) = (slow("prod_b").unwrap(), slow("prod_c").unwrap());
     assert!(b > 0.0 && (c / b - 40.0 / 3.0).abs() < 1e-9, "{b} {c}");
 }
+
+/// Runs the members through the pipeline's driver, which judges every standby, for `secs`
+/// seconds: what is raised at the end and every transition on the way.
+fn drive(members: &[Member], secs: u64) -> (Vec<Finding>, Vec<dgscope::causes::Transition>) {
+    use dgscope::pipeline::{Driver as Pipeline, DriverConfig};
+    use dgscope::sample::recording::Entry;
+    let d = FakeDriver::new();
+    for m in members {
+        d.add(m.url, at_step(&m.db, 1));
+    }
+    let mut driver = Pipeline::new(DriverConfig::last_minute(Default::default()));
+    let mut transitions = Vec::new();
+    for k in 1..=secs {
+        for m in members {
+            d.update(m.url, |db| *db = at_step(&m.db, k));
+            let s = sample(&d, m.url, m.slot.clone(), m.privilege, k);
+            transitions.extend(driver.push(Entry::Sample(Box::new(s))));
+        }
+    }
+    transitions.extend(driver.finish());
+    (driver.assessment().findings.clone(), transitions)
+}
+
+/// `standby_named` with no MRP0 in its process views: redo arrives, nothing applies it.
+fn standby_apply_stopped(name: &str) -> FakeDb {
+    let mut db = standby_named(Release::R19, "MOUNTED", name);
+    for (view, col) in [
+        ("V$DATAGUARD_PROCESS", "NAME"),
+        ("V$MANAGED_STANDBY", "PROCESS"),
+    ] {
+        if let Some(rows) = db.views.get_mut(view) {
+            rows.retain(|r| r.get(col).map(String::as_str) != Some("MRP0"));
+        }
+    }
+    db
+}
+
+#[test]
+fn a_second_standby_is_judged_for_its_own_state_and_its_findings_name_it() {
+    let run = |second: FakeDb| {
+        drive(
+            &[
+                member(P, Slot::primary(), primary_two_standbys(Release::R19)),
+                member(
+                    "//dbhost2:1521/prod_b",
+                    Slot::named_standby("b"),
+                    standby_named(Release::R19, "MOUNTED", "prod_b"),
+                ),
+                member("//dbhost3:1521/prod_c", Slot::named_standby("c"), second),
+            ],
+            40,
+        )
+    };
+    // prod_c, the second standby, applies nothing.
+    let (found, transitions) = run(standby_apply_stopped("prod_c"));
+    let f = found
+        .iter()
+        .find(|f| f.id == "apply-stopped")
+        .unwrap_or_else(|| panic!("not raised: {:?}", ids(&found)));
+    assert_eq!(f.standby.as_deref(), Some("standby:c"));
+    assert!(f.title.starts_with("standby:c: "), "{}", f.title);
+    // The first standby applies: nothing of its own is raised about it.
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.id == "apply-stopped" && f.standby.is_none()),
+        "{:?}",
+        found.iter().map(|f| &f.title).collect::<Vec<_>>()
+    );
+    // The primary's side is judged once, not again for the second standby.
+    for f in &found {
+        assert!(
+            f.standby.is_none() || dgscope::causes::rules::OTHER_STANDBY_RULES.contains(&f.id),
+            "{} judged again for {:?}",
+            f.id,
+            f.standby
+        );
+    }
+    assert!(transitions.iter().any(|t| matches!(t,
+        dgscope::causes::Transition::Raised(f) if f.id == "apply-stopped" && f.standby.as_deref() == Some("standby:c"))));
+    // The control: both standbys apply.
+    let (found, _) = run(standby_named(Release::R19, "MOUNTED", "prod_c"));
+    assert!(
+        !found.iter().any(|f| f.id == "apply-stopped"),
+        "{:?}",
+        ids(&found)
+    );
+}

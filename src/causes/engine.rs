@@ -24,7 +24,12 @@ struct RuleState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Transition {
     Raised(Finding),
-    Cleared { id: &'static str, at: Timestamp },
+    /// `standby`: as [`Finding::standby`] of the finding that cleared.
+    Cleared {
+        id: &'static str,
+        at: Timestamp,
+        standby: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -108,13 +113,21 @@ impl CauseEngine {
                         if standby_stale && STANDBY_JUDGED.contains(&id) && st.raised.is_some() {
                             st.raised = None;
                             st.false_since = None;
-                            transitions.push(Transition::Cleared { id, at: now });
+                            transitions.push(Transition::Cleared {
+                                id,
+                                at: now,
+                                standby: None,
+                            });
                         } else if st.raised.is_some() {
                             let off = *st.false_since.get_or_insert(now);
                             if now.secs_since(off) >= th.clear_after_s {
                                 st.raised = None;
                                 st.false_since = None;
-                                transitions.push(Transition::Cleared { id, at: now });
+                                transitions.push(Transition::Cleared {
+                                    id,
+                                    at: now,
+                                    standby: None,
+                                });
                             }
                         }
                     }
@@ -144,28 +157,39 @@ impl CauseEngine {
 /// Among equals, the standby's own state (catalog part 2) comes before the part-1 findings it
 /// usually explains.
 pub fn rank(findings: &mut [Finding]) {
-    let present: Vec<&'static str> = findings.iter().map(|f| f.id).collect();
-    let parent = |f: &Finding| f.caused_by.filter(|c| *c != f.id && present.contains(c));
-    let parents: BTreeMap<&'static str, &'static str> = findings
+    // A finding is one rule about one member: the first standby's (and the primary's) have
+    // no `standby`, another standby's name it. A cause and what it explains are about the
+    // same member.
+    type Key = (&'static str, Option<String>);
+    let key = |f: &Finding| -> Key { (f.id, f.standby.clone()) };
+    let present: Vec<Key> = findings.iter().map(key).collect();
+    let parent = |f: &Finding| -> Option<Key> {
+        let up = (f.caused_by.filter(|c| *c != f.id)?, f.standby.clone());
+        present.contains(&up).then_some(up)
+    };
+    let parents: BTreeMap<Key, Key> = findings
         .iter()
-        .filter_map(|f| parent(f).map(|c| (f.id, c)))
+        .filter_map(|f| parent(f).map(|c| (key(f), c)))
         .collect();
-    let mut severity: BTreeMap<&'static str, Severity> =
-        findings.iter().map(|f| (f.id, f.severity)).collect();
+    let mut severity: BTreeMap<Key, Severity> =
+        findings.iter().map(|f| (key(f), f.severity)).collect();
     // Each finding lifts every ancestor; the hop bound guards against a cycle of links.
     for f in findings.iter() {
-        let mut at = f.id;
+        let me = key(f);
+        let mut at = me.clone();
         for _ in 0..findings.len() {
-            let Some(&up) = parents.get(at) else { break };
-            let s = severity[f.id].max(severity[up]);
-            severity.insert(up, s);
+            let Some(up) = parents.get(&at).cloned() else {
+                break;
+            };
+            let s = severity[&me].max(severity[&up]);
+            severity.insert(up.clone(), s);
             at = up;
         }
     }
-    let depth = |id: &'static str| {
+    let depth = |k: &Key| {
         let mut d = 0;
-        let mut at = id;
-        while let Some(&up) = parents.get(at) {
+        let mut at = k;
+        while let Some(up) = parents.get(at) {
             d += 1;
             at = up;
             if d > present.len() {
@@ -176,11 +200,13 @@ pub fn rank(findings: &mut [Finding]) {
     };
     let tier = |id: &str| usize::from(!ROOT_TIER.contains(&id));
     findings.sort_by(|a, b| {
-        severity[b.id]
-            .cmp(&severity[a.id])
-            .then(depth(a.id).cmp(&depth(b.id)))
+        let (ka, kb) = (key(a), key(b));
+        severity[&kb]
+            .cmp(&severity[&ka])
+            .then(depth(&ka).cmp(&depth(&kb)))
             .then(tier(a.id).cmp(&tier(b.id)))
             .then(b.explains.total_cmp(&a.explains))
             .then(a.id.cmp(b.id))
+            .then(a.standby.cmp(&b.standby))
     });
 }

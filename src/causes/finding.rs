@@ -86,6 +86,11 @@ pub struct Finding {
     /// archive gap → the lag): its id. Ranking puts the root cause first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub caused_by: Option<&'static str>,
+    /// The standby slot the finding is about when it is not the first standby (the one the
+    /// rules read by default): every other monitored standby is judged for its own state
+    /// too, and its findings name it. `None` for the first standby and the primary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standby: Option<String>,
 }
 
 /// Overall status in the Nagios convention (`check` exit codes 0..3).

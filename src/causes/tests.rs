@@ -575,6 +575,7 @@ fn ranking_is_severity_then_explained_share() {
         explains,
         since: Timestamp::default(),
         caused_by: None,
+        standby: None,
     };
     let mut v = vec![
         f("a", Severity::Info, 100.0),

@@ -598,6 +598,7 @@ fn a_root_cause_ranks_at_the_severity_of_what_it_causes() {
         explains,
         since: Timestamp::default(),
         caused_by,
+        standby: None,
     };
     let mut v = vec![
         f("lag-stale", Severity::Crit, 300.0, Some("standby-fra-full")),

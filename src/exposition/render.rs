@@ -683,6 +683,8 @@ fn findings(o: &mut Out<'_>, p: &PairSnapshot) {
             ("database", db),
             ("id", Some(f.id)),
             ("severity", Some(f.severity.as_str())),
+            // Another standby's finding of the same rule is its own series.
+            ("standby", f.standby.as_deref()),
         ];
         o.int("dgscope_finding", "", &labels, 1);
     }

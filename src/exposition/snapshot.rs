@@ -38,6 +38,8 @@ pub struct FindingState {
     pub id: &'static str,
     pub severity: Severity,
     pub title: String,
+    /// The standby it is about, when not the first (`Finding::standby`).
+    pub standby: Option<String>,
 }
 
 /// The latest state of one pair.
@@ -148,6 +150,7 @@ impl PairSnapshot {
                     id: f.id,
                     severity: f.severity,
                     title: f.title.clone(),
+                    standby: f.standby.clone(),
                 })
                 .collect(),
             warming_up: assessment.warming_up,

@@ -79,12 +79,23 @@ impl DriverConfig {
     }
 }
 
+/// A finding about the standby `slot` (not the first): it says which, in its title too,
+/// since every output shows the title.
+fn of_standby(mut f: crate::causes::Finding, slot: &str) -> crate::causes::Finding {
+    f.title = format!("{slot}: {}", f.title);
+    f.standby = Some(slot.to_string());
+    f
+}
+
 /// The metrics → causes half of the pipeline: when to assess and what the newest assessment
 /// is. A [`Driver`] pairs it with the engine it owns; the screen, whose app owns the engine
 /// it draws, drives one through [`crate::causes::live::LiveAssessor`] on that engine.
 #[derive(Debug)]
 pub struct Judge {
     causes: CauseEngine,
+    /// Every standby after the first is judged for its own state by a causes engine of its
+    /// own (its own hysteresis), so a second standby's stopped apply is raised too.
+    others: std::collections::BTreeMap<Slot, CauseEngine>,
     window: Window,
     assessment: Assessment,
     /// The instant of the newest entry: assessed once a later one begins.
@@ -98,6 +109,7 @@ impl Judge {
     pub fn new(window: Window, thresholds: Thresholds) -> Self {
         Judge {
             causes: CauseEngine::new(thresholds),
+            others: std::collections::BTreeMap::new(),
             window,
             assessment: Assessment {
                 warming_up: true,
@@ -129,7 +141,46 @@ impl Judge {
     /// Assesses `engine` at its newest instant now (the causes engine does not advance its
     /// hysteresis twice for one instant).
     pub fn assess_now(&mut self, engine: &Engine) -> Vec<Transition> {
-        let (a, tr) = self.causes.assess_for(engine, self.window, None);
+        let (mut a, mut tr) = self.causes.assess_for(engine, self.window, None);
+        let others: Vec<Slot> = engine
+            .standby_slots()
+            .iter()
+            .skip(1)
+            .map(|s| (*s).clone())
+            .collect();
+        for slot in others {
+            let first = &self.causes;
+            let causes = self
+                .others
+                .entry(slot.clone())
+                .or_insert_with(|| CauseEngine::new(first.thresholds().clone()));
+            let (b, more) = causes.assess_for(engine, self.window, Some(&slot));
+            let name = slot.to_string();
+            a.findings.extend(
+                b.findings
+                    .into_iter()
+                    .filter(|f| crate::causes::rules::OTHER_STANDBY_RULES.contains(&f.id))
+                    .map(|f| of_standby(f, &name)),
+            );
+            tr.extend(more.into_iter().filter_map(|t| match t {
+                Transition::Raised(f)
+                    if crate::causes::rules::OTHER_STANDBY_RULES.contains(&f.id) =>
+                {
+                    Some(Transition::Raised(of_standby(f, &name)))
+                }
+                Transition::Cleared { id, at, .. }
+                    if crate::causes::rules::OTHER_STANDBY_RULES.contains(&id) =>
+                {
+                    Some(Transition::Cleared {
+                        id,
+                        at,
+                        standby: Some(name.clone()),
+                    })
+                }
+                _ => None,
+            }));
+        }
+        crate::causes::rank(&mut a.findings);
         self.assessment = a;
         self.assessments += 1;
         tr

@@ -14,6 +14,16 @@ pub const SCHEMA: &str = "dgscope.check/1";
 // The result of a run is the pipeline's (one driver); this module renders it.
 pub use crate::pipeline::check::{pull_entries, releases, CheckMetrics, CheckResult};
 
+/// A finding raised during a run (`history`): the standby it is about when not the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raised {
+    pub id: &'static str,
+    pub severity: crate::causes::Severity,
+    pub raised: Timestamp,
+    pub cleared: Option<Timestamp>,
+    pub standby: Option<String>,
+}
+
 /// [`crate::pipeline::check::run_check`] without the driver, for callers that only render.
 pub fn run_check<I, E>(
     entries: I,
@@ -52,28 +62,27 @@ impl CheckResult {
         }
     }
 
-    /// Each finding raised during the run with its severity, raise and clear times.
-    pub fn history(
-        &self,
-    ) -> Vec<(
-        &'static str,
-        crate::causes::Severity,
-        Timestamp,
-        Option<Timestamp>,
-    )> {
+    /// Each finding raised during the run: its id, severity, raise and clear times, and the
+    /// standby it is about when not the first.
+    pub fn history(&self) -> Vec<Raised> {
         use crate::causes::Transition;
-        let mut out: Vec<(
-            &'static str,
-            crate::causes::Severity,
-            Timestamp,
-            Option<Timestamp>,
-        )> = Vec::new();
+        let mut out: Vec<Raised> = Vec::new();
         for tr in &self.transitions {
             match tr {
-                Transition::Raised(f) => out.push((f.id, f.severity, f.since, None)),
-                Transition::Cleared { id, at } => {
-                    if let Some(h) = out.iter_mut().rev().find(|h| h.0 == *id && h.3.is_none()) {
-                        h.3 = Some(*at);
+                Transition::Raised(f) => out.push(Raised {
+                    id: f.id,
+                    severity: f.severity,
+                    raised: f.since,
+                    cleared: None,
+                    standby: f.standby.clone(),
+                }),
+                Transition::Cleared { id, at, standby } => {
+                    if let Some(h) = out
+                        .iter_mut()
+                        .rev()
+                        .find(|h| h.id == *id && &h.standby == standby && h.cleared.is_none())
+                    {
+                        h.cleared = Some(*at);
                     }
                 }
             }
@@ -95,7 +104,7 @@ impl CheckResult {
             .findings
             .iter()
             .map(|f| {
-                json!({
+                let mut v = json!({
                     "id": f.id,
                     "severity": f.severity,
                     "title": f.title,
@@ -110,7 +119,11 @@ impl CheckResult {
                     "advice": f.advice,
                     "check_sql": verify::texts(&f.verify, &self.releases),
                     "what_if": f.what_if,
-                })
+                });
+                if let Some(sb) = &f.standby {
+                    v["standby"] = json!(sb);
+                }
+                v
             })
             .collect();
         let m = &self.metrics;
@@ -122,9 +135,15 @@ impl CheckResult {
             "warming_up": self.assessment.warming_up,
             "warnings": self.warnings,
             "judged": if self.whole { "whole run" } else { "at end" },
-            "history": self.history().iter().map(|(id, sev, raised, cleared)| json!({
-                "id": id, "severity": sev, "raised": raised, "cleared": cleared,
-            })).collect::<Vec<_>>(),
+            "history": self.history().iter().map(|h| {
+                let mut v = json!({
+                    "id": h.id, "severity": h.severity, "raised": h.raised, "cleared": h.cleared,
+                });
+                if let Some(sb) = &h.standby {
+                    v["standby"] = json!(sb);
+                }
+                v
+            }).collect::<Vec<_>>(),
             "findings": findings,
             "metrics": {
                 "tps": r(m.tps),
@@ -194,15 +213,21 @@ impl CheckResult {
         let history = self.history();
         if self.whole && !history.is_empty() {
             out.push_str("history (whole run):\n");
-            for (id, sev, raised, cleared) in &history {
+            for h in &history {
+                let sev = h.severity;
+                let about = h
+                    .standby
+                    .as_deref()
+                    .map_or(String::new(), |sb| format!(" ({})", safe(sb)));
                 out.push_str(&format!(
-                    "      {sev:<5} {} raised {}, {}\n",
-                    safe(id),
-                    raised.text(),
-                    cleared.map_or("still raised at the end".to_string(), |c| format!(
-                        "cleared {}",
-                        c.text()
-                    ))
+                    "      {sev:<5} {}{about} raised {}, {}\n",
+                    safe(h.id),
+                    h.raised.text(),
+                    h.cleared
+                        .map_or("still raised at the end".to_string(), |c| format!(
+                            "cleared {}",
+                            c.text()
+                        ))
                 ));
             }
         }

@@ -136,9 +136,12 @@ impl Incident {
                 t: f.since,
                 text: format!("{} raised: {} — {}", f.severity, f.id, f.title),
             },
-            Transition::Cleared { id, at } => TimelineItem {
+            Transition::Cleared { id, at, standby } => TimelineItem {
                 t: *at,
-                text: format!("cleared: {id}"),
+                text: match standby {
+                    Some(sb) => format!("cleared: {id} ({sb})"),
+                    None => format!("cleared: {id}"),
+                },
             },
         }
     }

@@ -43,6 +43,7 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
             explains: 2.83,
             since,
             caused_by: None,
+            standby: None,
         },
         Finding {
             id: "lfs-outlier-skew",
@@ -56,6 +57,7 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
             explains: 0.4,
             since,
             caused_by: None,
+            standby: None,
         },
     ]
 }

@@ -94,6 +94,22 @@ pub const STANDBY_JUDGED: &[&str] = &[
     standby_state::TRANSPORT_LAG_UNKNOWN,
 ];
 
+/// What a standby after the first is judged for: its own state and lag. The primary's side
+/// (commit path, log switches, its destinations) is judged once, with the first standby
+/// (`pipeline::Judge`), not again for every standby; so is the storage comparison with the
+/// primary (`standby-io-saturated`), which is about the standby the commit path waits on.
+pub const OTHER_STANDBY_RULES: &[&str] = &[
+    lag::STANDBY_DOWN,
+    lag::LAG_STALE,
+    lag::TRANSPORT_BANDWIDTH,
+    lag::APPLY_BOUND,
+    standby_state::APPLY_STOPPED,
+    standby_state::APPLY_WAITING_FOR_GAP,
+    standby_state::STANDBY_FRA_FULL,
+    standby_state::TRANSPORT_LAG_UNKNOWN,
+    standby_state::APPLY_DELAYED,
+];
+
 /// Rules about redo apply. A far sync instance applies nothing (it only receives and
 /// forwards redo), so none of these is judged when the standby's role is `FAR SYNC`: no
 /// "MRP not running" for a member that never runs MRP.
@@ -159,6 +175,7 @@ impl Draft {
             explains: self.explains.max(0.0),
             since: ctx.now,
             caused_by: None,
+            standby: None,
         }
     }
 }
