@@ -359,3 +359,29 @@ fn rac_standby_names_the_instance_its_lags_come_from_and_11g_buckets_keep_their_
     assert_eq!(&les[..4], &["0.001", "0.002", "0.004", "0.008"]);
     assert_eq!(lfs[1].value, lfs[0].value, "nothing between 1 and 2 ms");
 }
+
+/// The same rule raised for the first standby and for another one: two series, told apart
+/// by the `standby` label, and the exposition stays valid (no duplicate series).
+#[test]
+fn a_finding_about_another_standby_is_its_own_series() {
+    use dgscope::causes::Severity;
+    use dgscope::exposition::FindingState;
+    let (d, _) = driven(Scenario::HealthySync, 20);
+    let mut p = PairSnapshot::from_engine("twin", "twin", &slots(), d.engine(), d.assessment());
+    for standby in [None, Some("standby:far".to_string())] {
+        p.findings.push(FindingState {
+            id: "apply-stopped",
+            severity: Severity::Crit,
+            title: "MRP0 is not running".into(),
+            standby,
+        });
+    }
+    let (t, o, _) = both(&[Arc::new(p)]);
+    for e in [&t, &o] {
+        let series = e.matching("dgscope_finding", &[("id", "apply-stopped")]);
+        assert_eq!(series.len(), 2);
+        let labels: Vec<Option<&str>> = series.iter().map(|s| s.label("standby")).collect();
+        assert!(labels.contains(&None), "{labels:?}");
+        assert!(labels.contains(&Some("standby:far")), "{labels:?}");
+    }
+}
