@@ -291,6 +291,16 @@ impl<'a> P<'a> {
         }
     }
 
+    /// A string value (after any whitespace): borrowed when it has no escape.
+    #[inline]
+    fn string_value(&mut self) -> R<Cow<'a, str>> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.bail("expected a string"));
+        }
+        self.string()
+    }
+
     /// The whole string token at `"`, escapes unchecked (serde checks them).
     fn string_token(&mut self) -> R<&'a [u8]> {
         let start = self.i;
@@ -494,22 +504,14 @@ impl Json for bool {
 impl Json for String {
     #[inline]
     fn from_json(p: &mut P) -> R<Self> {
-        p.ws();
-        if p.peek() != Some(b'"') {
-            return Err(p.bail("expected a string"));
-        }
-        p.string().map(Cow::into_owned)
+        p.string_value().map(Cow::into_owned)
     }
 }
 
 impl Json for Name {
     #[inline]
     fn from_json(p: &mut P) -> R<Self> {
-        p.ws();
-        if p.peek() != Some(b'"') {
-            return Err(p.bail("expected a string"));
-        }
-        p.string().map(|s| match s {
+        p.string_value().map(|s| match s {
             Cow::Borrowed(s) => Name::new(s),
             Cow::Owned(s) => Name::from(s),
         })
