@@ -446,18 +446,11 @@ fn datum_unchanged_for(ctx: &Context, datum: crate::timestamp::Timestamp, secs: 
 /// so INFO, WARN only when it outlasts two log switches or 10 min. The unresolvable gaps are
 /// `apply-waiting-for-gap`'s (CRIT), not repeated here.
 fn dest_trouble(ctx: &Context, th: &Thresholds, d: &Dest) -> Option<Severity> {
-    if d.status == DestStatus::Error || d.error.as_deref().is_some_and(|e| !e.trim().is_empty()) {
-        return Some(Severity::Crit);
+    if let Some(s) = forwarding_trouble(d) {
+        return Some(s);
     }
-    if !d.has_gap() {
+    if !(d.has_gap() && gap_status(d) == "LOG SWITCH GAP") {
         return None;
-    }
-    let gap = d.gap.as_deref().unwrap_or("").trim().to_ascii_uppercase();
-    if gap.contains("UNRESOLVABLE") {
-        return None;
-    }
-    if gap != "LOG SWITCH GAP" {
-        return Some(Severity::Warn);
     }
     let (lasted_s, switches) = log_switch_gap_age(ctx, d);
     if lasted_s >= th.log_switch_gap_max_s || switches >= th.log_switch_gap_switches {
@@ -465,6 +458,10 @@ fn dest_trouble(ctx: &Context, th: &Thresholds, d: &Dest) -> Option<Severity> {
     } else {
         Some(Severity::Info)
     }
+}
+
+fn gap_status(d: &Dest) -> String {
+    d.gap.as_deref().unwrap_or("").trim().to_ascii_uppercase()
 }
 
 /// How long (s) the primary's samples have shown `d`'s current gap status without a break,
@@ -486,14 +483,15 @@ fn log_switch_gap_age(ctx: &Context, d: &Dest) -> (f64, u32) {
     (newest.t.secs_since(since), switches)
 }
 
-/// A destination a far sync or cascading standby forwards redo on: an error there is CRIT,
-/// a gap other than the routine LOG SWITCH GAP of ASYNC transport WARN. (A LOG SWITCH GAP is
-/// aged on the primary's samples only; the sending member's history is not kept for it.)
+/// What a destination's own row says: an error is CRIT, a gap other than the routine LOG
+/// SWITCH GAP of ASYNC transport WARN. This is all that is judged on the destinations a far
+/// sync or cascading standby forwards redo on; the primary's own also have their LOG SWITCH
+/// GAP aged on the primary's samples ([`dest_trouble`]), a history not kept for a sender.
 fn forwarding_trouble(d: &Dest) -> Option<Severity> {
     if d.status == DestStatus::Error || d.error.as_deref().is_some_and(|e| !e.trim().is_empty()) {
         return Some(Severity::Crit);
     }
-    let gap = d.gap.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    let gap = gap_status(d);
     (d.has_gap() && gap != "LOG SWITCH GAP" && !gap.contains("UNRESOLVABLE"))
         .then_some(Severity::Warn)
 }
