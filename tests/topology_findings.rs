@@ -681,7 +681,9 @@ fn a_second_standby_is_judged_for_its_own_state_and_its_findings_name_it() {
     // The primary's side is judged once, not again for the second standby.
     for f in &found {
         assert!(
-            f.standby.is_none() || dgscope::causes::rules::OTHER_STANDBY_RULES.contains(&f.id),
+            f.standby.is_none()
+                || dgscope::causes::rules::spec(f.id)
+                    .is_some_and(|r| r.scope == dgscope::causes::rules::Scope::EachStandby),
             "{} judged again for {:?}",
             f.id,
             f.standby

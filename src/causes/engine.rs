@@ -4,7 +4,7 @@
 use super::context::Context;
 use super::finding::Severity;
 use super::finding::{Assessment, Finding};
-use super::rules::{APPLY_RULES, ROOT_TIER, RULES, STANDBY_JUDGED, STATE_RULES};
+use super::rules::{self, Kind, Tier};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};
 use crate::sample::Slot;
@@ -82,14 +82,14 @@ impl CauseEngine {
         let mut transitions = Vec::new();
         if fresh {
             self.last_eval = Some(now);
-            for &(id, rule) in RULES {
-                let current = if (warming_up && !STATE_RULES.contains(&id))
-                    || (transport_only && APPLY_RULES.contains(&id))
-                {
-                    None
-                } else {
-                    rule(&ctx, th)
-                };
+            for spec in rules::all() {
+                let id = spec.id;
+                let current =
+                    if (warming_up && spec.kind != Kind::State) || (transport_only && spec.apply) {
+                        None
+                    } else {
+                        (spec.eval)(&ctx, th)
+                    };
                 let st = self.states.entry(id).or_default();
                 match current {
                     Some(mut f) => {
@@ -110,7 +110,7 @@ impl CauseEngine {
                         st.true_since = None;
                         // Judged from the standby's figures, which are stale now: no longer
                         // shown as if current (the stale rule), so no clear delay.
-                        if standby_stale && STANDBY_JUDGED.contains(&id) && st.raised.is_some() {
+                        if standby_stale && spec.standby_judged && st.raised.is_some() {
                             st.raised = None;
                             st.false_since = None;
                             transitions.push(Transition::Cleared {
@@ -198,7 +198,7 @@ pub fn rank(findings: &mut [Finding]) {
         }
         d
     };
-    let tier = |id: &str| usize::from(!ROOT_TIER.contains(&id));
+    let tier = |id: &str| usize::from(rules::spec(id).is_none_or(|r| r.tier != Tier::Root));
     findings.sort_by(|a, b| {
         let (ka, kb) = (key(a), key(b));
         severity[&kb]

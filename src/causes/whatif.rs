@@ -168,21 +168,9 @@ pub trait WhatIfModel: Send + Sync {
     fn what_if(&self, observed: &Observed, change: Change) -> Option<WhatIf>;
 }
 
-/// The changes worth estimating for a finding.
+/// The changes worth estimating for a finding (as its rule's record says).
 pub fn changes_for(id: &str, observed: &Observed) -> Vec<Change> {
-    match id {
-        "standby-redo-write-slow" => {
-            let mut v = vec![Change::FastSync];
-            if observed.srl_members.is_some_and(|m| m > 1) {
-                v.push(Change::OneSrlMember);
-            }
-            v
-        }
-        "network-latency" if observed.sync_affirm == Some(true) => vec![Change::FastSync],
-        "transport-bandwidth" => vec![Change::Zlib { ratio: 2.7 }],
-        "log-switch-frequent" => vec![Change::LogsFor20Min],
-        _ => Vec::new(),
-    }
+    super::rules::spec(id).map_or_else(Vec::new, |r| (r.what_ifs)(observed))
 }
 
 /// Fills each finding's what-if figures from the model.

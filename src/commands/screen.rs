@@ -44,6 +44,9 @@ pub fn options(
         }
     }
     opts.raise_after_s = config.thresholds.raise_after_s;
+    opts.raw_span = opts
+        .raw_span
+        .max(crate::pipeline::driver::recent_span(&config.thresholds));
     opts.record_zstd = config.record_compress == Some(true);
     if config.mouse == Some(false) {
         opts.mouse = false;

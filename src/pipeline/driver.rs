@@ -12,15 +12,31 @@ use crate::timestamp::Timestamp;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-/// How far back the rules read raw samples (a state held for `state_hold_s`, a datum
-/// unchanged for `stale_datum_s`), twice over plus a minute, within 5..15 minutes.
+/// A minute beyond what the rules read: a condition that has just reached its span is seen
+/// whole, with the sample before it.
+const MARGIN_S: f64 = 60.0;
+
+/// How far back the rules read raw samples, derived from the registered rules' records
+/// ([`crate::causes::rules::needs`]): the longest raw span any of them reads under `th` (a
+/// state held for `state_hold_s`, a datum unchanged for `stale_datum_s`, a LOG SWITCH GAP
+/// aged to `log_switch_gap_max_s` …) plus a minute, and at least 5 minutes.
 pub fn recent_span(th: &Thresholds) -> Duration {
-    let s = 2.0 * th.state_hold_s.max(th.stale_datum_s) + 60.0;
-    Duration::from_secs_f64(if s.is_finite() {
-        s.clamp(300.0, 900.0)
-    } else {
-        900.0
-    })
+    let need = crate::causes::rules::needs(th).raw_s + MARGIN_S;
+    Duration::from_secs_f64(need.max(300.0))
+}
+
+/// Trend points the rules read (one a sample; 1 s is the finest interval), with the margin.
+fn trend_points(th: &Thresholds) -> usize {
+    (crate::causes::rules::needs(th).trend_s + MARGIN_S).ceil() as usize
+}
+
+/// The raw span and history of an engine that keeps at least `raw_span` and `history_len`,
+/// and whatever more the registered rules read under `th`.
+pub fn engine_config(th: &Thresholds, raw_span: Duration, history_len: usize) -> EngineConfig {
+    EngineConfig {
+        raw_span: raw_span.max(recent_span(th)),
+        history_len: history_len.max(trend_points(th)),
+    }
 }
 
 /// How a driver keeps and judges its data.
@@ -33,13 +49,11 @@ pub struct DriverConfig {
 }
 
 impl DriverConfig {
-    /// The screen's and serve's setting: causes over the last minute, raw samples for it.
+    /// The screen's and serve's setting: causes over the last minute, raw samples for it and
+    /// for what the rules read further back.
     pub fn last_minute(thresholds: Thresholds) -> Self {
         DriverConfig {
-            engine: EngineConfig {
-                raw_span: Duration::from_secs(60),
-                history_len: 120,
-            },
+            engine: engine_config(&thresholds, Duration::from_secs(60), 120),
             window: Window::Last(Duration::from_secs(60)),
             thresholds,
         }
@@ -48,8 +62,9 @@ impl DriverConfig {
     /// The incident report's setting: causes over the last minute like the screen, raw
     /// samples for the engine's default span (the impact table compares up to 15 minutes).
     pub fn for_report(thresholds: Thresholds) -> Self {
+        let d = EngineConfig::default();
         DriverConfig {
-            engine: EngineConfig::default(),
+            engine: engine_config(&thresholds, d.raw_span, d.history_len),
             ..DriverConfig::last_minute(thresholds)
         }
     }
@@ -66,12 +81,12 @@ impl DriverConfig {
             .max(Duration::from_secs(60));
         let raw_span = match duration {
             Some(_) => span.min(recent_span(&thresholds)),
-            None => span,
+            None => span.max(recent_span(&thresholds)),
         };
         DriverConfig {
             engine: EngineConfig {
                 raw_span,
-                history_len: 3600,
+                history_len: 3600.max(trend_points(&thresholds)),
             },
             window: Window::Last(span),
             thresholds,
@@ -85,6 +100,12 @@ fn of_standby(mut f: crate::causes::Finding, slot: &str) -> crate::causes::Findi
     f.title = format!("{slot}: {}", f.title);
     f.standby = Some(slot.to_string());
     f
+}
+
+/// Whether the rule `id` is judged for every standby, not only with the first.
+fn each_standby(id: &str) -> bool {
+    crate::causes::rules::spec(id)
+        .is_some_and(|r| r.scope == crate::causes::rules::Scope::EachStandby)
 }
 
 /// The metrics → causes half of the pipeline: when to assess and what the newest assessment
@@ -159,18 +180,14 @@ impl Judge {
             a.findings.extend(
                 b.findings
                     .into_iter()
-                    .filter(|f| crate::causes::rules::OTHER_STANDBY_RULES.contains(&f.id))
+                    .filter(|f| each_standby(f.id))
                     .map(|f| of_standby(f, &name)),
             );
             tr.extend(more.into_iter().filter_map(|t| match t {
-                Transition::Raised(f)
-                    if crate::causes::rules::OTHER_STANDBY_RULES.contains(&f.id) =>
-                {
+                Transition::Raised(f) if each_standby(f.id) => {
                     Some(Transition::Raised(of_standby(f, &name)))
                 }
-                Transition::Cleared { id, at, .. }
-                    if crate::causes::rules::OTHER_STANDBY_RULES.contains(&id) =>
-                {
+                Transition::Cleared { id, at, .. } if each_standby(id) => {
                     Some(Transition::Cleared {
                         id,
                         at,
@@ -474,5 +491,156 @@ mod tests {
         assert_eq!(d.samples(), 0);
         assert!(d.finish().is_empty());
         assert!(d.assessment().warming_up);
+    }
+
+    /// A testkit pair driven second by second through a driver with `config`, as `serve`
+    /// and `check` drive a source.
+    fn drive(config: DriverConfig, pair: &crate::causes::testkit::Pair, secs: i64) -> Driver {
+        let mut d = Driver::new(config);
+        let mut acc = crate::causes::testkit::Acc::default();
+        for i in 0..secs {
+            acc.advance(pair);
+            d.push(Entry::Sample(Box::new(pair.primary(i, &acc))));
+            d.push(Entry::Sample(Box::new(pair.standby(i, &acc))));
+        }
+        d.finish();
+        d
+    }
+
+    fn severity_of(d: &Driver, id: &str) -> Option<crate::causes::Severity> {
+        let a = d.assessment();
+        a.findings.iter().find(|f| f.id == id).map(|f| f.severity)
+    }
+
+    /// `serve`'s and `check --duration`'s settings, with `th`.
+    fn headless(th: &Thresholds) -> [(&'static str, DriverConfig); 2] {
+        [
+            ("serve", DriverConfig::last_minute(th.clone())),
+            (
+                "check --duration 15m",
+                DriverConfig::for_check(Some(Duration::from_secs(900)), th.clone()),
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_log_switch_gap_that_lasts_ten_minutes_is_warn_under_serve_and_check_duration() {
+        let pair = crate::causes::testkit::Pair {
+            sync: false,
+            remote_ms: None,
+            gap: "LOG SWITCH GAP".into(),
+            ..Default::default()
+        };
+        let th = Thresholds::default();
+        for (what, config) in headless(&th) {
+            let short = drive(config.clone(), &pair, 120);
+            assert_eq!(
+                severity_of(&short, "dest-error"),
+                Some(crate::causes::Severity::Info),
+                "{what}: two minutes of a log switch gap is routine"
+            );
+            let long = drive(config, &pair, 640);
+            assert_eq!(
+                severity_of(&long, "dest-error"),
+                Some(crate::causes::Severity::Warn),
+                "{what}: past log_switch_gap_max_s the gap is WARN"
+            );
+        }
+    }
+
+    #[test]
+    fn state_findings_held_for_a_long_state_hold_are_raised_under_serve_and_check_duration() {
+        use crate::causes::testkit::Pair;
+        let th = Thresholds {
+            state_hold_s: 240.0,
+            ..Thresholds::default()
+        };
+        let cases = [
+            (
+                "apply-stopped",
+                Pair {
+                    mrp_action: None,
+                    apply_lag_growth: 1.0,
+                    ..Pair::default()
+                },
+            ),
+            (
+                "transport-lag-unknown",
+                Pair {
+                    transport_lag_null: true,
+                    ..Pair::default()
+                },
+            ),
+            (
+                "protection-degraded",
+                Pair {
+                    protection_mode: Some("MAXIMUM AVAILABILITY".into()),
+                    protection_level: Some("RESYNCHRONIZATION".into()),
+                    ..Pair::default()
+                },
+            ),
+        ];
+        for (what, config) in headless(&th) {
+            for (id, pair) in &cases {
+                let early = drive(config.clone(), pair, 200);
+                assert_eq!(severity_of(&early, id), None, "{what}: {id} before 240 s");
+                let held = drive(config.clone(), pair, 260);
+                assert_eq!(
+                    severity_of(&held, id),
+                    Some(crate::causes::Severity::Crit),
+                    "{what}: {id} held past state_hold_s"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn retention_follows_what_the_rules_read() {
+        let th = Thresholds::default();
+        let gap = th.log_switch_gap_max_s;
+        for (what, config) in headless(&th) {
+            assert!(
+                config.engine.raw_span.as_secs_f64() > gap,
+                "{what}: {:?} raw, the gap rule reads {gap} s",
+                config.engine.raw_span
+            );
+        }
+        // A longer setting is kept longer, everywhere (a run of known length needs no more
+        // than itself).
+        let longer = Thresholds {
+            log_switch_gap_max_s: 1800.0,
+            ..th
+        };
+        assert!(
+            DriverConfig::last_minute(longer.clone())
+                .engine
+                .raw_span
+                .as_secs()
+                > 1800
+        );
+        assert!(
+            DriverConfig::for_report(longer.clone())
+                .engine
+                .raw_span
+                .as_secs()
+                > 1800
+        );
+        assert!(
+            DriverConfig::for_check(None, longer.clone())
+                .engine
+                .raw_span
+                .as_secs()
+                > 1800
+        );
+        let run = Duration::from_secs(900);
+        assert_eq!(
+            DriverConfig::for_check(Some(run), longer).engine.raw_span,
+            run
+        );
+        let trend = Thresholds {
+            apply_rate_window_s: 600.0,
+            ..Thresholds::default()
+        };
+        assert!(DriverConfig::last_minute(trend).engine.history_len >= 600);
     }
 }

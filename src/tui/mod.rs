@@ -49,6 +49,9 @@ pub struct TuiOptions {
     pub causes_available: bool,
     /// Points of history kept per database (the config file's `history`).
     pub history: usize,
+    /// Raw samples kept per database: at least what the rules read
+    /// (`pipeline::driver::recent_span` of the thresholds).
+    pub raw_span: Duration,
     /// How long a condition must hold before a finding is raised (the thresholds'
     /// `raise_after_s`): until the session has that much data the causes pane says
     /// "warming up".
@@ -86,6 +89,7 @@ impl TuiOptions {
             out_dir: PathBuf::from("."),
             causes_available: true,
             history: crate::metrics::EngineConfig::default().history_len,
+            raw_span: crate::metrics::EngineConfig::default().raw_span,
             raise_after_s: crate::causes::Thresholds::default().raise_after_s,
             mouse: true,
             record_zstd: false,
@@ -180,7 +184,7 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
     };
     let engine = Engine::new(crate::metrics::EngineConfig {
         history_len: opts.history.max(1),
-        ..crate::metrics::EngineConfig::default()
+        raw_span: opts.raw_span,
     });
     let mut app = App::new(cfg, engine, assessor);
     app.window = Window::Last(Duration::from_secs(60));

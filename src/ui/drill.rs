@@ -11,16 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use ratatui::Frame;
 
-/// Causes about lag and transport show the lag chart; the others the commit latencies.
+/// Causes about lag and transport show the lag chart; the others the commit latencies (as
+/// the rule's record says).
 fn is_lag_cause(id: &str) -> bool {
-    [
-        "transport-bandwidth",
-        "apply-bound",
-        "lag-stale",
-        "dest-error",
-        "standby-down",
-    ]
-    .contains(&id)
+    crate::causes::rules::spec(id).is_some_and(|r| r.chart == crate::causes::rules::Chart::Lag)
 }
 
 /// The evidence source, with the age of the read when it comes from a part read once a

@@ -1,10 +1,12 @@
 //! Causes on the commit path: where `log file sync` time goes (seed 000, seed 001).
 
+use super::spec::{RuleSpec, BASE};
 use super::{ev, ms, Draft};
 use crate::causes::context::{broadcast_ms, Context};
 use crate::causes::finding::{Evidence, Finding, Severity};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
+use crate::causes::whatif::Change;
 use crate::metrics::Delta;
 use crate::sample::names::{event, filetype, os, stat};
 
@@ -14,6 +16,77 @@ pub const ADAPTIVE_LFS_POLLING: &str = "adaptive-lfs-polling";
 pub const LGWR_CPU_STARVED: &str = "lgwr-cpu-starved";
 pub const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
 pub const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
+
+/// This family's rules, registered (see [`super::spec`]).
+pub(super) const RULES: &[RuleSpec] = &[
+    RuleSpec {
+        id: STANDBY_REDO_WRITE_SLOW,
+        eval: standby_redo_write_slow,
+        severity: "WARN (CRIT at 5 ms)",
+        standby_judged: true,
+        what_ifs: |o| {
+            let mut v = vec![Change::FastSync];
+            if o.srl_members.is_some_and(|m| m > 1) {
+                v.push(Change::OneSrlMember);
+            }
+            v
+        },
+        verify: &[
+            V::CommitPathAverages,
+            V::RfsLatency,
+            V::SrlLayout,
+            V::IoByFiletype,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: NETWORK_LATENCY,
+        eval: network_latency,
+        severity: "WARN",
+        what_ifs: |o| {
+            if o.sync_affirm == Some(true) {
+                vec![Change::FastSync]
+            } else {
+                Vec::new()
+            }
+        },
+        verify: &[V::CommitPathAverages, V::RfsLatency, V::DestConfig],
+        ..BASE
+    },
+    RuleSpec {
+        id: ADAPTIVE_LFS_POLLING,
+        eval: adaptive_lfs_polling,
+        severity: "WARN",
+        verify: &[V::PollingStats, V::CommitPathAverages, V::LfsHistogram],
+        ..BASE
+    },
+    RuleSpec {
+        id: LGWR_CPU_STARVED,
+        eval: lgwr_cpu_starved,
+        severity: "WARN",
+        verify: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
+        ..BASE
+    },
+    RuleSpec {
+        id: LGWR_WRITE_SLOW,
+        eval: lgwr_write_slow,
+        severity: "WARN (CRIT at 10 ms)",
+        verify: &[
+            V::LfpwHistogram,
+            V::CommitPathAverages,
+            V::IoByFiletype,
+            V::OrlLayout,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: LFS_OUTLIER_SKEW,
+        eval: lfs_outlier_skew,
+        severity: "INFO",
+        verify: &[V::LfsHistogram, V::LogSwitches],
+        ..BASE
+    },
+];
 
 const V_SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
 
@@ -198,7 +271,6 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
             ),
             evidence,
             meaning: "With SYNC AFFIRM every commit waits until the standby's RFS has written the redo into a standby redo log. When that write is slower than the primary's own log write, the standby's disk sets the commit time. Seed 000 shows 2-member SRLs on a slow disk: RFS 2.89 ms, log file sync 4.60 ms and TPS −20 %; after moving to one member on fast storage RFS fell to 0.89 ms.",
-            check: &[V::CommitPathAverages, V::RfsLatency, V::SrlLayout, V::IoByFiletype],
             advice: &[],
             // The SRL write's part of the time a commit waits beyond its local write.
             explains: rfs.min(remote - lfpw),
@@ -267,7 +339,6 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "SYNC Remote Write is the round trip to the standby plus, with AFFIRM, the standby's redo log write. What is left after the RFS write is network: distance, congestion or small socket buffers. MAA expects a SYNC round trip under 5 ms; every millisecond adds to every commit.",
-            check: &[V::CommitPathAverages, V::RfsLatency, V::DestConfig],
             advice: &[
                 "Measure the path with oratcptest; compare with the round trip the application can afford.",
                 "Size socket buffers (SDU, RECV_BUF_SIZE/SEND_BUF_SIZE) to at least 3 × bandwidth-delay product.",
@@ -446,7 +517,6 @@ pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Adaptive log file sync (11.2.0.3+) switches foreground sessions from being posted by LGWR to sleeping and polling. A session then sees its commit only at its next poll, so log file sync grows towards the poll interval while the writes stay fast. Seed 001 saw 7–8 ms log file sync with 1–3 ms writes; disabling the feature brought it to about 3 ms.",
-            check: &[V::PollingStats, V::CommitPathAverages, V::LfsHistogram],
             advice: &[
                 "Confirm in the LGWR trace file: lines like 'Log file sync switching to polling'.",
                 "_use_adaptive_log_file_sync=FALSE keeps post/wait. It is a hidden parameter: change it only with Oracle Support's agreement.",
@@ -522,7 +592,6 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "When the host is saturated, LGWR waits for a CPU to start each write and committing sessions wait for a CPU to notice they were posted. log file sync then exceeds the write time by scheduler quanta (peaks near 10/20/30 ms), while log file parallel write stays fast. On RAC each instance has its own LGWR and host: one saturated node slows its own commits while the cluster's sums look fine.",
-            check: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
             advice: &[
                 "Find what saturates the host (connection storms, runaway batch, other databases) and reduce it.",
                 "Keep the run queue below the CPU count; a resource manager plan can protect foreground work.",
@@ -611,7 +680,6 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "log file parallel write is LGWR's own write to the online redo logs; every commit waits for it. Seed 001's storage SLA was 0.5 ms and it saw 1–3 ms, with a locking filesystem (VxFS without ODM) serialising the writes.",
-            check: &[V::LfpwHistogram, V::CommitPathAverages, V::IoByFiletype, V::OrlLayout],
             advice: &[
                 "Put the online redo logs on the fastest storage, apart from datafiles and archive logs.",
                 "Use direct/asynchronous I/O (ODM or filesystemio_options=SETALL) rather than a filesystem that locks per write.",
@@ -679,7 +747,6 @@ pub fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 ev("log file sync p90 ≤", p(0.9), "ms", None, "V$EVENT_HISTOGRAM_MICRO"),
             ],
             meaning: "A few long waits carry most of the wait time, so the log file sync average describes almost no commit. Seed 000's SYNC histogram had 91.4 % of waits under 8 ms while the average looked alarming. Judge SYNC's impact by TPS and redo rate, and chase the outliers separately.",
-            check: &[V::LfsHistogram, V::LogSwitches],
             advice: &[
                 "Judge the impact of SYNC by TPS and redo rate, not by the log file sync average.",
                 "Find what causes the outliers: I/O hiccups, log switches (each forces a standby checkpoint), network blips.",

@@ -1,18 +1,60 @@
 //! Causes in the configuration and the storage: log sizes and switches, standby redo logs,
 //! the log buffer, standby disks (seed 000, seed 001, Data Guard docs).
 
+use super::spec::{Reads, RuleSpec, BASE};
 use super::{ev, ms, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::rates;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
+use crate::causes::whatif::Change;
 use crate::sample::names::{event, filetype};
 
 pub const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
 pub const STANDBY_IO_SATURATED: &str = "standby-io-saturated";
 pub const SRL_CONFIG: &str = "srl-config";
 pub const REDO_SIZING: &str = "redo-sizing";
+
+/// This family's rules, registered (see [`super::spec`]).
+pub(super) const RULES: &[RuleSpec] = &[
+    RuleSpec {
+        id: LOG_SWITCH_FREQUENT,
+        eval: log_switch_frequent,
+        severity: "WARN",
+        reads: &[Reads::Latest],
+        what_ifs: |_| vec![Change::LogsFor20Min],
+        verify: &[V::LogSwitches, V::OrlLayout, V::SrlLayout],
+        ..BASE
+    },
+    RuleSpec {
+        id: STANDBY_IO_SATURATED,
+        eval: standby_io_saturated,
+        severity: "WARN",
+        // About the standby the commit path waits on, compared with the primary: judged
+        // once, with the first standby.
+        standby_judged: true,
+        verify: &[V::IoByFiletype, V::RfsLatency, V::SrlLayout],
+        ..BASE
+    },
+    RuleSpec {
+        id: SRL_CONFIG,
+        eval: srl_config,
+        severity: "WARN if an SRL is smaller than the largest online log, else INFO",
+        standby_judged: true,
+        reads: &[Reads::Latest],
+        verify: &[V::SrlLayout, V::OrlLayout],
+        ..BASE
+    },
+    RuleSpec {
+        id: REDO_SIZING,
+        eval: redo_sizing,
+        severity: "INFO",
+        reads: &[Reads::Latest],
+        verify: &[V::RedoSizing, V::OrlLayout],
+        ..BASE
+    },
+];
 
 const MB: f64 = 1048576.0;
 
@@ -129,7 +171,6 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Each log switch makes the standby finish its standby redo log and run a full checkpoint, a burst of write I/O that slows RFS writes (and so SYNC commits) for seconds. MAA and seed 000 name frequent switches as a main source of log file sync outliers; logs should last 15–20 minutes at peak redo.",
-            check: &[V::LogSwitches, V::OrlLayout, V::SrlLayout],
             advice: &[],
             explains: tail_ms.max(0.01),
         }
@@ -210,7 +251,6 @@ pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "The standby's disks take much longer per write than the primary's for the same kind of file. Redo receipt (and with SYNC AFFIRM every commit) and redo apply run at the speed of the standby's storage; seed 000 found the standby's redo logs on a slower disk.",
-            check: &[V::IoByFiletype, V::RfsLatency, V::SrlLayout],
             advice: &[
                 "Look for other work on the standby host's storage: backups, other databases, reporting.",
                 "Match the standby's storage to the primary's, especially for standby redo logs.",
@@ -430,7 +470,6 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             title: format!("Standby redo log layout differs from the recommendation: {}", problems.join("; ")),
             evidence,
             meaning: "Data Guard wants one more standby redo log group per thread than online log groups (unassigned SRLs, thread 0, serve any thread), each at least as large as the largest online log and preferably the same size; a log that finds no fitting SRL is written as an archive log instead and real-time apply waits for it. Every extra member is another write the SRL write waits for (seed 000). Block sizes of SRLs and ORLs must match too (V$STANDBY_LOG.BLOCKSIZE, V$LOG.BLOCKSIZE).",
-            check: &[V::SrlLayout, V::OrlLayout],
             advice: &[],
             explains: 0.0,
         }
@@ -488,7 +527,6 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             title: format!("Redo sizing outside the usual ranges: {}", problems.join(", ")),
             evidence,
             meaning: "Seed 001 recommends a log_buffer of at least 16 MB for busy OLTP (large SGAs and MAA configurations use 256 MB and more, which is fine); Oracle's guidance puts online redo logs at 300 MB or more, sized by peak redo rate.",
-            check: &[V::RedoSizing, V::OrlLayout],
             advice: &[
                 "Set log_buffer to at least 16 MB (a restart is needed).",
                 "Size online redo logs by peak redo rate so a log lasts 15–20 minutes.",

@@ -1,12 +1,14 @@
 //! Causes of standby lag: transport, apply, freshness, destination errors, an unreachable
 //! standby (seed 002, MAA).
 
+use super::spec::{Chart, Kind, Reads, RuleSpec, Scope, BASE};
 use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
 use super::{ev, Draft, STANDBY_FRA_FULL};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
+use crate::causes::whatif::Change;
 use crate::sample::names::event;
 use crate::sample::{Dest, DestStatus};
 
@@ -15,6 +17,74 @@ pub const APPLY_BOUND: &str = "apply-bound";
 pub const LAG_STALE: &str = "lag-stale";
 pub const DEST_ERROR: &str = "dest-error";
 pub const STANDBY_DOWN: &str = "standby-down";
+
+/// This family's rules, registered (see [`super::spec`]).
+pub(super) const RULES: &[RuleSpec] = &[
+    RuleSpec {
+        id: TRANSPORT_BANDWIDTH,
+        eval: transport_bandwidth,
+        severity: "WARN (CRIT at 5 min)",
+        scope: Scope::EachStandby,
+        standby_judged: true,
+        reads: &[Reads::Window, Reads::Trend(|th| th.transport_rise_window_s)],
+        chart: Chart::Lag,
+        what_ifs: |_| vec![Change::Zlib { ratio: 2.7 }],
+        verify: &[V::DgLags, V::DestConfig, V::ArchiveGap],
+        ..BASE
+    },
+    RuleSpec {
+        id: APPLY_BOUND,
+        eval: apply_bound,
+        severity: "WARN (CRIT at 5 min)",
+        scope: Scope::EachStandby,
+        apply: true,
+        standby_judged: true,
+        reads: &[
+            Reads::Window,
+            Reads::Trend(|th| th.transport_rise_window_s.max(th.apply_rate_window_s)),
+        ],
+        chart: Chart::Lag,
+        verify: &[V::ApplyRate, V::ApplyWaits, V::DgLags, V::ApplyProcesses],
+        ..BASE
+    },
+    RuleSpec {
+        id: LAG_STALE,
+        eval: lag_stale,
+        severity: "CRIT",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        standby_judged: true,
+        reads: &[Reads::StandbyRaw(|th| th.stale_datum_s)],
+        chart: Chart::Lag,
+        verify: &[V::DgLags, V::DestConfig, V::ApplyProcesses],
+        ..BASE
+    },
+    RuleSpec {
+        id: DEST_ERROR,
+        eval: dest_error,
+        severity: "CRIT for an error, WARN for a resolvable gap, INFO for a short log switch gap",
+        kind: Kind::State,
+        // A LOG SWITCH GAP is aged over the primary's samples.
+        reads: &[
+            Reads::Latest,
+            Reads::PrimaryRaw(|th| th.log_switch_gap_max_s),
+        ],
+        chart: Chart::Lag,
+        verify: &[V::DestConfig, V::ArchiveGap, V::DgLags],
+        ..BASE
+    },
+    RuleSpec {
+        id: STANDBY_DOWN,
+        eval: standby_down,
+        severity: "CRIT",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        reads: &[Reads::Latest],
+        chart: Chart::Lag,
+        verify: &[V::DestConfig, V::ArchiveGap],
+        ..BASE
+    },
+];
 
 /// The destination ships: `VALID` without an error. The standby's own destination when it
 /// can be matched, else every remote destination (and at least one).
@@ -200,7 +270,6 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             },
             evidence,
             meaning: "The standby applies what it receives, but redo arrives late: the primary generates redo faster than the network ships it. Seed 002 shipped a ~140 MB/s burst over a ~109 MB/s link and built 338 s of transport lag; with compression it stayed near 20 s. MAA expects transport lag under 10 s.",
-            check: &[V::DgLags, V::DestConfig, V::ArchiveGap],
             advice: &[
                 "Compare the redo rate with the link: needed Mbit/s ≈ redo bytes/s ÷ 0.7 × 8 / 10^6.",
                 "First make sure the link's capacity is usable: TCP socket buffers (RECV_BUF_SIZE/SEND_BUF_SIZE in sqlnet.ora or the TNS descriptor) of at least 3 × the bandwidth-delay product; measure the path with oratcptest before and after.",
@@ -357,7 +426,6 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Redo reaches the standby in time, but recovery applies it slower than the primary generates it. MAA names checkpoints as the heaviest I/O of recovery; reads of data blocks are next. Seed 004 shows the redo read rate is bound by I/O, not by read-buffer parameters.",
-            check: &[V::ApplyRate, V::ApplyWaits, V::DgLags, V::ApplyProcesses],
             advice: &[
                 "By the top standby wait: 'checkpoint completed' → more DB writers and larger logs (fewer checkpoints); 'recovery read' or 'db file sequential read' → faster datafile storage.",
                 "Make sure the standby's storage and CPU match the primary's.",
@@ -406,7 +474,6 @@ pub fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "V$DATAGUARD_STATS",
             )],
             meaning: "V$DATAGUARD_STATS computes lag from data the primary sends periodically. When DATUM_TIME stops advancing the standby is not receiving, and the lag values no longer describe reality (Oracle: the difference should stay under 30 s).",
-            check: &[V::DgLags, V::DestConfig, V::ApplyProcesses],
             advice: &[
                 "Check the primary's destination status and error, the network path, and the RFS processes on the standby.",
                 "Treat the displayed lag as unknown until DATUM_TIME moves again.",
@@ -588,7 +655,6 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning,
-            check: &[V::DestConfig, V::ArchiveGap, V::DgLags],
             advice: &[
                 "Read the destination's ERROR text; fix the network or standby problem it names.",
                 "Once the destination is VALID again, watch the gap resolve (V$ARCHIVE_GAP on the standby).",
@@ -621,7 +687,6 @@ pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
                 "dgscope connection",
             )],
             meaning: "dgscope cannot sample the standby. If the standby instance or its host is down, redo accumulates on the primary and the gap must be shipped when it returns; under Maximum Protection the primary stops committing.",
-            check: &[V::DestConfig, V::ArchiveGap],
             advice: &[
                 "Bring the standby back (instance, listener, host, network).",
                 "The primary's destination status shows what the primary sees; after the return watch the gap resolve and transport lag fall.",

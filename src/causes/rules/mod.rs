@@ -4,7 +4,10 @@
 mod commit_path;
 mod config;
 mod lag;
+mod spec;
 mod standby_state;
+
+pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
 pub(crate) use config::{srl_layout, switches_per_hour};
 pub(crate) use lag::transport_lag_slope;
@@ -12,124 +15,32 @@ pub(crate) use lag::transport_lag_slope;
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};
 use super::thresholds::Thresholds;
-use super::verify::VerifyKey;
 
 pub type Rule = fn(&Context, &Thresholds) -> Option<Finding>;
 
-/// Every rule with its catalog id, in catalog order (part 2, the standby's own state, after
-/// part 1).
-pub const RULES: &[(&str, Rule)] = &[
-    (
-        commit_path::STANDBY_REDO_WRITE_SLOW,
-        commit_path::standby_redo_write_slow,
-    ),
-    (commit_path::NETWORK_LATENCY, commit_path::network_latency),
-    (
-        commit_path::ADAPTIVE_LFS_POLLING,
-        commit_path::adaptive_lfs_polling,
-    ),
-    (commit_path::LGWR_CPU_STARVED, commit_path::lgwr_cpu_starved),
-    (commit_path::LGWR_WRITE_SLOW, commit_path::lgwr_write_slow),
-    (commit_path::LFS_OUTLIER_SKEW, commit_path::lfs_outlier_skew),
-    (config::LOG_SWITCH_FREQUENT, config::log_switch_frequent),
-    (lag::TRANSPORT_BANDWIDTH, lag::transport_bandwidth),
-    (lag::APPLY_BOUND, lag::apply_bound),
-    (config::STANDBY_IO_SATURATED, config::standby_io_saturated),
-    (lag::LAG_STALE, lag::lag_stale),
-    (lag::DEST_ERROR, lag::dest_error),
-    (lag::STANDBY_DOWN, lag::standby_down),
-    (config::SRL_CONFIG, config::srl_config),
-    (config::REDO_SIZING, config::redo_sizing),
-    (standby_state::APPLY_STOPPED, standby_state::apply_stopped),
-    (
-        standby_state::APPLY_WAITING_FOR_GAP,
-        standby_state::apply_waiting_for_gap,
-    ),
-    (
-        standby_state::STANDBY_FRA_FULL,
-        standby_state::standby_fra_full,
-    ),
-    (
-        standby_state::TRANSPORT_LAG_UNKNOWN,
-        standby_state::transport_lag_unknown,
-    ),
-    (standby_state::DEST_DEFERRED, standby_state::dest_deferred),
-    (
-        standby_state::PROTECTION_DEGRADED,
-        standby_state::protection_degraded,
-    ),
-    (standby_state::SYNC_STALL, standby_state::sync_stall),
-    (standby_state::DG_ERROR, standby_state::dg_error),
-    (standby_state::APPLY_DELAYED, standby_state::apply_delayed),
+/// Every registered rule, family by family: a rule is its record in its family's `RULES`
+/// ([`RuleSpec`]); nothing else lists it.
+const FAMILIES: &[&[RuleSpec]] = &[
+    commit_path::RULES,
+    config::RULES,
+    lag::RULES,
+    standby_state::RULES,
 ];
 
-/// Rules that judge a state rather than rates: they speak even while metrics warm up.
-pub const STATE_RULES: &[&str] = &[
-    lag::STANDBY_DOWN,
-    lag::DEST_ERROR,
-    lag::LAG_STALE,
-    standby_state::APPLY_STOPPED,
-    standby_state::APPLY_WAITING_FOR_GAP,
-    standby_state::STANDBY_FRA_FULL,
-    standby_state::TRANSPORT_LAG_UNKNOWN,
-    standby_state::DEST_DEFERRED,
-    standby_state::PROTECTION_DEGRADED,
-    standby_state::SYNC_STALL,
-    standby_state::DG_ERROR,
-    standby_state::APPLY_DELAYED,
-];
+/// Every registered rule.
+pub fn all() -> impl Iterator<Item = &'static RuleSpec> {
+    FAMILIES.iter().flat_map(|f| f.iter())
+}
 
-/// Rules judged from the standby's own figures alone. When the standby's samples start to
-/// fail those figures are stale, so a finding of these clears at once instead of lingering
-/// through the 30 s clear delay as if it still described now.
-pub const STANDBY_JUDGED: &[&str] = &[
-    commit_path::STANDBY_REDO_WRITE_SLOW,
-    lag::TRANSPORT_BANDWIDTH,
-    lag::APPLY_BOUND,
-    config::STANDBY_IO_SATURATED,
-    lag::LAG_STALE,
-    config::SRL_CONFIG,
-    standby_state::APPLY_STOPPED,
-    standby_state::STANDBY_FRA_FULL,
-    standby_state::TRANSPORT_LAG_UNKNOWN,
-];
+/// The record of the rule `id`.
+pub fn spec(id: &str) -> Option<&'static RuleSpec> {
+    all().find(|r| r.id == id)
+}
 
-/// What a standby after the first is judged for: its own state and lag. The primary's side
-/// (commit path, log switches, its destinations) is judged once, with the first standby
-/// (`pipeline::Judge`), not again for every standby; so is the storage comparison with the
-/// primary (`standby-io-saturated`), which is about the standby the commit path waits on.
-pub const OTHER_STANDBY_RULES: &[&str] = &[
-    lag::STANDBY_DOWN,
-    lag::LAG_STALE,
-    lag::TRANSPORT_BANDWIDTH,
-    lag::APPLY_BOUND,
-    standby_state::APPLY_STOPPED,
-    standby_state::APPLY_WAITING_FOR_GAP,
-    standby_state::STANDBY_FRA_FULL,
-    standby_state::TRANSPORT_LAG_UNKNOWN,
-    standby_state::APPLY_DELAYED,
-];
-
-/// Rules about redo apply. A far sync instance applies nothing (it only receives and
-/// forwards redo), so none of these is judged when the standby's role is `FAR SYNC`: no
-/// "MRP not running" for a member that never runs MRP.
-pub const APPLY_RULES: &[&str] = &[
-    lag::APPLY_BOUND,
-    standby_state::APPLY_STOPPED,
-    standby_state::APPLY_WAITING_FOR_GAP,
-    standby_state::APPLY_DELAYED,
-];
-
-/// The standby's own state (catalog part 2): when one of these holds it is usually the root
-/// cause of the lag part 1 measures, so it ranks ahead of part-1 findings of equal severity.
-pub const ROOT_TIER: &[&str] = &[
-    standby_state::APPLY_STOPPED,
-    standby_state::APPLY_WAITING_FOR_GAP,
-    standby_state::STANDBY_FRA_FULL,
-    standby_state::TRANSPORT_LAG_UNKNOWN,
-    standby_state::DEST_DEFERRED,
-    standby_state::PROTECTION_DEGRADED,
-];
+/// How far back the registered rules read under `th`: what a driver must keep.
+pub fn needs(th: &Thresholds) -> Needs {
+    spec::needs(all(), th)
+}
 
 pub(crate) use standby_state::STANDBY_FRA_FULL;
 
@@ -156,7 +67,6 @@ pub(crate) struct Draft {
     pub title: String,
     pub evidence: Vec<Evidence>,
     pub meaning: &'static str,
-    pub check: &'static [VerifyKey],
     pub advice: &'static [&'static str],
     pub explains: f64,
 }
@@ -169,7 +79,8 @@ impl Draft {
             title: self.title,
             evidence: self.evidence,
             meaning: self.meaning.to_string(),
-            verify: self.check.to_vec(),
+            // The record's keys: one list per rule, whatever the finding says.
+            verify: spec(self.id).map_or_else(Vec::new, |r| r.verify.to_vec()),
             advice: self.advice.iter().map(|s| s.to_string()).collect(),
             what_if: Vec::new(),
             explains: self.explains.max(0.0),
@@ -192,4 +103,91 @@ impl Draft {
 
 pub(crate) fn ms(v: f64) -> String {
     format!("{v:.2} ms")
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    const FINDINGS_MD: &str = include_str!("../../../docs/FINDINGS.md");
+
+    /// The ids quoted in the docs paragraph that starts with `lead`.
+    fn quoted_in_paragraph(lead: &str) -> BTreeSet<String> {
+        let start = FINDINGS_MD
+            .find(lead)
+            .unwrap_or_else(|| panic!("FINDINGS.md has no paragraph starting {lead:?}"));
+        let para = &FINDINGS_MD[start..];
+        let para = &para[..para.find("\n- ").unwrap_or(para.len())];
+        para.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| spec(w).is_some())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_rule_is_registered_once_with_what_it_reads_and_verifies() {
+        let mut ids = BTreeSet::new();
+        for r in all() {
+            assert!(ids.insert(r.id), "{} registered twice", r.id);
+            assert!(!r.reads.is_empty(), "{} declares nothing it reads", r.id);
+            assert!(!r.verify.is_empty(), "{} names nothing to verify", r.id);
+            assert!(
+                !r.severity.is_empty(),
+                "{} has no documented severity",
+                r.id
+            );
+        }
+        assert_eq!(ids.len(), 24);
+    }
+
+    #[test]
+    fn findings_md_documents_exactly_the_registered_rules_with_their_severities() {
+        let headings: BTreeSet<(String, String)> = FINDINGS_MD
+            .lines()
+            .filter_map(|l| l.strip_prefix("### `"))
+            .filter_map(|l| l.split_once("` — "))
+            .map(|(id, sev)| (id.to_string(), sev.trim().to_string()))
+            .collect();
+        let registered: BTreeSet<(String, String)> = all()
+            .map(|r| (r.id.to_string(), r.severity.to_string()))
+            .collect();
+        assert_eq!(
+            headings, registered,
+            "docs/FINDINGS.md headings vs the registry"
+        );
+    }
+
+    #[test]
+    fn findings_md_lists_the_scope_and_hold_the_records_declare() {
+        let each: BTreeSet<String> = all()
+            .filter(|r| r.scope == Scope::EachStandby)
+            .map(|r| r.id.to_string())
+            .collect();
+        assert_eq!(quoted_in_paragraph("- **Every standby.**"), each);
+        let state_hold: BTreeSet<String> = all()
+            .filter(|r| r.hold == Hold::State)
+            .map(|r| r.id.to_string())
+            .collect();
+        assert_eq!(quoted_in_paragraph("- **Hysteresis.**"), state_hold);
+    }
+
+    #[test]
+    fn needs_take_the_longest_span_and_ignore_nonsense() {
+        let th = Thresholds::default();
+        let n = needs(&th);
+        assert_eq!(n.raw_s, th.log_switch_gap_max_s);
+        assert_eq!(
+            n.trend_s,
+            th.apply_rate_window_s.max(th.transport_rise_window_s)
+        );
+        let odd = Thresholds {
+            log_switch_gap_max_s: f64::NAN,
+            stale_datum_s: 45.0,
+            ..Thresholds::default()
+        };
+        assert_eq!(needs(&odd).raw_s, 45.0);
+    }
 }

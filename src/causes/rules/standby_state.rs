@@ -4,6 +4,7 @@
 //! *slow*; these explain *stopped*, *not shipping* and *not protected*, and are usually the
 //! root cause of the lag part 1 measures, so the findings they cause name them.
 
+use super::spec::{state_hold_s, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
 use super::{ev, Draft};
 use crate::causes::context::{held_for, Context};
 use crate::causes::finding::{Finding, Severity};
@@ -23,6 +24,137 @@ pub const SYNC_STALL: &str = "sync-stall";
 pub const DG_ERROR: &str = "dg-error";
 pub const APPLY_DELAYED: &str = "apply-delayed";
 
+/// This family's rules, registered (see [`super::spec`]).
+pub(super) const RULES: &[RuleSpec] = &[
+    RuleSpec {
+        id: APPLY_STOPPED,
+        eval: apply_stopped,
+        severity: "CRIT",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        apply: true,
+        standby_judged: true,
+        tier: Tier::Root,
+        hold: Hold::State,
+        reads: &[Reads::Window, Reads::StandbyRaw(state_hold_s)],
+        verify: &[
+            V::ApplyProcesses,
+            V::DestConfig,
+            V::DgMessages,
+            V::StandbyParams,
+            V::DgLags,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: APPLY_WAITING_FOR_GAP,
+        eval: apply_waiting_for_gap,
+        severity: "CRIT",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        apply: true,
+        tier: Tier::Root,
+        reads: &[Reads::Latest],
+        verify: &[
+            V::ArchiveGap,
+            V::ApplyProcesses,
+            V::DestConfig,
+            V::RecoveryArea,
+            V::DgMessages,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: STANDBY_FRA_FULL,
+        eval: standby_fra_full,
+        severity: "WARN at 85 %, CRIT at 97 %",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        standby_judged: true,
+        tier: Tier::Root,
+        reads: &[Reads::Window, Reads::Latest],
+        verify: &[
+            V::RecoveryArea,
+            V::DgMessages,
+            V::StandbyParams,
+            V::ArchiveGap,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: TRANSPORT_LAG_UNKNOWN,
+        eval: transport_lag_unknown,
+        severity: "CRIT",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        standby_judged: true,
+        tier: Tier::Root,
+        hold: Hold::State,
+        reads: &[Reads::StandbyRaw(state_hold_s)],
+        verify: &[
+            V::DgLags,
+            V::DestConfig,
+            V::ApplyProcesses,
+            V::ArchiveGap,
+            V::RecoveryArea,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: DEST_DEFERRED,
+        eval: dest_deferred,
+        severity: "CRIT",
+        kind: Kind::State,
+        tier: Tier::Root,
+        reads: &[Reads::Latest],
+        verify: &[V::DestConfig, V::DestParams, V::DgLags],
+        ..BASE
+    },
+    RuleSpec {
+        id: PROTECTION_DEGRADED,
+        eval: protection_degraded,
+        severity: "CRIT",
+        kind: Kind::State,
+        tier: Tier::Root,
+        hold: Hold::State,
+        reads: &[Reads::PrimaryRaw(state_hold_s)],
+        verify: &[V::ProtectionMode, V::DestConfig, V::DgMessages],
+        ..BASE
+    },
+    RuleSpec {
+        id: SYNC_STALL,
+        eval: sync_stall,
+        severity: "WARN (CRIT at half of NET_TIMEOUT)",
+        kind: Kind::State,
+        verify: &[
+            V::DestResponse,
+            V::DestConfig,
+            V::RfsLatency,
+            V::IoByFiletype,
+        ],
+        ..BASE
+    },
+    RuleSpec {
+        id: DG_ERROR,
+        eval: dg_error,
+        severity: "WARN",
+        kind: Kind::State,
+        verify: &[V::DgMessages],
+        ..BASE
+    },
+    RuleSpec {
+        id: APPLY_DELAYED,
+        eval: apply_delayed,
+        severity: "INFO",
+        kind: Kind::State,
+        scope: Scope::EachStandby,
+        apply: true,
+        reads: &[Reads::Latest],
+        verify: &[V::DestConfig, V::ApplyProcesses, V::DgLags],
+        ..BASE
+    },
+];
+
 const DG_STATUS: &str = "V$DATAGUARD_STATUS";
 /// ORA-19809: limit exceeded for recovery files; ORA-19815: the recovery area is nearly full.
 const ORA_FRA_LIMIT: i64 = 19809;
@@ -35,12 +167,6 @@ fn window_secs(ctx: &Context) -> f64 {
         // The raw history bounds the longer windows anyway.
         _ => 3600.0,
     }
-}
-
-/// A condition "for ≥ N s": the engine holds every finding `raise_after_s` before raising it,
-/// so the rule asks for the rest.
-fn hold_s(th: &Thresholds) -> f64 {
-    (th.state_hold_s - th.raise_after_s).max(0.0)
 }
 
 fn redo_flowing(ctx: &Context) -> bool {
@@ -240,9 +366,9 @@ fn redo_arriving(s: &Sample) -> bool {
 /// Apply is stopped now and has been for the hold time.
 pub(crate) fn apply_stopped_now(ctx: &Context, th: &Thresholds) -> Option<String> {
     let dest = ctx.standby_dest();
-    let recent = ctx.standby_recent(hold_s(th));
+    let recent = ctx.standby_recent(state_hold_s(th));
     let reason = stopped_reason(recent.first()?, dest)?;
-    let lasted = held_for(&recent, hold_s(th), |s| {
+    let lasted = held_for(&recent, state_hold_s(th), |s| {
         redo_arriving(s) && stopped_reason(s, dest).is_some()
     });
     lasted.then_some(reason)
@@ -290,7 +416,6 @@ pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Redo still reaches the standby, but nothing applies it: the apply lag grows by one second every second and a failover would first have to apply all of it. The usual causes are a stopped or crashed MRP0 (after an error such as a datafile added on the primary with standby_file_management=MANUAL) or apply switched off in the broker.",
-            check: &[V::ApplyProcesses, V::DestConfig, V::DgMessages, V::StandbyParams, V::DgLags],
             advice: &[
                 "Read the last Data Guard error (V$DATAGUARD_STATUS, the standby's alert log) and fix it first: e.g. a datafile created as UNNAMED under standby_file_management=MANUAL — set it to AUTO and recreate the file on the standby.",
                 "Then restart apply: ALTER DATABASE RECOVER MANAGED STANDBY DATABASE DISCONNECT (broker: EDIT DATABASE … SET STATE='APPLY-ON').",
@@ -377,7 +502,6 @@ pub fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> 
         ),
         evidence,
         meaning: "The standby lacks archived logs between what it has applied and what it has received, and apply cannot go past the hole: every second adds to the apply lag until the logs are fetched (FAL) or restored. Often the standby could not archive what it received (a full recovery area) or the primary stopped shipping for a while.",
-        check: &[V::ArchiveGap, V::ApplyProcesses, V::DestConfig, V::RecoveryArea, V::DgMessages],
         advice: &[
             "Check that the primary still has the missing sequences (archived and not deleted) and can ship them: FAL_SERVER on the standby names it, the network must allow it.",
             "If the standby could not archive (recovery area full), free space there first; the gap then resolves by itself.",
@@ -447,7 +571,6 @@ pub fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "When the recovery area cannot take another archived log, RFS cannot archive the standby redo logs it filled, no SRL becomes free for new redo, receipt stops and an archive gap forms: transport lag becomes unknown and apply waits for the gap. It is the root of that chain, so fix it first.",
-            check: &[V::RecoveryArea, V::DgMessages, V::StandbyParams, V::ArchiveGap],
             advice: &[
                 "Free space: delete archived logs already applied (and backed up, if the standby is backed up), e.g. RMAN DELETE ARCHIVELOG ALL COMPLETED BEFORE 'SYSDATE-1' on the standby.",
                 "Or grow the area: ALTER SYSTEM SET db_recovery_file_dest_size = … (the disk must have the room).",
@@ -460,9 +583,9 @@ pub fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let recent = ctx.standby_recent(hold_s(th));
+    let recent = ctx.standby_recent(state_hold_s(th));
     let null = |s: &Sample| s.dg.as_ref().is_some_and(|d| d.transport_lag_s.is_none());
-    if !(redo_flowing(ctx) && held_for(&recent, hold_s(th), null)) {
+    if !(redo_flowing(ctx) && held_for(&recent, state_hold_s(th), null)) {
         return None;
     }
     let cause = not_receiving_cause(ctx, th);
@@ -504,7 +627,6 @@ pub fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Finding> 
         ),
         evidence,
         meaning: "V$DATAGUARD_STATS has no transport lag when the standby has not received redo it can date: nothing is arriving, or a gap stops the computation. The data at risk is unknown, not zero; the apply lag is judged on its own.",
-        check: &[V::DgLags, V::DestConfig, V::ApplyProcesses, V::ArchiveGap, V::RecoveryArea],
         advice: &[
             "On the primary: the destination's status and error. On the standby: RFS processes, V$ARCHIVE_GAP, the recovery area and the alert log.",
             "A full recovery area or an archive gap is the usual cause; fix that and the lag becomes known again.",
@@ -563,7 +685,6 @@ pub fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "The primary does not send redo to this destination at all (deferred, disabled, or a parameter error): the standby falls further behind every second and the data loss on failover grows with it. Not a slow link: nothing is on the link.",
-            check: &[V::DestConfig, V::DestParams, V::DgLags],
             advice: &[
                 "If it was not on purpose, re-enable it: ALTER SYSTEM SET log_archive_dest_state_N = ENABLE (broker: EDIT DATABASE … SET STATE='TRANSPORT-ON'); BAD PARAM means LOG_ARCHIVE_DEST_N itself needs fixing.",
                 "If the standby is retired on purpose, remove the destination so the configuration says so.",
@@ -597,9 +718,9 @@ fn degraded(s: &Sample) -> Option<(String, String)> {
 }
 
 pub fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let recent = ctx.primary_recent(hold_s(th));
+    let recent = ctx.primary_recent(state_hold_s(th));
     let (mode, level) = degraded(recent.first()?)?;
-    if !held_for(&recent, hold_s(th), |s| degraded(s).is_some()) {
+    if !held_for(&recent, state_hold_s(th), |s| degraded(s).is_some()) {
         return None;
     }
     let mut evidence = vec![
@@ -637,7 +758,6 @@ pub fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             title: format!("Zero data loss is not in force: protection level {level} under {mode}{why}"),
             evidence,
             meaning: "The configuration promises zero data loss, but right now no SYNC standby is synchronised, so a failover would lose the redo the standby has not received. Under Maximum Availability the primary keeps committing without the standby; it resynchronises by itself once the destination is healthy again.",
-            check: &[V::ProtectionMode, V::DestConfig, V::DgMessages],
             advice: &[
                 "Find why the SYNC standby is not synchronised: the destination's status and error, the network, the standby itself.",
                 "Once the destination is healthy the level returns to the mode by itself; until then, avoid a failover if you can, or know what it loses.",
@@ -729,7 +849,6 @@ pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "Each SYNC response that took seconds held every commit on the primary for those seconds: averages hide it, V$REDO_DEST_RESP_HISTOGRAM shows it. Near NET_TIMEOUT the primary gives up on the standby and, under Maximum Availability, protection drops until it resynchronises.",
-            check: &[V::DestResponse, V::DestConfig, V::RfsLatency, V::IoByFiletype],
             advice: &[
                 "Find what stalls: standby I/O hiccups on the standby redo logs (RFS write latency, other work on those disks) or network blips; oratcptest measures the path.",
                 "Tune NET_TIMEOUT with care: lower detaches a stalled standby sooner (commits resume, protection drops); Oracle recommends not below 8–10 s.",
@@ -774,7 +893,6 @@ pub fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         ),
         evidence,
         meaning: "V$DATAGUARD_STATUS logs what Data Guard's own processes report. Error and Fatal rows name the facility (Log Transport Services, Log Apply Services, Remote File Server …) and the ORA- code; they often say plainly why transport or apply stopped.",
-        check: &[V::DgMessages],
         advice: &[
             "Read the messages in order: the first error usually names the cause, later ones its consequences.",
             "Look up each ORA- code, and the alert log of the database that reported it for context.",
@@ -825,7 +943,6 @@ pub fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             ),
             evidence,
             meaning: "DELAY_MINS holds redo back before it is applied (a guard against logical errors). The apply lag then includes the delay by design; dgscope judges the apply lag net of it. Transport is not delayed: the redo is already on the standby.",
-            check: &[V::DestConfig, V::ApplyProcesses, V::DgLags],
             advice: &[
                 "Judge the apply lag net of the delay. A failover must first apply the delayed redo (or skip it on purpose), so plan its time into the RTO.",
             ],
