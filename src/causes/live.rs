@@ -2,7 +2,7 @@
 //! screen's engine after every batch of samples, and this fills the drill-down's what-if figures from a model computed off the UI path (a background thread,
 //! at most once a minute per finding), so the screen never waits for a simulation.
 
-use super::whatif::{changes_for, Observed, WhatIfModel};
+use super::whatif::{changes_for, observed_from, WhatIfModel};
 use super::{Assessment, Thresholds, WhatIf};
 use crate::causes::context::Context;
 use crate::metrics::{Engine, Window};
@@ -56,7 +56,7 @@ impl LiveAssessor {
             }
         }
         if let Some(model) = &self.model {
-            let observed = Observed::from_context(&Context::new(engine, self.judge.window(), None));
+            let observed = observed_from(&Context::new(engine, self.judge.window(), None));
             let jobs: Vec<_> = stale
                 .into_iter()
                 .filter(|id| !changes_for(id, &observed).is_empty())

@@ -1,9 +1,9 @@
 use super::{limits, print_untrusted as print, settings, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
+use crate::pipeline::whatif::TwinWhatIf;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
-use crate::source::twin::whatif::TwinWhatIf;
 use crate::source::twin::{Scenario, Twin};
 use crate::source::SourceEvent;
 use std::convert::Infallible;

@@ -6,7 +6,7 @@ use crate::app::{Assessor, Keymap};
 use crate::causes::live::LiveAssessor;
 use crate::cli::UiArgs;
 use crate::config::Config;
-use crate::source::twin::whatif::TwinWhatIf;
+use crate::pipeline::whatif::TwinWhatIf;
 use crate::tui::TuiOptions;
 use std::path::Path;
 use std::sync::Arc;

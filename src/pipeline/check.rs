@@ -4,7 +4,7 @@
 use super::order::OrderCheck;
 use super::{Driver, DriverConfig};
 use crate::causes::context::Context;
-use crate::causes::whatif::{annotate, Observed, WhatIfModel};
+use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
 use crate::causes::{Assessment, Severity, Thresholds};
 use crate::metrics::{Delta, Engine, Window};
 use crate::sample::names::event;
@@ -126,7 +126,7 @@ where
     let engine = driver.engine();
     let mut assessment = driver.assessment().clone();
     if let Some(model) = what_if {
-        let observed = Observed::from_context(&Context::new(engine, window, None));
+        let observed = observed_from(&Context::new(engine, window, None));
         annotate(&mut assessment.findings, &observed, model);
     }
     let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);

@@ -5,5 +5,6 @@
 pub mod check;
 pub mod driver;
 pub mod order;
+pub mod whatif;
 
 pub use driver::{Driver, DriverConfig, Judge, Skipped, MAX_SLOTS};
