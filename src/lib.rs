@@ -11,7 +11,6 @@ pub mod config;
 pub mod display;
 pub mod exposition;
 pub mod log;
-pub mod log_oracle;
 pub mod metrics;
 pub mod output;
 pub mod pipeline;

@@ -297,7 +297,7 @@ fn probe_one(driver: Arc<dyn Driver>, login: LoginSpec, timeout: Duration) -> St
             pr.open_mode.as_str(),
             pr.instances,
             pr.db_unique_name.as_deref().unwrap_or("?"),
-            crate::log_oracle::variant_label(pr.features)
+            crate::source::oracle::log::variant_label(pr.features)
         ),
         Ok(Err(e)) => format!(
             "unreachable: {} {}",

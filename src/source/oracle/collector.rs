@@ -6,11 +6,11 @@
 use super::clock::{backoff, next_aligned, Clock, StopSignal, SystemClock};
 use super::driver::{Conn, Driver, LoginSpec, Row};
 use super::errors::{explain, ErrCode, ErrContext, Explanation, OraError};
+use super::log;
 use super::map::{self, MapInput};
 use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
-use crate::log_oracle as log;
 use crate::sample::{PartError, Sample, SampleErrorKind, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
