@@ -2,8 +2,8 @@
 //! switches between all instances and each one with `n`, naming the instance it shows.
 
 use dgscope::app::{update, Action, App, Mode};
-use dgscope::causes::live::LiveAssessor;
 use dgscope::causes::Thresholds;
+use dgscope::pipeline::screen::LiveAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};

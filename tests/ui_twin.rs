@@ -5,8 +5,8 @@
 //! Regenerate after an intended change: `INSTA_UPDATE=always UPDATE_ASSETS=1 cargo test --test ui_twin`.
 
 use dgscope::app::{update, Action, App, Mode};
-use dgscope::causes::live::LiveAssessor;
 use dgscope::causes::Thresholds;
+use dgscope::pipeline::screen::LiveAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};

@@ -4,7 +4,6 @@
 pub mod context;
 pub mod engine;
 pub mod finding;
-pub mod live;
 pub mod rates;
 pub mod rules;
 pub mod thresholds;

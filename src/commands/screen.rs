@@ -3,9 +3,9 @@
 
 use super::{load_config, Failure};
 use crate::app::{Assessor, Keymap};
-use crate::causes::live::LiveAssessor;
 use crate::cli::UiArgs;
 use crate::config::Config;
+use crate::pipeline::screen::LiveAssessor;
 use crate::pipeline::whatif::TwinWhatIf;
 use crate::tui::TuiOptions;
 use std::path::Path;
