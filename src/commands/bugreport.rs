@@ -104,7 +104,7 @@ pub fn report(
                 .to_string())
     );
     let config = match &path {
-        Some(p) => match crate::config::read_bounded(p, crate::config::MAX_CONFIG_BYTES) {
+        Some(p) => match crate::output::read_bounded(p, crate::config::MAX_CONFIG_BYTES) {
             Ok(text) => {
                 out.push_str(&redact(&text));
                 if !text.ends_with('\n') {

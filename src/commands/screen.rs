@@ -35,7 +35,7 @@ pub fn options(
             .is_some_and(|t| !crate::config::theme_exists(t));
         if unknown {
             if let Some(path) = &config.path {
-                let text = crate::config::read_bounded(path, crate::config::MAX_CONFIG_BYTES)
+                let text = crate::output::read_bounded(path, crate::config::MAX_CONFIG_BYTES)
                     .unwrap_or_default();
                 config
                     .check_themes(&path.display().to_string(), &text)
