@@ -16,6 +16,17 @@ pub fn config(flag: Option<&Path>) -> Result<Config, Failure> {
     load_config(flag).map_err(Failure::bad_input)
 }
 
+/// Applies `--theme`, `--no-color`, `--ascii` and `--no-mouse`.
+fn with_ui(mut opts: TuiOptions, ui: &UiArgs) -> TuiOptions {
+    opts.theme = ui.theme.clone();
+    opts.no_color = ui.no_color;
+    opts.ascii = ui.ascii;
+    if ui.no_mouse {
+        opts.mouse = false;
+    }
+    opts
+}
+
 /// Applies the config (theme, bindings) under the command-line UI flags, which win.
 pub fn options(
     mut opts: TuiOptions,
@@ -23,7 +34,7 @@ pub fn options(
     config: &Config,
     profile_theme: Option<&str>,
 ) -> Result<TuiOptions, Failure> {
-    opts = opts.with_ui(ui);
+    opts = with_ui(opts, ui);
     if opts.theme.is_none() {
         opts.theme =
             super::settings::theme(None, profile_theme, config).map(|(t, _)| t.to_string());

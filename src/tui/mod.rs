@@ -61,17 +61,6 @@ pub struct TuiOptions {
 }
 
 impl TuiOptions {
-    /// Applies `--theme`, `--no-color` and `--ascii`.
-    pub fn with_ui(mut self, ui: &crate::cli::UiArgs) -> Self {
-        self.theme = ui.theme.clone();
-        self.no_color = ui.no_color;
-        self.ascii = ui.ascii;
-        if ui.no_mouse {
-            self.mouse = false;
-        }
-        self
-    }
-
     pub fn new(mode: Mode, source: String, interval: Duration) -> Self {
         TuiOptions {
             mode,
