@@ -5,7 +5,6 @@
 pub mod app;
 pub mod causes;
 pub mod cli;
-pub mod cli_oracle;
 pub mod commands;
 pub mod config;
 pub mod display;

@@ -224,7 +224,7 @@ fn probe_profiles(out: &mut String, config: &Config, p: &Probing<'_>) {
             );
             continue;
         }
-        let mut conn = crate::cli_oracle::ConnArgs {
+        let mut conn = crate::cli::oracle::ConnArgs {
             primary: None,
             standby: Vec::new(),
             standby_as: None,
