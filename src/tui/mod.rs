@@ -7,13 +7,13 @@ pub mod incident;
 pub mod osc52;
 pub mod terminal;
 
-use crate::app::{self, App, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
+use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
 use crate::metrics::{Engine, Window};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::sample::Mark;
 use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
-use crate::ui::{self, theme::Theme};
+use crate::ui::{self, theme::Theme, App};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 pub use error::TuiError;
 use futures_util::{FutureExt, StreamExt};

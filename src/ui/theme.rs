@@ -115,6 +115,12 @@ pub struct Theme {
     colors: BTreeMap<Role, Color>,
 }
 
+impl crate::app::ThemeName for Theme {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 /// User themes: every `*.toml` in `dir` (the config directory's `themes/`), named after the
 /// file. A user theme with a built-in's name replaces it. A missing directory is no error; a
 /// bad file is, naming the file.
