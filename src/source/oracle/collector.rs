@@ -11,7 +11,7 @@ use super::map::{self, MapInput};
 use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
-use crate::sample::{PartError, Sample, SampleErrorKind, Slot};
+use crate::sample::{PartError, Sample, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
 use crate::units::Micros;
@@ -496,9 +496,4 @@ impl Worker {
             &mut self.messages,
         ))
     }
-}
-
-/// The kind a whole failed sample gets for an error (used by the CLI's fail-fast paths).
-pub fn kind_of(e: &OraError) -> SampleErrorKind {
-    explain(e, &ErrContext::default()).kind
 }
