@@ -156,7 +156,7 @@ pub struct App<T> {
     /// Scroll offset of zoomed panes and drill-downs (lines).
     pub scroll: u16,
     /// How far the current drill-down can scroll at the terminal's size (set by the event
-    /// loop from [`crate::ui::scroll_max`]): scrolling stops at the end.
+    /// loop from `ui::scroll_max`): scrolling stops at the end.
     pub scroll_max: u16,
     pub window: Window,
     pub log_scale: bool,
