@@ -10,9 +10,9 @@
 
 use dgscope::causes::Thresholds;
 use dgscope::pipeline::check::{pull_entries, run_check, with_entries_ahead};
+use dgscope::pipeline::whatif::TwinWhatIf;
 use dgscope::sample::recording::Entry;
 use dgscope::sample::Slot;
-use dgscope::source::twin::whatif::TwinWhatIf;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::PullSource;
 use std::convert::Infallible;

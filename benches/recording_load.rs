@@ -6,9 +6,9 @@
 //! `cargo bench --bench recording_load` prints the figures. Generating the day takes a while,
 //! so both files are cached under `target/bench-cache/` (delete them to regenerate).
 
-use dgscope::metrics::{load_tail, Engine, EngineConfig, Window};
+use dgscope::metrics::{Engine, EngineConfig, Window};
 use dgscope::sample::index::RecordingIndex;
-use dgscope::sample::recording::{Header, RecordingReader, RecordingWriter};
+use dgscope::sample::recording::{Header, RecordingError, RecordingReader, RecordingWriter};
 use dgscope::sample::Slot;
 use dgscope::source::twin::{Scenario, Twin, EPOCH};
 use dgscope::source::PullSource;
@@ -21,6 +21,23 @@ use std::time::{Duration, Instant};
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SECONDS: usize = 24 * 3600;
+
+/// Builds an engine from the tail of an indexed recording: as much as the raw span and the
+/// points history can hold, so opening a 24-hour file costs what its last hour costs.
+/// "Since startup" then starts at the loaded tail.
+fn load_tail(index: &RecordingIndex, config: EngineConfig) -> Result<Engine, RecordingError> {
+    let mut engine = Engine::new(config);
+    let Some(last) = index.last_t() else {
+        return Ok(engine);
+    };
+    let interval_ms = index.header().interval_ms.unwrap_or(1000).max(1);
+    let history_ms = config.history_len as u64 * interval_ms;
+    let span_ms = history_ms.max(config.raw_span.as_millis() as u64) + interval_ms;
+    for entry in index.entries_from(last.add_millis(-(span_ms as i64)))? {
+        engine.push(entry?);
+    }
+    Ok(engine)
+}
 
 /// CPU seconds of `clock` (this thread, or the whole process).
 fn cpu_s(clock: libc::clockid_t) -> f64 {

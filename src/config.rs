@@ -13,33 +13,6 @@ pub const ENV_CONFIG: &str = "DGSCOPE_CONFIG";
 /// The largest config file read: a config with a hundred profiles is a few KiB. A bigger
 /// "config" (`--config /dev/zero`) is refused after this many bytes, never read whole.
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
-/// The largest theme file read (a theme is a few hundred bytes).
-pub const MAX_THEME_BYTES: u64 = 64 * 1024;
-
-/// Reads a text file of at most `max` bytes, reading no more than `max + 1` whatever it is
-/// (a device, a symlink to `/dev/zero`, a huge file).
-pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
-        return Err(std::io::Error::other("is a directory"));
-    }
-    let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::other(format!(
-            "larger than {} KiB, the most dgscope reads from such a file; is it the right file?",
-            max / 1024
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::other(format!(
-            "not UTF-8 text (byte {} is invalid)",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
@@ -202,7 +175,7 @@ impl Config {
     /// Loads the file at `path`; a missing file at the default location is an empty config.
     pub fn load(path: &Path, must_exist: bool) -> Result<Config, ConfigError> {
         let display = path.display().to_string();
-        match read_bounded(path, MAX_CONFIG_BYTES) {
+        match crate::output::read_bounded(path, MAX_CONFIG_BYTES) {
             Ok(text) => {
                 let mut config = Config::parse(&display, &text)?;
                 config.path = Some(path.to_path_buf());

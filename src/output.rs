@@ -3,6 +3,7 @@
 //! link cannot redirect a write), an existing target is refused unless the user said `--force`,
 //! an output that is one of the inputs is always refused, and a replaced file is replaced by a
 //! rename from a complete temporary file in the same directory, so it is never half-written.
+//! Text files dgscope reads (the config file, themes) are read bounded ([`read_bounded`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -286,6 +287,30 @@ pub fn file_stamp(t: crate::timestamp::Timestamp) -> String {
     } else {
         digits
     }
+}
+
+/// Reads a text file of at most `max` bytes, reading no more than `max + 1` whatever it is
+/// (a device, a symlink to `/dev/zero`, a huge file).
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::other("is a directory"));
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "larger than {} KiB, the most dgscope reads from such a file; is it the right file?",
+            max / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::other(format!(
+            "not UTF-8 text (byte {} is invalid)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ fn the_documented_lag_strings_parse() {
 #[test]
 fn the_what_if_mapping_refuses_a_subnormal_tps() {
     use dgscope::causes::whatif::Observed;
-    use dgscope::source::twin::whatif::{mirror, MIN_MIRROR_TPS};
+    use dgscope::source::twin::mirror::{mirror, MIN_MIRROR_TPS};
     let crafted = |tps: f64| Observed {
         tps: Some(tps),
         redo_mb_s: Some(8.4e-13),

@@ -34,7 +34,7 @@ impl Passwords for FakeTerminal {
     }
 }
 
-fn watch_args(argv: &[&str]) -> dgscope::cli_oracle::WatchArgs {
+fn watch_args(argv: &[&str]) -> dgscope::cli::oracle::WatchArgs {
     let mut full = vec!["dgscope", "watch"];
     full.extend_from_slice(argv);
     match Cli::try_parse_from(full).unwrap().command {

@@ -1,13 +1,13 @@
 //! The screen on the twin's topologies (issue 13): the commit path pane of a RAC primary
 //! switches between all instances and each one with `n`, naming the instance it shows.
 
-use dgscope::app::{update, Action, App, Mode};
-use dgscope::causes::live::LiveAssessor;
+use dgscope::app::{update, Action, Mode};
 use dgscope::causes::Thresholds;
+use dgscope::pipeline::screen::LiveAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};
-use dgscope::ui::{self, theme::Theme};
+use dgscope::ui::{self, theme::Theme, App};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

@@ -4,13 +4,13 @@
 //!
 //! Regenerate after an intended change: `INSTA_UPDATE=always UPDATE_ASSETS=1 cargo test --test ui_twin`.
 
-use dgscope::app::{update, Action, App, Mode};
-use dgscope::causes::live::LiveAssessor;
+use dgscope::app::{update, Action, Mode};
 use dgscope::causes::Thresholds;
+use dgscope::pipeline::screen::LiveAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};
-use dgscope::ui::{self, theme::Theme};
+use dgscope::ui::{self, theme::Theme, App};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};

@@ -482,9 +482,9 @@ fn brackets_choose_the_standby_or_say_there_is_only_one() {
         topology: Topology::TwoStandbys,
         ..Setup::default()
     });
-    let head = |a: &dgscope::app::App| render(a, 160, 48).lines().next().unwrap().to_string();
+    let head = |a: &dgscope::ui::App| render(a, 160, 48).lines().next().unwrap().to_string();
     assert!(head(&a).contains("[prod_b]"), "{}", head(&a));
-    let lag = |a: &dgscope::app::App| {
+    let lag = |a: &dgscope::ui::App| {
         render(a, 160, 48)
             .lines()
             .find(|l| l.contains("3 Lag"))

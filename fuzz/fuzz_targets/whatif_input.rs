@@ -4,7 +4,7 @@
 #![no_main]
 
 use dgscope::causes::whatif::{changes_for, Observed};
-use dgscope::source::twin::whatif::mirror;
+use dgscope::source::twin::mirror::mirror;
 use libfuzzer_sys::fuzz_target;
 
 fn f(bytes: &[u8], i: usize) -> Option<f64> {

@@ -11,14 +11,16 @@ pub mod update;
 pub use action::Action;
 pub use control::{Control, Pace};
 pub use keymap::{KeyChord, Keymap};
-pub use state::{App, AppConfig, Assessor, Effect, Mode, Overlay, Pane, Screen, WARMUP_SAMPLES};
+pub use state::{
+    App, AppConfig, Assessor, Effect, Mode, Overlay, Pane, Screen, ThemeName, WARMUP_SAMPLES,
+};
 pub use update::{default_pace, paste, update, NOTE_MAX_CHARS};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The action a key press means right now: text input while the note box is open, the keymap
 /// otherwise.
-pub fn action_for_key(app: &App, key: &KeyEvent) -> Option<Action> {
+pub fn action_for_key<T>(app: &App<T>, key: &KeyEvent) -> Option<Action> {
     if matches!(app.overlay, Some(Overlay::MarkInput { .. })) {
         return match key.code {
             KeyCode::Enter => Some(Action::Enter),

@@ -9,7 +9,6 @@ use crate::sample::recording::Entry;
 use crate::sample::{LogSwitch, Mark, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
-use crate::ui::theme::Theme;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -113,9 +112,16 @@ pub enum Effect {
     Copy,
 }
 
-/// How the screen is set up: fixed for the session.
+/// What the app needs of a colour theme: its name, for the footer when `t` cycles. The
+/// themes themselves (colours, styles) are the screen's: `ui::theme::Theme` implements this
+/// and the app holds them as `T`, so the app does not depend on the ui.
+pub trait ThemeName {
+    fn name(&self) -> &str;
+}
+
+/// How the screen is set up: fixed for the session. `T` is the screen's theme type.
 #[derive(Debug, Clone)]
-pub struct AppConfig {
+pub struct AppConfig<T> {
     pub mode: Mode,
     /// The source's description (recording path, `twin:slow-srl seed=7`, connect names).
     pub source: String,
@@ -126,7 +132,7 @@ pub struct AppConfig {
     pub ascii: bool,
     pub keymap: Keymap,
     /// Themes `t` cycles through (the first is used at start).
-    pub themes: Vec<Theme>,
+    pub themes: Vec<T>,
     /// False while no causes engine is plugged in: the causes pane says so instead of
     /// calling an empty list "healthy".
     pub causes_available: bool,
@@ -135,8 +141,8 @@ pub struct AppConfig {
     pub raise_after_s: f64,
 }
 
-pub struct App {
-    pub cfg: AppConfig,
+pub struct App<T> {
+    pub cfg: AppConfig<T>,
     pub engine: Engine,
     pub assessment: Assessment,
     assessor: Assessor,
@@ -150,7 +156,7 @@ pub struct App {
     /// Scroll offset of zoomed panes and drill-downs (lines).
     pub scroll: u16,
     /// How far the current drill-down can scroll at the terminal's size (set by the event
-    /// loop from [`crate::ui::scroll_max`]): scrolling stops at the end.
+    /// loop from `ui::scroll_max`): scrolling stops at the end.
     pub scroll_max: u16,
     pub window: Window,
     pub log_scale: bool,
@@ -178,7 +184,7 @@ pub struct App {
     pub effects: Vec<Effect>,
 }
 
-impl std::fmt::Debug for App {
+impl<T> std::fmt::Debug for App<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
             .field("mode", &self.cfg.mode)
@@ -194,8 +200,8 @@ impl std::fmt::Debug for App {
 /// Fewer good primary samples than this and the causes pane says "warming up".
 pub const WARMUP_SAMPLES: usize = 5;
 
-impl App {
-    pub fn new(cfg: AppConfig, engine: Engine, assessor: Assessor) -> App {
+impl<T> App<T> {
+    pub fn new(cfg: AppConfig<T>, engine: Engine, assessor: Assessor) -> App<T> {
         let pace = cfg.pace;
         App {
             cfg,
@@ -228,7 +234,7 @@ impl App {
         }
     }
 
-    pub fn theme(&self) -> &Theme {
+    pub fn theme(&self) -> &T {
         &self.cfg.themes[self.theme_idx.min(self.cfg.themes.len().saturating_sub(1))]
     }
 

@@ -3,10 +3,10 @@
 
 use super::action::Action;
 use super::control::{Control, Pace};
-use super::state::{App, Effect, Mode, Overlay, Pane, Screen};
+use super::state::{App, Effect, Mode, Overlay, Pane, Screen, ThemeName};
 use crate::metrics::Window;
 
-pub fn update(app: &mut App, action: Action) {
+pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
     // A status line describes the last action only.
     if !matches!(action, Action::Char(_) | Action::DeleteChar) {
         app.status = None;
@@ -114,7 +114,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::CycleTheme => {
             let n = app.cfg.themes.len().max(1);
             app.theme_idx = (app.theme_idx + 1) % n;
-            app.status = Some(format!("theme {}", app.theme().name));
+            app.status = Some(format!("theme {}", app.theme().name()));
         }
         Action::FaultMenu => {
             if app.cfg.scenarios.is_empty() {
@@ -180,18 +180,18 @@ pub fn update(app: &mut App, action: Action) {
     }
 }
 
-fn set_focus(app: &mut App, p: Pane) {
+fn set_focus<T>(app: &mut App<T>, p: Pane) {
     app.focus = p;
 }
 
-fn resume(app: &mut App) {
+fn resume<T>(app: &mut App<T>) {
     app.paused_at = None;
     app.effects.push(Effect::Control(Control::Pause(false)));
     app.refresh();
 }
 
 /// Moves the scrub cursor by `n` samples along the primary's timeline; pauses first if live.
-fn scrub(app: &mut App, n: i64) {
+fn scrub<T>(app: &mut App<T>, n: i64) {
     let tl = app.timeline();
     if tl.is_empty() {
         return;
@@ -210,7 +210,7 @@ fn scrub(app: &mut App, n: i64) {
     app.paused_at = Some(tl[to]);
 }
 
-fn move_selection(app: &mut App, by: i64) {
+fn move_selection<T>(app: &mut App<T>, by: i64) {
     match app.screen {
         Screen::Main if app.focus == Pane::Causes => {
             let n = app.assessment.findings.len() as i64;
@@ -232,7 +232,7 @@ pub const NOTE_MAX_CHARS: usize = 200;
 /// A bracketed paste: into the note box (`m`) it is note text, newlines and tabs turned into
 /// spaces, other control characters dropped, cut at [`NOTE_MAX_CHARS`]; anywhere else it is
 /// ignored (pasted text is never taken as keys).
-pub fn paste(app: &mut App, pasted: &str) {
+pub fn paste<T>(app: &mut App<T>, pasted: &str) {
     match &mut app.overlay {
         Some(Overlay::MarkInput { text }) => {
             let room = NOTE_MAX_CHARS.saturating_sub(text.chars().count());
@@ -253,7 +253,7 @@ pub fn paste(app: &mut App, pasted: &str) {
 }
 
 /// Keys while an overlay is open. Returns true when the overlay consumed the action.
-fn handle_overlay(app: &mut App, overlay: Overlay, action: Action) -> bool {
+fn handle_overlay<T>(app: &mut App<T>, overlay: Overlay, action: Action) -> bool {
     match overlay {
         Overlay::MarkInput { mut text } => {
             match action {

@@ -265,14 +265,6 @@ impl<'a> Context<'a> {
         Some((name, (self.transport_lag()? - up_lag).max(0.0)))
     }
 
-    /// The slowest write the commit waits for: local, or remote under SYNC.
-    pub fn write_path(&self) -> Option<f64> {
-        match (self.lfpw(), self.remote()) {
-            (Some(l), Some(r)) => Some(l.max(r)),
-            (l, r) => l.or(r),
-        }
-    }
-
     /// Remote destinations as the primary's newest sample lists them.
     pub fn dests(&self) -> &[Dest] {
         self.p_last().map_or(&[], |s| s.dests.as_slice())

@@ -1,7 +1,7 @@
 //! What the causes engine tells the rest of the program: ranked findings with evidence and
 //! advice. The catalog is ../shared/design/CAUSES.md.
 
-use super::verify::VerifyKey;
+use crate::sample::vocab::{VerifyKey, WhatIf};
 use crate::timestamp::Timestamp;
 use serde::Serialize;
 use std::fmt;
@@ -50,15 +50,6 @@ impl Evidence {
     pub fn has_value(&self) -> bool {
         !self.value.is_nan()
     }
-}
-
-/// A what-if figure computed by running the twin on parameters derived from the live metrics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WhatIf {
-    /// "FASTSYNC instead of SYNC"
-    pub change: String,
-    /// "log file sync 4.60 → 0.96 ms, TPS +23 %"
-    pub outcome: String,
 }
 
 /// A cause the evidence supports right now.

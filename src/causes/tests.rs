@@ -739,7 +739,7 @@ fn switch_rates_say_per_thread_or_in_total() {
 
 #[test]
 fn logs_for_20_minutes_is_one_figure_per_thread() {
-    use crate::causes::whatif::{annotate, Observed};
+    use crate::causes::whatif::{annotate, observed_from};
     let pair = Pair {
         switch_every_s: 120.0,
         orl_threads: 3,
@@ -751,7 +751,7 @@ fn logs_for_20_minutes_is_one_figure_per_thread() {
     };
     let (mut a, run) = assess_run(&pair, 40);
     let ctx = super::context::Context::new(&run.engine, MIN, None);
-    let observed = Observed::from_context(&ctx);
+    let observed = observed_from(&ctx);
     let f = finding(&a, "log-switch-frequent");
     let size = f
         .evidence
@@ -773,7 +773,7 @@ fn logs_for_20_minutes_is_one_figure_per_thread() {
     annotate(
         &mut a.findings,
         &observed,
-        &crate::source::twin::whatif::TwinWhatIf {
+        &crate::pipeline::whatif::TwinWhatIf {
             secs: 20,
             seed: 1,
             ..Default::default()

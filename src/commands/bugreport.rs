@@ -104,7 +104,7 @@ pub fn report(
                 .to_string())
     );
     let config = match &path {
-        Some(p) => match crate::config::read_bounded(p, crate::config::MAX_CONFIG_BYTES) {
+        Some(p) => match crate::output::read_bounded(p, crate::config::MAX_CONFIG_BYTES) {
             Ok(text) => {
                 out.push_str(&redact(&text));
                 if !text.ends_with('\n') {
@@ -224,7 +224,7 @@ fn probe_profiles(out: &mut String, config: &Config, p: &Probing<'_>) {
             );
             continue;
         }
-        let mut conn = crate::cli_oracle::ConnArgs {
+        let mut conn = crate::cli::oracle::ConnArgs {
             primary: None,
             standby: Vec::new(),
             standby_as: None,
@@ -297,7 +297,7 @@ fn probe_one(driver: Arc<dyn Driver>, login: LoginSpec, timeout: Duration) -> St
             pr.open_mode.as_str(),
             pr.instances,
             pr.db_unique_name.as_deref().unwrap_or("?"),
-            crate::log_oracle::variant_label(pr.features)
+            crate::source::oracle::log::variant_label(pr.features)
         ),
         Ok(Err(e)) => format!(
             "unreachable: {} {}",

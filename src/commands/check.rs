@@ -1,9 +1,10 @@
 use super::{limits, print_untrusted as print, settings, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
+use crate::exposition;
 use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
+use crate::pipeline::whatif::TwinWhatIf;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
-use crate::source::twin::whatif::TwinWhatIf;
 use crate::source::twin::{Scenario, Twin};
 use crate::source::SourceEvent;
 use std::convert::Infallible;
@@ -46,6 +47,23 @@ fn live(
     );
     src.collector.stop();
     Ok(r)
+}
+
+/// The `pair` label of a check run: `twin-<scenario>`, `replay-<file stem>`, or the live
+/// primary's service or alias.
+fn pair_of(args: &CheckArgs) -> String {
+    if let Some(t) = &args.twin {
+        return format!("twin-{t}");
+    }
+    if let Some(p) = &args.replay {
+        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        return format!("replay-{}", stem.unwrap_or_default());
+    }
+    args.conn
+        .primary
+        .as_ref()
+        .and_then(|p| crate::source::oracle::connect::parse("--primary", &p.0).ok())
+        .map_or_else(|| "live".to_string(), |c| c.name)
 }
 
 /// A check shorter than a finding's raise time cannot raise anything: saying OK would be a
@@ -156,18 +174,18 @@ pub fn run(
     for w in &result.warnings {
         eprintln!("dgscope: warning: {}", crate::sanitize::field(w));
     }
-    let pair = crate::pipeline::check::pair_of(&args);
+    let pair = pair_of(&args);
     // Nagios reads stdout: a check whose verdict cannot be written did not report, UNKNOWN.
     print(&match args.format {
         CheckFormat::Json => result.json(),
         CheckFormat::Text => result.text(),
         CheckFormat::OpenMetrics => {
-            result.exposition(&pair, crate::exposition::Format::OpenMetrics)
+            exposition::check::exposition(&result, &pair, exposition::Format::OpenMetrics)
         }
     })
     .map_err(|f| unknown(f.message))?;
     if let Some(dir) = &args.textfile {
-        result.write_textfile(dir, &pair).map_err(unknown)?;
+        exposition::check::write_textfile(&result, dir, &pair).map_err(unknown)?;
     }
     Ok(ExitCode::from(result.exit_code(fail_on)))
 }

@@ -38,7 +38,7 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
             let c = Config::load(&path, true).map_err(Failure::bad_input)?;
             // What the screen would trip over later: unknown theme names (blamed on their
             // line here), and user theme files that do not parse.
-            let text = crate::config::read_bounded(&path, crate::config::MAX_CONFIG_BYTES)
+            let text = crate::output::read_bounded(&path, crate::config::MAX_CONFIG_BYTES)
                 .unwrap_or_default();
             c.check_themes(&path.display().to_string(), &text)
                 .map_err(Failure::bad_input)?;

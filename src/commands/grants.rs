@@ -2,7 +2,7 @@
 //! `source::oracle::grants` from the views the sampling SQL reads).
 
 use super::{print, Failure};
-use crate::cli_oracle::GrantsArgs;
+use crate::cli::oracle::GrantsArgs;
 use crate::source::oracle::{connect, grants};
 use std::path::Path;
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 //! Everything that can fail because of the user's input fails here, before any screen.
 
 use super::{Failure, EXIT_BAD_INPUT};
-use crate::cli_oracle::{ConnArgs, StandbyAs};
+use crate::cli::oracle::{ConnArgs, StandbyAs};
 use crate::sample::Slot;
 use crate::source::oracle::clock::{Clock, SystemClock};
 use crate::source::oracle::collector::{spawn_collector_with_clock, CollectorConfig, TargetConfig};

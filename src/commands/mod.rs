@@ -146,12 +146,7 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 }
 
 /// The log's file and level: `--log-file`/`DGSCOPE_LOG` and `--log-level`/`DGSCOPE_LOG_LEVEL`,
-/// else the config file's `log_file`/`log_level` (a config that does not load is the
-/// command's to report; the log then follows the flags alone).
-pub fn log_settings(cli: &Cli) -> crate::log::LogSettings {
-    log_settings_from(cli, &load_config(cli.config.as_deref()).unwrap_or_default())
-}
-
+/// else the config file's `log_file`/`log_level`.
 fn log_settings_from(cli: &Cli, config: &crate::config::Config) -> crate::log::LogSettings {
     use clap::ValueEnum;
     let config = config.clone();

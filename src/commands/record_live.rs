@@ -4,7 +4,7 @@
 
 use super::live::{self, LiveSource};
 use super::{Failure, EXIT_BAD_INPUT};
-use crate::cli_oracle::ConnArgs;
+use crate::cli::oracle::ConnArgs;
 use crate::output::StreamFile;
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::source::{ConnState, SourceEvent};

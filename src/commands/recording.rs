@@ -2,39 +2,15 @@
 //! people already have (version 1 files that repeat their slow parts in every line).
 
 use super::{print_untrusted, Failure};
+use crate::cli::recording::RecordingCommand;
 use crate::sample::index::RecordingIndex;
 use crate::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
 use crate::sample::slow::{Compactor, SLOW_EVERY_MS};
 use crate::sample::Slot;
 use crate::timestamp::Timestamp;
-use clap::Subcommand;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-
-#[derive(Debug, Subcommand)]
-pub enum RecordingCommand {
-    /// Rewrite a recording with its slow parts (logs, switches, parameters, recovery area,
-    /// configuration) only where they changed or a minute passed; `-o X.jsonl.zst` also
-    /// compresses it. Every command reads the result to the same figures and findings.
-    #[command(
-        after_help = "Examples:\n  dgscope recording compact night.jsonl -o night.jsonl.zst\n  \
-dgscope recording compact night.jsonl.zst -o night-plain.jsonl"
-    )]
-    Compact {
-        /// The recording to read (plain or .zst)
-        input: PathBuf,
-        /// The new file (.zst: compressed); an existing file is refused
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: PathBuf,
-    },
-    /// What a recording holds: form, span, slots, samples, interval, marks, size per part
-    #[command(after_help = "Example:\n  dgscope recording info night.jsonl.zst")]
-    Info {
-        /// The recording (plain or .zst)
-        file: PathBuf,
-    },
-}
 
 pub fn run(cmd: RecordingCommand) -> Result<ExitCode, Failure> {
     match cmd {

@@ -3,10 +3,10 @@
 
 use super::{load_config, Failure};
 use crate::app::{Assessor, Keymap};
-use crate::causes::live::LiveAssessor;
 use crate::cli::UiArgs;
 use crate::config::Config;
-use crate::source::twin::whatif::TwinWhatIf;
+use crate::pipeline::screen::LiveAssessor;
+use crate::pipeline::whatif::TwinWhatIf;
 use crate::tui::TuiOptions;
 use std::path::Path;
 use std::sync::Arc;
@@ -16,6 +16,17 @@ pub fn config(flag: Option<&Path>) -> Result<Config, Failure> {
     load_config(flag).map_err(Failure::bad_input)
 }
 
+/// Applies `--theme`, `--no-color`, `--ascii` and `--no-mouse`.
+fn with_ui(mut opts: TuiOptions, ui: &UiArgs) -> TuiOptions {
+    opts.theme = ui.theme.clone();
+    opts.no_color = ui.no_color;
+    opts.ascii = ui.ascii;
+    if ui.no_mouse {
+        opts.mouse = false;
+    }
+    opts
+}
+
 /// Applies the config (theme, bindings) under the command-line UI flags, which win.
 pub fn options(
     mut opts: TuiOptions,
@@ -23,7 +34,7 @@ pub fn options(
     config: &Config,
     profile_theme: Option<&str>,
 ) -> Result<TuiOptions, Failure> {
-    opts = opts.with_ui(ui);
+    opts = with_ui(opts, ui);
     if opts.theme.is_none() {
         opts.theme =
             super::settings::theme(None, profile_theme, config).map(|(t, _)| t.to_string());
@@ -35,7 +46,7 @@ pub fn options(
             .is_some_and(|t| !crate::config::theme_exists(t));
         if unknown {
             if let Some(path) = &config.path {
-                let text = crate::config::read_bounded(path, crate::config::MAX_CONFIG_BYTES)
+                let text = crate::output::read_bounded(path, crate::config::MAX_CONFIG_BYTES)
                     .unwrap_or_default();
                 config
                     .check_themes(&path.display().to_string(), &text)

@@ -5,12 +5,12 @@
 
 use super::live::{self, Passwords, Terminal};
 use super::{Failure, EXIT_BAD_INPUT};
-use crate::cli_oracle::ConnArgs;
+use crate::cli::oracle::ConnArgs;
+use crate::cli::serve::ServeArgs;
 use crate::config::Config;
 use crate::exposition::PairSnapshot;
 use crate::pipeline::DriverConfig;
 use crate::sample::Slot;
-use crate::serve::args::ServeArgs;
 use crate::serve::{http, spawn_driver, Board, PairSource};
 use crate::source::oracle::clock::SystemClock;
 use crate::source::oracle::{connect, init_client, OracleDriver, Secret};
@@ -102,7 +102,7 @@ fn profile_spec(name: &str, config: &Config, base: &ConnArgs) -> Result<Spec, Fa
         }
     }
     // The profile's databases and settings, as `watch PROFILE` reads them.
-    let mut args = crate::cli_oracle::WatchArgs {
+    let mut args = crate::cli::oracle::WatchArgs {
         profile: Some(name.to_string()),
         conn: ConnArgs {
             primary: None,

@@ -5,7 +5,7 @@
 //! is still unset.
 
 use super::Failure;
-use crate::cli_oracle::{ConnArgs, StandbyAs};
+use crate::cli::oracle::{ConnArgs, StandbyAs};
 use crate::config::{Config, Profile};
 use crate::report::check::FailOn;
 use clap::ValueEnum;

@@ -5,7 +5,7 @@ use super::live::{self, LiveSource, Passwords, Terminal};
 use super::record_live::Recorder;
 use super::{screen, Failure};
 use crate::app::Mode;
-use crate::cli_oracle::{ConnArgs, RawConn, WatchArgs};
+use crate::cli::oracle::{ConnArgs, RawConn, WatchArgs};
 use crate::config::{Config, Profile};
 use crate::sample::Mark;
 use crate::source::oracle::clock::SystemClock;

@@ -3,6 +3,7 @@
 //! snapshots, shared by `serve`, `check --format openmetrics` and `check --textfile`.
 //! The metric names and labels are a public contract: docs/METRICS.md lists every one.
 
+pub mod check;
 pub mod negotiate;
 pub mod parse;
 pub mod render;

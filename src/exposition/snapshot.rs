@@ -167,9 +167,4 @@ impl PairSnapshot {
         let p = self.primary.as_ref()?;
         self.slot(p)?.database()
     }
-
-    /// Whether every slot's newest sample has data.
-    pub fn all_up(&self) -> bool {
-        self.slots.iter().all(SlotSnapshot::is_up)
-    }
 }

@@ -6,9 +6,8 @@ use super::freshness::Freshness;
 use super::impact::{impact_table, ImpactRow, WindowDeltas};
 use super::ring::Ring;
 use super::window::{Window, WindowAcc};
-use crate::sample::index::RecordingIndex;
 use crate::sample::names::{event, os, stat};
-use crate::sample::recording::{Entry, RecordingError};
+use crate::sample::recording::Entry;
 use crate::sample::{slow, Mark, Sample, Slot};
 use crate::timestamp::Timestamp;
 use crate::units::{KIB, MIB};
@@ -496,23 +495,6 @@ impl Engine {
         let base = self.baseline_deltas.as_ref()?;
         Some(impact_table(base, &self.window_deltas(current, None)))
     }
-}
-
-/// Builds an engine from the tail of an indexed recording: as much as the raw span and the
-/// points history can hold, so opening a 24-hour file costs what its last hour costs.
-/// "Since startup" then starts at the loaded tail.
-pub fn load_tail(index: &RecordingIndex, config: EngineConfig) -> Result<Engine, RecordingError> {
-    let mut engine = Engine::new(config);
-    let Some(last) = index.last_t() else {
-        return Ok(engine);
-    };
-    let interval_ms = index.header().interval_ms.unwrap_or(1000).max(1);
-    let history_ms = config.history_len as u64 * interval_ms;
-    let span_ms = history_ms.max(config.raw_span.as_millis() as u64) + interval_ms;
-    for entry in index.entries_from(last.add_millis(-(span_ms as i64)))? {
-        engine.push(entry?);
-    }
-    Ok(engine)
 }
 
 #[cfg(test)]

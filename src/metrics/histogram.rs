@@ -121,11 +121,6 @@ impl Histogram {
         Some(below as f64 / total as f64)
     }
 
-    /// Share (0..=1) of waits at or above `ms`, the complement of [`share_below_ms`].
-    pub fn share_at_or_above_ms(&self, ms: f64) -> Option<f64> {
-        self.share_below_ms(ms).map(|s| 1.0 - s)
-    }
-
     /// Estimated wait time per bucket, using the bucket midpoint (`0.75 × bound`, the first
     /// bucket `0.5 × bound`), in microseconds.
     pub fn estimated_time_us(&self) -> Vec<(Micros, f64)> {

@@ -10,7 +10,7 @@ pub mod ring;
 pub mod window;
 
 pub use delta::{Delta, EventDelta, IoRates};
-pub use engine::{load_tail, Engine, EngineConfig, Point, SlotSeries};
+pub use engine::{Engine, EngineConfig, Point, SlotSeries};
 pub use freshness::Freshness;
 pub use histogram::Histogram;
 pub use impact::{impact_table, ImpactMetric, ImpactRow, WindowDeltas};

@@ -1,10 +1,11 @@
 //! `check` on the driver: the same judgement as `report::check::run_check`, keeping the
-//! driver (its engine and assessment) so the run can also be rendered as OpenMetrics.
+//! driver (its engine and assessment) so the run can also be rendered as OpenMetrics
+//! (`exposition::check`).
 
 use super::order::OrderCheck;
 use super::{Driver, DriverConfig};
 use crate::causes::context::Context;
-use crate::causes::whatif::{annotate, Observed, WhatIfModel};
+use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
 use crate::causes::{Assessment, Severity, Thresholds};
 use crate::metrics::{Delta, Engine, Window};
 use crate::sample::names::event;
@@ -29,55 +30,6 @@ impl Deref for Checked {
     fn deref(&self) -> &CheckResult {
         &self.result
     }
-}
-
-impl Checked {
-    /// The run's final state as the `serve` families, in `format`.
-    pub fn exposition(&self, pair: &str, format: crate::exposition::Format) -> String {
-        let engine = self.driver.engine();
-        let snap = crate::exposition::PairSnapshot::from_engine(
-            pair,
-            "check",
-            &[],
-            engine,
-            &self.result.assessment,
-        );
-        crate::exposition::render(&[std::sync::Arc::new(snap)], format)
-    }
-
-    /// `--textfile DIR`: the text format 0.0.4 (what node_exporter's textfile collector
-    /// reads) written atomically to `DIR/dgscope_<pair>.prom`.
-    pub fn write_textfile(
-        &self,
-        dir: &std::path::Path,
-        pair: &str,
-    ) -> Result<std::path::PathBuf, String> {
-        let body = self.exposition(pair, crate::exposition::Format::Text);
-        let name = crate::exposition::textfile::file_name(pair);
-        crate::exposition::textfile::write_atomic(dir, &name, &body).map_err(|e| {
-            format!(
-                "--textfile {}: cannot write {name}: {e}; give an existing, writable directory",
-                dir.display()
-            )
-        })
-    }
-}
-
-/// The `pair` label of a check run: `twin-<scenario>`, `replay-<file stem>`, or the live
-/// primary's service or alias.
-pub fn pair_of(args: &crate::cli::CheckArgs) -> String {
-    if let Some(t) = &args.twin {
-        return format!("twin-{t}");
-    }
-    if let Some(p) = &args.replay {
-        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
-        return format!("replay-{}", stem.unwrap_or_default());
-    }
-    args.conn
-        .primary
-        .as_ref()
-        .and_then(|p| crate::source::oracle::connect::parse("--primary", &p.0).ok())
-        .map_or_else(|| "live".to_string(), |c| c.name)
 }
 
 /// Feeds entries (in time order) until `duration` past the first one, assessing at every
@@ -126,7 +78,7 @@ where
     let engine = driver.engine();
     let mut assessment = driver.assessment().clone();
     if let Some(model) = what_if {
-        let observed = Observed::from_context(&Context::new(engine, window, None));
+        let observed = observed_from(&Context::new(engine, window, None));
         annotate(&mut assessment.findings, &observed, model);
     }
     let primary = engine.primary_slot().cloned().unwrap_or_else(Slot::primary);

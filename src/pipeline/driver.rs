@@ -110,7 +110,7 @@ fn each_standby(id: &str) -> bool {
 
 /// The metrics → causes half of the pipeline: when to assess and what the newest assessment
 /// is. A [`Driver`] pairs it with the engine it owns; the screen, whose app owns the engine
-/// it draws, drives one through [`crate::causes::live::LiveAssessor`] on that engine.
+/// it draws, drives one through [`crate::pipeline::screen::LiveAssessor`] on that engine.
 #[derive(Debug)]
 pub struct Judge {
     causes: CauseEngine,

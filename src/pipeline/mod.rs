@@ -5,5 +5,7 @@
 pub mod check;
 pub mod driver;
 pub mod order;
+pub mod screen;
+pub mod whatif;
 
 pub use driver::{Driver, DriverConfig, Judge, Skipped, MAX_SLOTS};

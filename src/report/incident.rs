@@ -6,7 +6,7 @@ use super::check::CheckMetrics;
 use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
 use crate::causes::context::Context;
-use crate::causes::whatif::{annotate, Observed, WhatIfModel};
+use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
 use crate::causes::{rank, Finding, Thresholds, Transition};
 use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
 use crate::pipeline::{Driver, DriverConfig};
@@ -243,7 +243,7 @@ pub fn from_recording(
     let mut findings: Vec<Finding> = raised.into_values().collect();
     rank(&mut findings);
     if let Some(model) = what_if {
-        let observed = Observed::from_context(&Context::new(engine, minute, None));
+        let observed = observed_from(&Context::new(engine, minute, None));
         annotate(&mut findings, &observed, model);
     }
     Ok(Incident {

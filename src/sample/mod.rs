@@ -10,6 +10,7 @@ mod name;
 pub mod names;
 pub mod recording;
 pub mod slow;
+pub mod vocab;
 pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};

@@ -29,7 +29,6 @@ pub mod stat {
     pub const REDO_SYNCH_POLLS: &str = "redo synch polls";
     /// RAC broadcast on commit: latency beyond the log write (cs on 11.1, µs from 11.2).
     pub const REDO_WRITE_BROADCAST_ACK_TIME: &str = "redo write broadcast ack time";
-    pub const REDO_WRITE_BROADCAST_ACK_COUNT: &str = "redo write broadcast ack count";
 }
 
 pub mod os {

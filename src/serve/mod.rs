@@ -2,7 +2,6 @@
 //! an immutable [`PairSnapshot`] to a [`Board`]; the HTTP side ([`http`]) renders whatever is
 //! on the board at each scrape and never waits for a database.
 
-pub mod args;
 pub mod http;
 
 use crate::exposition::PairSnapshot;

@@ -1,9 +1,9 @@
 //! `e`: the incident report as Markdown, from what the screen knows now.
 
-use crate::app::App;
 use crate::metrics::Window;
 use crate::report::check::CheckMetrics;
 use crate::report::incident::{commit_rows, render_markdown, Incident, TimelineItem};
+use crate::ui::App;
 use std::io;
 use std::path::{Path, PathBuf};
 

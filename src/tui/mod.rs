@@ -7,13 +7,13 @@ pub mod incident;
 pub mod osc52;
 pub mod terminal;
 
-use crate::app::{self, App, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
+use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
 use crate::metrics::{Engine, Window};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::sample::Mark;
 use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
-use crate::ui::{self, theme::Theme};
+use crate::ui::{self, theme::Theme, App};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 pub use error::TuiError;
 use futures_util::{FutureExt, StreamExt};
@@ -64,17 +64,6 @@ pub struct TuiOptions {
 }
 
 impl TuiOptions {
-    /// Applies `--theme`, `--no-color` and `--ascii`.
-    pub fn with_ui(mut self, ui: &crate::cli::UiArgs) -> Self {
-        self.theme = ui.theme.clone();
-        self.no_color = ui.no_color;
-        self.ascii = ui.ascii;
-        if ui.no_mouse {
-            self.mouse = false;
-        }
-        self
-    }
-
     pub fn new(mode: Mode, source: String, interval: Duration) -> Self {
         TuiOptions {
             mode,

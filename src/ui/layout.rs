@@ -1,7 +1,8 @@
 //! Where the header, panes and footer go: two columns from 120×32, stacked below, one full
 //! view when zoomed. Mouse clicks use the same computation, so a click lands on what is drawn.
 
-use crate::app::{App, Pane, Screen};
+use super::App;
+use crate::app::{Pane, Screen};
 use ratatui::layout::Rect;
 
 pub const MIN_WIDTH: u16 = 60;

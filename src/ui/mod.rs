@@ -19,7 +19,7 @@ pub mod theme;
 pub mod throughput;
 pub mod topology;
 
-use crate::app::{App, Overlay, Pane, Screen};
+use crate::app::{Overlay, Pane, Screen};
 use crate::metrics::WindowDeltas;
 use crate::sample::Slot;
 use crate::source::ConnState;
@@ -33,6 +33,9 @@ use ratatui::Frame;
 use theme::{Role, Theme};
 
 pub use layout::{pane_at, MIN_HEIGHT, MIN_WIDTH};
+
+/// The app as the screen draws it: its themes are the screen's [`Theme`]s.
+pub type App = crate::app::App<Theme>;
 
 /// How much a pane shows: stacked narrow layout, the two-column layout, or zoomed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -77,6 +77,9 @@ impl Role {
     }
 }
 
+/// The largest theme file read (a theme is a few hundred bytes).
+pub const MAX_THEME_BYTES: u64 = 64 * 1024;
+
 /// The built-in themes, in the order `t` cycles through them.
 pub const BUILTIN: [(&str, &str); 4] = [
     ("dark", include_str!("../../themes/dark.toml")),
@@ -112,6 +115,12 @@ pub struct Theme {
     colors: BTreeMap<Role, Color>,
 }
 
+impl crate::app::ThemeName for Theme {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 /// User themes: every `*.toml` in `dir` (the config directory's `themes/`), named after the
 /// file. A user theme with a built-in's name replaces it. A missing directory is no error; a
 /// bad file is, naming the file.
@@ -132,11 +141,9 @@ pub fn load_user_themes(dir: &std::path::Path, truecolor: bool) -> Result<Vec<Th
             .unwrap_or_default();
         // Bounded: a theme symlinked to /dev/zero must not fill memory.
         let text =
-            crate::config::read_bounded(&p, crate::config::MAX_THEME_BYTES).map_err(|e| {
-                ThemeError::Read {
-                    theme: p.display().to_string(),
-                    message: e.to_string(),
-                }
+            crate::output::read_bounded(&p, MAX_THEME_BYTES).map_err(|e| ThemeError::Read {
+                theme: p.display().to_string(),
+                message: e.to_string(),
             })?;
         let mut t = Theme::parse(&p.display().to_string(), &text, truecolor)?;
         t.name = name;

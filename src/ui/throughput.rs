@@ -2,8 +2,9 @@
 //! hour, CPU busy %, each with a sparkline and the change vs the baseline.
 
 use super::theme::Role;
+use super::App;
 use super::{fmt, Ctx, Detail};
-use crate::app::{App, Pane};
+use crate::app::Pane;
 use crate::metrics::{Delta, Point};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

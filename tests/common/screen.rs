@@ -3,12 +3,12 @@
 #![allow(dead_code)]
 
 use super::{findings, synthetic};
-use dgscope::app::{update, Action, App, Mode};
+use dgscope::app::{update, Action, Mode};
 use dgscope::causes::{Assessment, Finding};
 use dgscope::sample::{Role, Sample, Slot};
 use dgscope::source::SourceEvent;
 use dgscope::tui::{self, TuiOptions};
-use dgscope::ui::{self, theme::Theme};
+use dgscope::ui::{self, theme::Theme, App};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::Terminal;

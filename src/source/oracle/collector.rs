@@ -6,12 +6,12 @@
 use super::clock::{backoff, next_aligned, Clock, StopSignal, SystemClock};
 use super::driver::{Conn, Driver, LoginSpec, Row};
 use super::errors::{explain, ErrCode, ErrContext, Explanation, OraError};
+use super::log;
 use super::map::{self, MapInput};
 use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
-use crate::log_oracle as log;
-use crate::sample::{PartError, Sample, SampleErrorKind, Slot};
+use crate::sample::{PartError, Sample, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
 use crate::units::Micros;
@@ -496,9 +496,4 @@ impl Worker {
             &mut self.messages,
         ))
     }
-}
-
-/// The kind a whole failed sample gets for an error (used by the CLI's fail-fast paths).
-pub fn kind_of(e: &OraError) -> SampleErrorKind {
-    explain(e, &ErrContext::default()).kind
 }

@@ -12,6 +12,7 @@ pub mod driver;
 pub mod errors;
 pub mod fake;
 pub mod grants;
+pub mod log;
 pub mod map;
 pub mod messages;
 pub mod parse;

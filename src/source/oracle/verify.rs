@@ -7,8 +7,8 @@
 //! dgscope's SQL so the SELECT-only and column-contract tests cover every variant. dgscope
 //! never runs these itself.
 
-use crate::causes::VerifyKey;
 use crate::sample::names::event;
+use crate::sample::vocab::VerifyKey;
 use crate::sample::Sample;
 
 /// What of a release changes the verification SQL.

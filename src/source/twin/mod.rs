@@ -15,12 +15,12 @@ mod hist;
 mod link;
 mod members;
 mod messages;
+pub mod mirror;
 mod paced;
 pub mod params;
 mod queue;
 mod rng;
 mod scenario;
-pub mod whatif;
 
 pub use cadence::SlowParts;
 pub use commit::PostMode;

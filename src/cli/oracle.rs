@@ -1,5 +1,5 @@
 //! Command-line arguments of the live Oracle commands (`watch`, `record` from databases,
-//! `grants`). Kept apart from `cli.rs` so the twin and report flags merge without conflict.
+//! `grants`). Kept apart from `cli/mod.rs` so the twin and report flags merge without conflict.
 
 use crate::source::oracle::connect::holds_password;
 use clap::{Args, ValueEnum};
@@ -105,7 +105,7 @@ pub struct WatchArgs {
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     #[command(flatten)]
-    pub ui: crate::cli::UiArgs,
+    pub ui: super::UiArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -2,11 +2,11 @@
 //! screen's engine after every batch of samples, and this fills the drill-down's what-if figures from a model computed off the UI path (a background thread,
 //! at most once a minute per finding), so the screen never waits for a simulation.
 
-use super::whatif::{changes_for, Observed, WhatIfModel};
-use super::{Assessment, Thresholds, WhatIf};
+use super::Judge;
 use crate::causes::context::Context;
+use crate::causes::whatif::{changes_for, observed_from, WhatIfModel};
+use crate::causes::{Assessment, Thresholds, WhatIf};
 use crate::metrics::{Engine, Window};
-use crate::pipeline::Judge;
 use crate::timestamp::Timestamp;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,7 +56,7 @@ impl LiveAssessor {
             }
         }
         if let Some(model) = &self.model {
-            let observed = Observed::from_context(&Context::new(engine, self.judge.window(), None));
+            let observed = observed_from(&Context::new(engine, self.judge.window(), None));
             let jobs: Vec<_> = stale
                 .into_iter()
                 .filter(|id| !changes_for(id, &observed).is_empty())

@@ -1,13 +1,15 @@
-//! What-if figures from the twin: mirror the observed pair in the twin's parameters, run it
-//! with and without the change, and apply the twin's relative change to what was observed.
-//! Scaling by the twin's own ratio keeps the twin's calibration gaps out of the answer.
+//! What-if figures from the twin: mirror the observed pair in the twin's parameters
+//! ([`mirror`]), run it with and without the change, measure both runs with the metrics'
+//! [`Delta`], and apply the twin's relative change to what was observed. Scaling by the
+//! twin's own ratio keeps the twin's calibration gaps out of the answer. It lives here, where
+//! the twin (a source) and the metrics meet, so the twin imports neither metrics nor causes.
 
-use super::params::{Params, Transport, MB};
-use super::{Scenario, Twin, EPOCH};
-use crate::causes::whatif::{unavailable, Change, Observed, WhatIfModel};
-use crate::causes::WhatIf;
 use crate::metrics::Delta;
 use crate::sample::names::event;
+use crate::sample::vocab::whatif::{plausible, unavailable, Change, Observed, WhatIf, WhatIfModel};
+use crate::source::twin::mirror::mirror;
+use crate::source::twin::params::{Params, Transport, MB};
+use crate::source::twin::{Scenario, Twin, EPOCH};
 use crate::source::PullSource;
 use std::time::{Duration, Instant};
 
@@ -26,9 +28,6 @@ pub const WHAT_IF_BUDGET: Duration = Duration::from_secs(3);
 /// Most simulated seconds per side.
 pub const MAX_SECS: u64 = 600;
 
-/// The lowest TPS [`mirror`] mirrors (one commit per 100 s).
-pub const MIN_MIRROR_TPS: f64 = 0.01;
-
 impl Default for TwinWhatIf {
     fn default() -> Self {
         TwinWhatIf {
@@ -37,51 +36,6 @@ impl Default for TwinWhatIf {
             budget: WHAT_IF_BUDGET,
         }
     }
-}
-
-/// How much slower the slowest of `m` SRL members is than one (the twin's lognormal σ 0.2).
-fn members_factor(m: u32) -> f64 {
-    1.0 + 0.18 * f64::from(m.saturating_sub(1))
-}
-
-/// The twin's parameters for the observed pair, or `None` without commits to mirror.
-pub fn mirror(obs: &Observed) -> Option<Params> {
-    // Fewer than one commit per 100 s is no load to mirror; a subnormal TPS (fuzzing found
-    // 3e-317) made redo per commit and think time infinite.
-    let tps = obs.tps.filter(|t| *t >= MIN_MIRROR_TPS)?;
-    let lfs = obs.lfs_ms?;
-    let mut p = Params::calibrated();
-    if let Some(redo) = obs.redo_mb_s {
-        p.redo_per_commit = (redo * MB / tps).max(512.0);
-    }
-    if let Some(l) = obs.lfpw_ms {
-        p.log.l0_us = (l * 1000.0 * 0.9).max(50.0);
-    }
-    let members = obs.srl_members.unwrap_or(1).max(1);
-    p.srl.members = members;
-    match obs.sync_affirm {
-        Some(affirm) => {
-            p.transport = Transport::Sync { affirm };
-            match (obs.remote_ms, obs.rfs_ms) {
-                (Some(r), Some(f)) if affirm => {
-                    p.srl.s0_us = (f * 1000.0 / members_factor(members)).max(50.0);
-                    p.net0_us = ((r - f) * 1000.0).max(50.0);
-                }
-                (Some(r), _) => p.net0_us = (r * 1000.0).max(50.0),
-                _ => {}
-            }
-        }
-        None => p.transport = Transport::Async,
-    }
-    p.think_us = (f64::from(p.sessions) * 1e6 / tps - lfs * 1000.0).max(100.0);
-    if let Some(mb) = obs.orl_mb {
-        p.orl_bytes = (mb * MB) as u64;
-    }
-    if obs.switches_per_hour.is_some_and(|s| s > 6.0) {
-        // Frequent switches: each forces a standby checkpoint that slows SRL writes.
-        p.ckpt = Scenario::FrequentSwitches.params().ckpt;
-    }
-    Some(p)
 }
 
 /// Why a simulation gave no figures.
@@ -196,7 +150,7 @@ impl WhatIfModel for TwinWhatIf {
                 let mb = obs.log_mb_for_20_min.filter(|m| *m > 0.0)?;
                 let mut changed = base.clone();
                 // Capped at the largest plausible log: the model is not asked for more.
-                let max = crate::causes::whatif::plausible::ORL_MB_MAX;
+                let max = plausible::ORL_MB_MAX;
                 let mb = mb.min(max);
                 changed.orl_bytes = (mb * MB) as u64;
                 let mut w = commit_path(obs, base, changed, self, change)?;

@@ -6,10 +6,10 @@
 //! Connect strings are logged as `ConnSpec` displays them (no password can be in one: they
 //! are refused at parsing); nothing here ever sees a `Secret`.
 
+use super::errors::{Explanation, OraError};
+use super::probe::Probe;
+use super::sql::{self, Features};
 use crate::sample::Slot;
-use crate::source::oracle::errors::{Explanation, OraError};
-use crate::source::oracle::probe::Probe;
-use crate::source::oracle::sql::{self, Features};
 use std::time::Duration;
 
 /// The `sql::variants` label whose features the probe found, or the features themselves

@@ -1,7 +1,8 @@
 //! What a DBA should look at to verify a finding, named but not spelled out. The causes engine
 //! knows *which* facts back a finding; the SQL text depends on the database's release (view
 //! names, event names, RAC) and lives with the rest of dgscope's SQL in the Oracle source,
-//! which resolves these keys for the release of the newest sample.
+//! which resolves these keys for the release of the newest sample. The key sits here, below
+//! both, so neither imports the other (the rules still name it `causes::verify::VerifyKey`).
 
 use serde::Serialize;
 

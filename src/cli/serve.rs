@@ -38,5 +38,5 @@ pub struct ServeArgs {
     pub telemetry_path: String,
     /// One live pair from flags (labelled by the primary's service or alias)
     #[command(flatten)]
-    pub conn: crate::cli_oracle::ConnArgs,
+    pub conn: super::oracle::ConnArgs,
 }

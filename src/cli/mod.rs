@@ -1,5 +1,11 @@
 //! Command-line definitions (clap derive). Every flag can also come from a `DGSCOPE_*`
-//! environment variable where that makes sense.
+//! environment variable where that makes sense. Every clap type lives under `cli/`: the live
+//! Oracle commands' flags in [`oracle`], `serve`'s in [`serve`], `recording`'s in
+//! [`recording`]; the commands that run them are in `commands/`.
+
+pub mod oracle;
+pub mod recording;
+pub mod serve;
 
 use crate::report::Format;
 use clap::{Args, Parser, Subcommand};
@@ -85,17 +91,17 @@ seed and duration give a byte-identical file. `dgscope twin list` shows the scen
     /// show what they hold
     #[command(subcommand)]
     #[command(display_order = 7)]
-    Recording(crate::commands::recording::RecordingCommand),
+    Recording(recording::RecordingCommand),
     /// The digital twin: a simulated primary + standby pair
     #[command(subcommand)]
     #[command(display_order = 8)]
     Twin(TwinCommand),
     /// Live triage of a primary and its standbys (Oracle Instant Client needed)
     #[command(display_order = 1)]
-    Watch(crate::cli_oracle::WatchArgs),
+    Watch(oracle::WatchArgs),
     /// Print the SQL for a least-privilege monitoring user
     #[command(display_order = 7)]
-    Grants(crate::cli_oracle::GrantsArgs),
+    Grants(oracle::GrantsArgs),
     /// The triage screen on the built-in digital twin: no database needed (f: fault menu)
     #[command(
         after_help = "Examples:\n  dgscope demo\n  dgscope demo --scenario slow-srl --speed 4\n  \
@@ -124,7 +130,7 @@ Default address :9731 (every interface); metrics at /metrics, a pair list at /. 
 docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana dashboard."
     )]
     #[command(display_order = 5)]
-    Serve(crate::serve::args::ServeArgs),
+    Serve(serve::ServeArgs),
     /// Print what a bug report needs: version, platform, config (passwords redacted), the
     /// log's last lines and each profile's probe
     #[command(
@@ -202,7 +208,7 @@ pub struct CheckArgs {
     pub textfile: Option<PathBuf>,
     /// Live databases to judge (instead of --twin or --replay)
     #[command(flatten)]
-    pub conn: crate::cli_oracle::ConnArgs,
+    pub conn: oracle::ConnArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -237,7 +243,7 @@ pub struct RecordArgs {
     pub force: bool,
     /// Live databases to record instead of the twin (and the sampling interval for both)
     #[command(flatten)]
-    pub conn: crate::cli_oracle::ConnArgs,
+    pub conn: oracle::ConnArgs,
 }
 
 #[derive(Debug, Subcommand)]
