@@ -233,7 +233,7 @@ fn lost_standby_dims_and_counts_down() {
         mode: Mode::Live,
         ..Setup::default()
     });
-    let latest = a.engine.latest().unwrap();
+    let latest = a.engine().latest().unwrap();
     a.now = latest.add_millis(42_000);
     a.ingest(SourceEvent::Status {
         slot: Slot::standby(),

@@ -2,8 +2,7 @@
 //! switches between all instances and each one with `n`, naming the instance it shows.
 
 use dgscope::app::{update, Action, Mode};
-use dgscope::causes::Thresholds;
-use dgscope::pipeline::screen::LiveAssessor;
+use dgscope::pipeline::screen::ScreenAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};
@@ -15,7 +14,7 @@ fn demo_app(scenario: Scenario, secs: usize) -> App {
     let mut twin = Twin::new(scenario, 7);
     let mut opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
-    let assessor = LiveAssessor::new(Thresholds::default(), None).into_assessor();
+    let assessor = ScreenAssessor::new(None).into_assessor();
     let mut app = tui::build_app(&opts, Theme::all_builtin(true), assessor);
     for _ in 0..secs {
         let tick = twin.next_tick().unwrap();
@@ -25,7 +24,7 @@ fn demo_app(scenario: Scenario, secs: usize) -> App {
         app.refresh();
     }
     app.status = None;
-    app.now = app.engine.latest().unwrap_or_default();
+    app.now = app.engine().latest().unwrap_or_default();
     app
 }
 

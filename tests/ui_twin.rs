@@ -5,8 +5,7 @@
 //! Regenerate after an intended change: `INSTA_UPDATE=always UPDATE_ASSETS=1 cargo test --test ui_twin`.
 
 use dgscope::app::{update, Action, Mode};
-use dgscope::causes::Thresholds;
-use dgscope::pipeline::screen::LiveAssessor;
+use dgscope::pipeline::screen::ScreenAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};
@@ -22,7 +21,7 @@ fn demo_app(secs: usize) -> App {
     let mut opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
     // No what-if model: its background thread would make frames depend on timing.
-    let assessor = LiveAssessor::new(Thresholds::default(), None).into_assessor();
+    let assessor = ScreenAssessor::new(None).into_assessor();
     let mut app = tui::build_app(&opts, Theme::all_builtin(true), assessor);
     for _ in 0..secs {
         let tick = twin.next_tick().unwrap();
@@ -32,7 +31,7 @@ fn demo_app(secs: usize) -> App {
         app.refresh();
     }
     app.status = None;
-    app.now = app.engine.latest().unwrap_or_default();
+    app.now = app.engine().latest().unwrap_or_default();
     app
 }
 

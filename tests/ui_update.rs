@@ -100,13 +100,13 @@ fn window_cycle_skips_since_baseline_without_one() {
     // Clearing the baseline leaves a window that means something.
     act(&mut a, &[Action::ClearBaseline]);
     assert_eq!(a.window, Window::SinceStartup);
-    assert!(a.engine.baseline().is_none() && a.baseline_deltas.is_none());
+    assert!(a.engine().baseline().is_none() && a.baseline_deltas.is_none());
 }
 
 #[test]
 fn baseline_feeds_the_impact_table_and_the_throughput_changes() {
     let a = app(Setup::default());
-    let rows = a.engine.impact(a.window).expect("baseline set at 50 s");
+    let rows = a.engine().impact(a.window).expect("baseline set at 50 s");
     let tps = rows.iter().find(|r| r.metric.id() == "tps").unwrap();
     // Healthy ~7 815 TPS before, seed 000's ~6 224 after: about -20 %.
     let c = tps.change_pct.unwrap();
@@ -119,7 +119,7 @@ fn baseline_feeds_the_impact_table_and_the_throughput_changes() {
 #[test]
 fn pause_scrub_and_back_to_live() {
     let mut a = app(Setup::default());
-    let latest = a.engine.latest().unwrap();
+    let latest = a.engine().latest().unwrap();
     act(&mut a, &[Action::TogglePause]);
     assert_eq!(a.paused_at, Some(latest));
     assert_eq!(
@@ -336,7 +336,7 @@ fn several_standbys_are_chosen_with_brackets() {
         s.db.as_mut().unwrap().name = Some("prod_dr".into());
         a.ingest(SourceEvent::Sample(Box::new(s)));
     }
-    assert_eq!(a.engine.standby_slots().len(), 2);
+    assert_eq!(a.engine().standby_slots().len(), 2);
     let first = a.standby().cloned();
     act(&mut a, &[Action::NextStandby]);
     assert_ne!(a.standby().cloned(), first);
@@ -455,7 +455,7 @@ fn a_connecting_slot_shows_a_spinner_until_data_arrives() {
         kind: dgscope::sample::SampleErrorKind::ConnectionLost,
         message: "ORA-12541".into(),
     });
-    a.engine.push_sample(std::sync::Arc::new(failed));
+    a.ingest(SourceEvent::Sample(Box::new(failed)));
     a.now = p.t;
     let t = render(&a, 160, 48);
     assert!(t.contains("connecting ⠋"), "{t}");
@@ -542,7 +542,7 @@ fn a_filtered_or_denied_part_names_the_missing_privilege() {
         });
         // The newest primary sample carries the fixture's part errors.
         let mut last = (**a
-            .engine
+            .engine()
             .slot(&Slot::primary())
             .unwrap()
             .last_good()

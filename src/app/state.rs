@@ -5,7 +5,7 @@ use super::control::{Control, Pace};
 use super::keymap::Keymap;
 use crate::causes::Assessment;
 use crate::metrics::{Engine, Window, WindowDeltas};
-use crate::sample::recording::Entry;
+use crate::pipeline::Driver;
 use crate::sample::{LogSwitch, Mark, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Recomputes the causes from the metrics; supplied by the caller (the causes engine).
-pub type Assessor = Box<dyn FnMut(&Engine) -> Assessment + Send>;
+/// Asks the driver for the causes after a batch of samples; supplied by the caller (the
+/// pipeline's screen assessor, which adds what-if figures).
+pub type Assessor = Box<dyn FnMut(&mut Driver) -> Assessment + Send>;
 
 /// Which kind of source feeds the screen: the header says so, and some keys depend on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +144,8 @@ pub struct AppConfig<T> {
 
 pub struct App<T> {
     pub cfg: AppConfig<T>,
-    pub engine: Engine,
+    /// The one way from samples to metrics and findings, as for every other consumer.
+    driver: Driver,
     pub assessment: Assessment,
     assessor: Assessor,
     /// Wall-clock instant injected by the loop (age of data, countdowns, spinner).
@@ -201,11 +203,11 @@ impl<T> std::fmt::Debug for App<T> {
 pub const WARMUP_SAMPLES: usize = 5;
 
 impl<T> App<T> {
-    pub fn new(cfg: AppConfig<T>, engine: Engine, assessor: Assessor) -> App<T> {
+    pub fn new(cfg: AppConfig<T>, driver: Driver, assessor: Assessor) -> App<T> {
         let pace = cfg.pace;
         App {
             cfg,
-            engine,
+            driver,
             assessment: Assessment::default(),
             assessor,
             now: Timestamp::default(),
@@ -234,6 +236,20 @@ impl<T> App<T> {
         }
     }
 
+    /// The metrics the screen draws: the driver's engine.
+    pub fn engine(&self) -> &Engine {
+        self.driver.engine()
+    }
+
+    /// Sets the baseline (`b`): the window current now.
+    pub fn set_baseline(&mut self) {
+        self.driver.set_baseline(self.window);
+    }
+
+    pub fn clear_baseline(&mut self) {
+        self.driver.clear_baseline();
+    }
+
     pub fn theme(&self) -> &T {
         &self.cfg.themes[self.theme_idx.min(self.cfg.themes.len().saturating_sub(1))]
     }
@@ -253,9 +269,11 @@ impl<T> App<T> {
                 if let Some(sw) = &s.switches {
                     self.switches.insert(s.slot.clone(), sw.clone());
                 }
-                self.engine.push_sample(Arc::from(s));
+                self.driver.on_event(SourceEvent::Sample(s));
             }
-            SourceEvent::Mark(m) => self.engine.push(Entry::Mark(m)),
+            ev @ SourceEvent::Mark(_) => {
+                self.driver.on_event(ev);
+            }
             SourceEvent::Status { slot, state } => {
                 self.conn.insert(slot, state);
             }
@@ -267,7 +285,7 @@ impl<T> App<T> {
     /// keeps the findings it had so they match the numbers shown).
     pub fn refresh(&mut self) {
         if self.paused_at.is_none() {
-            self.assessment = (self.assessor)(&self.engine);
+            self.assessment = (self.assessor)(&mut self.driver);
             let n = self.assessment.findings.len();
             if self.selected >= n {
                 self.selected = n.saturating_sub(1);
@@ -289,7 +307,7 @@ impl<T> App<T> {
     /// The source's newest instant, paused or not: what notes, marks and baselines are
     /// stamped with.
     pub fn source_now(&self) -> Timestamp {
-        self.engine.latest().unwrap_or(self.now)
+        self.engine().latest().unwrap_or(self.now)
     }
 
     /// "now" for the age of data, on the source's clock: the demo and replay have no wall
@@ -310,14 +328,14 @@ impl<T> App<T> {
     }
 
     pub fn primary(&self) -> Option<&Slot> {
-        self.engine.primary_slot()
+        self.engine().primary_slot()
     }
 
     /// The primary's RAC instances `(inst_id, host)` as its newest sample lists them;
     /// empty on a single instance.
     pub fn primary_instances(&self) -> Vec<(u32, Option<String>)> {
         self.primary()
-            .and_then(|p| self.engine.slot(p))
+            .and_then(|p| self.engine().slot(p))
             .and_then(|s| s.last_good())
             .and_then(|s| s.instances.as_ref())
             .map_or(Vec::new(), |v| {
@@ -329,7 +347,7 @@ impl<T> App<T> {
 
     /// The standby panes 3–4 show (`[`/`]` choose).
     pub fn standby(&self) -> Option<&Slot> {
-        let all = self.engine.standby_slots();
+        let all = self.engine().standby_slots();
         let n = all.len();
         if n == 0 {
             return None;
@@ -341,8 +359,8 @@ impl<T> App<T> {
     pub fn timeline(&self) -> Vec<Timestamp> {
         let slot = self
             .primary()
-            .or_else(|| self.engine.slots().next().map(|(k, _)| k));
-        slot.and_then(|s| self.engine.slot(s))
+            .or_else(|| self.engine().slots().next().map(|(k, _)| k));
+        slot.and_then(|s| self.engine().slot(s))
             .map(|s| s.points().iter().map(|p| p.t).collect())
             .unwrap_or_default()
     }
@@ -350,7 +368,7 @@ impl<T> App<T> {
     /// Good samples of the primary in the last minute (warming up below [`WARMUP_SAMPLES`]).
     pub fn primary_samples(&self) -> usize {
         self.primary()
-            .and_then(|s| self.engine.slot(s))
+            .and_then(|s| self.engine().slot(s))
             .map(|s| s.samples_in(Duration::from_secs(3600)))
             .unwrap_or(0)
     }
@@ -365,8 +383,8 @@ impl<T> App<T> {
     pub fn data_span_s(&self) -> f64 {
         let slot = self
             .primary()
-            .or_else(|| self.engine.slots().next().map(|(k, _)| k));
-        let Some(pts) = slot.and_then(|s| self.engine.slot(s)).map(|s| s.points()) else {
+            .or_else(|| self.engine().slots().next().map(|(k, _)| k));
+        let Some(pts) = slot.and_then(|s| self.engine().slot(s)).map(|s| s.points()) else {
             return 0.0;
         };
         match (pts.iter().next(), pts.last()) {
@@ -380,7 +398,7 @@ impl<T> App<T> {
     pub fn deltas(&self) -> WindowDeltas {
         let at = self.paused_at;
         let get = |slot: Option<&Slot>| {
-            let s = self.engine.slot(slot?)?;
+            let s = self.engine().slot(slot?)?;
             match (self.window, at) {
                 (Window::Last(len), Some(t)) => s.window_ending(len, Some(t)),
                 (w, _) => s.window(w),
@@ -397,14 +415,14 @@ impl<T> App<T> {
     pub fn switches_per_hour(&self, at: Option<Timestamp>) -> Option<f64> {
         let slot = self.primary()?;
         let sw = self.switches.get(slot)?;
-        let end = at.or_else(|| self.engine.slot(slot)?.last_good().map(|s| s.t))?;
+        let end = at.or_else(|| self.engine().slot(slot)?.last_good().map(|s| s.t))?;
         // All threads together, computed as the findings compute it (one function).
         let rates = crate::causes::rates::switch_rates(sw, end);
         Some(crate::causes::rates::total_per_hour(&rates))
     }
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {
-        self.engine.marks().iter()
+        self.engine().marks().iter()
     }
 
     /// Sets how far the view can scroll (see [`App::scroll_max`]) and keeps the offset within.

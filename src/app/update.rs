@@ -49,21 +49,25 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
         Action::CycleWindow => {
             app.window = app.window.next();
             // "since baseline" means nothing without one: skip it.
-            if app.window == Window::SinceBaseline && app.engine.baseline().is_none() {
+            if app.window == Window::SinceBaseline && app.engine().baseline().is_none() {
                 app.window = app.window.next();
             }
         }
         Action::ToggleScale => app.log_scale = !app.log_scale,
         Action::SetBaseline => {
             let standby = app.standby().cloned();
-            app.baseline_deltas = Some(app.engine.window_deltas(app.window, standby.as_ref()));
+            app.baseline_deltas = Some(app.engine().window_deltas(app.window, standby.as_ref()));
             app.baseline_switches_h = app.switches_per_hour(None);
-            app.engine.set_baseline(app.window);
-            let at = app.engine.baseline().map(|t| t.clock()).unwrap_or_default();
+            app.set_baseline();
+            let at = app
+                .engine()
+                .baseline()
+                .map(|t| t.clock())
+                .unwrap_or_default();
             app.status = Some(format!("baseline set at {at} (window {})", app.window));
         }
         Action::ClearBaseline => {
-            app.engine.clear_baseline();
+            app.clear_baseline();
             app.baseline_deltas = None;
             app.baseline_switches_h = None;
             if app.window == Window::SinceBaseline {
@@ -75,7 +79,7 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
             if app.paused_at.is_some() {
                 resume(app);
             } else {
-                app.paused_at = app.timeline().last().copied().or(app.engine.latest());
+                app.paused_at = app.timeline().last().copied().or(app.engine().latest());
                 if app.paused_at.is_some() {
                     app.effects.push(Effect::Control(Control::Pause(true)));
                 }
@@ -124,7 +128,7 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
             }
         }
         Action::PrevStandby | Action::NextStandby => {
-            let n = app.engine.standby_slots().len();
+            let n = app.engine().standby_slots().len();
             if n == 0 {
                 app.status = Some("no standby to choose: none is monitored".into());
             } else if n == 1 {
@@ -141,7 +145,7 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
                 };
                 app.status = app.standby().map(|s| {
                     let name = app
-                        .engine
+                        .engine()
                         .slot(s)
                         .and_then(|x| x.last_good())
                         .and_then(|x| x.db.as_ref())

@@ -42,7 +42,7 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     )?;
     opts.pace = Pace::Speed(a.speed);
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
-    let assessor = screen::assessor(&config);
+    let assessor = screen::assessor();
     let speed = a.speed;
     let r = tui::launch(opts, assessor, move |tx, mut ctl| async move {
         let (twin_tx, twin_rx) = std::sync::mpsc::channel();

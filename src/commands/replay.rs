@@ -21,7 +21,7 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     let opts = TuiOptions::new(Mode::Replay, source.describe(), source.interval());
     let mut opts = super::screen::options(opts, &a.ui, &config, None)?;
     opts.pace = Pace::Speed(a.speed);
-    let assessor = super::screen::assessor(&config);
+    let assessor = super::screen::assessor();
     let speed = a.speed;
     let r = tui::launch(opts, assessor, move |tx, ctl| {
         replay::play(source, tx, ctl, speed)

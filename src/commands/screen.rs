@@ -5,7 +5,7 @@ use super::{load_config, Failure};
 use crate::app::{Assessor, Keymap};
 use crate::cli::UiArgs;
 use crate::config::Config;
-use crate::pipeline::screen::LiveAssessor;
+use crate::pipeline::screen::ScreenAssessor;
 use crate::pipeline::whatif::TwinWhatIf;
 use crate::tui::TuiOptions;
 use std::path::Path;
@@ -54,10 +54,7 @@ pub fn options(
             }
         }
     }
-    opts.raise_after_s = config.thresholds.raise_after_s;
-    opts.raw_span = opts
-        .raw_span
-        .max(crate::pipeline::driver::recent_span(&config.thresholds));
+    opts.thresholds = config.thresholds.clone();
     opts.record_zstd = config.record_compress == Some(true);
     if config.mouse == Some(false) {
         opts.mouse = false;
@@ -76,11 +73,7 @@ pub fn options(
     Ok(opts)
 }
 
-/// The causes engine with the config's thresholds and what-ifs from the twin.
-pub fn assessor(config: &Config) -> Assessor {
-    LiveAssessor::new(
-        config.thresholds.clone(),
-        Some(Arc::new(TwinWhatIf::default())),
-    )
-    .into_assessor()
+/// The screen asks its driver for the causes; the drill-down gets what-ifs from the twin.
+pub fn assessor() -> Assessor {
+    ScreenAssessor::new(Some(Arc::new(TwinWhatIf::default()))).into_assessor()
 }

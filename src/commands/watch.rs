@@ -160,7 +160,7 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         &config,
         profile.as_ref().and_then(|p| p.theme.as_deref()),
     )?;
-    let assessor = screen::assessor(&config);
+    let assessor = screen::assessor();
     let LiveSource {
         mut rx,
         collector,

@@ -59,6 +59,17 @@ impl DriverConfig {
         }
     }
 
+    /// The triage screen's setting: causes over the last minute like `serve`, raw samples for
+    /// the engine's default span (windows up to 15 minutes, the `[`/`]` keys) and `history`
+    /// points per database for the charts (the config file's `history`).
+    pub fn for_screen(thresholds: Thresholds, history: usize) -> Self {
+        let d = EngineConfig::default();
+        DriverConfig {
+            engine: engine_config(&thresholds, d.raw_span, history.max(1)),
+            ..DriverConfig::last_minute(thresholds)
+        }
+    }
+
     /// The incident report's setting: causes over the last minute like the screen, raw
     /// samples for the engine's default span (the impact table compares up to 15 minutes).
     pub fn for_report(thresholds: Thresholds) -> Self {
@@ -109,10 +120,10 @@ fn each_standby(id: &str) -> bool {
 }
 
 /// The metrics → causes half of the pipeline: when to assess and what the newest assessment
-/// is. A [`Driver`] pairs it with the engine it owns; the screen, whose app owns the engine
-/// it draws, drives one through [`crate::pipeline::screen::LiveAssessor`] on that engine.
+/// is. Only a [`Driver`] has one, paired with the engine it owns: every consumer, the screen
+/// included, judges through a driver.
 #[derive(Debug)]
-pub struct Judge {
+struct Judge {
     causes: CauseEngine,
     /// Every standby after the first is judged for its own state by a causes engine of its
     /// own (its own hysteresis), so a second standby's stopped apply is raised too.
@@ -362,9 +373,13 @@ impl Driver {
         ))
     }
 
-    /// For baselines (`Engine::set_baseline`) on the screen.
-    pub fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
+    /// Sets the baseline the screen compares with (`b`): the window current now.
+    pub fn set_baseline(&mut self, window: Window) {
+        self.engine.set_baseline(window);
+    }
+
+    pub fn clear_baseline(&mut self) {
+        self.engine.clear_baseline();
     }
 
     /// The newest assessment (warming up before the first).

@@ -1,6 +1,6 @@
 //! The one pipeline driver: source entries → metrics engine → causes engine, in order.
-//! Every consumer that judges a stream of samples (serve today; check and the screen after
-//! their migration) feeds a [`Driver`] instead of writing the loop out again.
+//! Every consumer that judges a stream of samples (the screen, `check`, `serve`, reports)
+//! feeds a [`Driver`]; the slot cap and the history the rules need live in it once.
 
 pub mod check;
 pub mod driver;
@@ -8,4 +8,4 @@ pub mod order;
 pub mod screen;
 pub mod whatif;
 
-pub use driver::{Driver, DriverConfig, Judge, Skipped, MAX_SLOTS};
+pub use driver::{Driver, DriverConfig, Skipped, MAX_SLOTS};

@@ -1,44 +1,44 @@
-//! The causes engine as the triage screen uses it: the pipeline's [`Judge`] assesses the
-//! screen's engine after every batch of samples, and this fills the drill-down's what-if figures from a model computed off the UI path (a background thread,
-//! at most once a minute per finding), so the screen never waits for a simulation.
+//! The causes as the triage screen asks for them: the screen's [`Driver`] judges every
+//! completed instant as it is fed and, after each batch, the newest instant; this fills the
+//! drill-down's what-if figures from a model computed off the UI path (a background thread, at
+//! most once a minute per finding), so the screen never waits for a simulation.
 
-use super::Judge;
+use super::Driver;
 use crate::causes::context::Context;
 use crate::causes::whatif::{changes_for, observed_from, WhatIfModel};
-use crate::causes::{Assessment, Thresholds, WhatIf};
-use crate::metrics::{Engine, Window};
+use crate::causes::{Assessment, WhatIf};
 use crate::timestamp::Timestamp;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// How often a finding's what-if figures are recomputed (in the data's own time).
 const WHAT_IF_EVERY_S: f64 = 60.0;
 
 type Cache = Arc<Mutex<HashMap<&'static str, (Timestamp, Vec<WhatIf>)>>>;
 
-pub struct LiveAssessor {
-    judge: Judge,
+pub struct ScreenAssessor {
     model: Option<Arc<dyn WhatIfModel>>,
     cache: Cache,
     busy: Arc<AtomicBool>,
 }
 
-impl LiveAssessor {
-    pub fn new(thresholds: Thresholds, model: Option<Arc<dyn WhatIfModel>>) -> Self {
-        LiveAssessor {
-            // The screen's window: the last minute (as `DriverConfig::last_minute`).
-            judge: Judge::new(Window::Last(Duration::from_secs(60)), thresholds),
+impl ScreenAssessor {
+    /// `model`: what-if figures for the drill-down (none: the drill-down shows none).
+    pub fn new(model: Option<Arc<dyn WhatIfModel>>) -> Self {
+        ScreenAssessor {
             model,
             cache: Arc::default(),
             busy: Arc::default(),
         }
     }
 
-    pub fn assess(&mut self, engine: &Engine) -> Assessment {
-        self.judge.assess_now(engine);
-        let mut a = self.judge.assessment().clone();
+    /// Judges the driver's newest instant now (the causes engine does not advance its
+    /// hysteresis twice for one instant) and fills in the what-if figures at hand.
+    pub fn assess(&mut self, driver: &mut Driver) -> Assessment {
+        driver.assess_now();
+        let mut a = driver.assessment().clone();
+        let engine = driver.engine();
         let now = engine.latest().unwrap_or_default();
         let mut stale = Vec::new();
         {
@@ -56,7 +56,7 @@ impl LiveAssessor {
             }
         }
         if let Some(model) = &self.model {
-            let observed = observed_from(&Context::new(engine, self.judge.window(), None));
+            let observed = observed_from(&Context::new(engine, driver.window(), None));
             let jobs: Vec<_> = stale
                 .into_iter()
                 .filter(|id| !changes_for(id, &observed).is_empty())
@@ -86,7 +86,7 @@ impl LiveAssessor {
     }
 
     /// The screen's form: a boxed closure.
-    pub fn into_assessor(mut self) -> Box<dyn FnMut(&Engine) -> Assessment + Send> {
-        Box::new(move |engine| self.assess(engine))
+    pub fn into_assessor(mut self) -> Box<dyn FnMut(&mut Driver) -> Assessment + Send> {
+        Box::new(move |driver| self.assess(driver))
     }
 }

@@ -25,7 +25,7 @@ pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
 /// window, the session so far against that window, the impact table when a baseline exists,
 /// and every finding with its evidence, SQL and advice.
 pub fn incident(app: &App) -> Incident {
-    let e = &app.engine;
+    let e = app.engine();
     let (databases, dests) = Incident::configuration(e);
     let mut timeline: Vec<TimelineItem> = e
         .marks()

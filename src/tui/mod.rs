@@ -8,7 +8,8 @@ pub mod osc52;
 pub mod terminal;
 
 use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
-use crate::metrics::{Engine, Window};
+use crate::metrics::Window;
+use crate::pipeline::{Driver, DriverConfig};
 use crate::sample::recording::{Header, RecordingWriter};
 use crate::sample::Mark;
 use crate::source::{ConnState, Control, SourceEvent};
@@ -49,13 +50,9 @@ pub struct TuiOptions {
     pub causes_available: bool,
     /// Points of history kept per database (the config file's `history`).
     pub history: usize,
-    /// Raw samples kept per database: at least what the rules read
-    /// (`pipeline::driver::recent_span` of the thresholds).
-    pub raw_span: Duration,
-    /// How long a condition must hold before a finding is raised (the thresholds'
-    /// `raise_after_s`): until the session has that much data the causes pane says
-    /// "warming up".
-    pub raise_after_s: f64,
+    /// The causes' thresholds (the config file's `[thresholds]`). Until the session has
+    /// `raise_after_s` of data the causes pane says "warming up".
+    pub thresholds: crate::causes::Thresholds,
     /// Capture the mouse (click to focus, wheel to scroll); `--no-mouse` or the config's
     /// `mouse = false` leave it to the terminal, for selecting text.
     pub mouse: bool,
@@ -78,8 +75,7 @@ impl TuiOptions {
             out_dir: PathBuf::from("."),
             causes_available: true,
             history: crate::metrics::EngineConfig::default().history_len,
-            raw_span: crate::metrics::EngineConfig::default().raw_span,
-            raise_after_s: crate::causes::Thresholds::default().raise_after_s,
+            thresholds: crate::causes::Thresholds::default(),
             mouse: true,
             record_zstd: false,
         }
@@ -169,13 +165,13 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         keymap: opts.keymap.clone(),
         themes,
         causes_available: opts.causes_available,
-        raise_after_s: opts.raise_after_s,
+        raise_after_s: opts.thresholds.raise_after_s,
     };
-    let engine = Engine::new(crate::metrics::EngineConfig {
-        history_len: opts.history.max(1),
-        raw_span: opts.raw_span,
-    });
-    let mut app = App::new(cfg, engine, assessor);
+    let driver = Driver::new(DriverConfig::for_screen(
+        opts.thresholds.clone(),
+        opts.history,
+    ));
+    let mut app = App::new(cfg, driver, assessor);
     app.window = Window::Last(Duration::from_secs(60));
     app.now = Timestamp::now();
     app
@@ -502,7 +498,7 @@ pub fn copy_screen(app: &App) -> Screen {
 /// the report sums up in its key-metrics table, copy everything their zoomed view has.
 pub fn copy_text(app: &App) -> String {
     use crate::report::text;
-    let releases = || crate::report::check::releases(&app.engine, app.standby());
+    let releases = || crate::report::check::releases(app.engine(), app.standby());
     let pane = match copy_screen(app) {
         Screen::Cause(i) => {
             return ui::drill::text(&ui::Ctx::new(app), i)

@@ -519,7 +519,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
 /// Averages of the three waits per sample over the history, up to the instant shown.
 pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
     let app = cx.app;
-    let Some(series) = app.primary().and_then(|s| app.engine.slot(s)) else {
+    let Some(series) = app.primary().and_then(|s| app.engine().slot(s)) else {
         return;
     };
     let end = app.paused_at.or(series.points().last().map(|p| p.t));

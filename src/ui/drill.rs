@@ -26,10 +26,10 @@ fn source_with_age(cx: &Ctx, source: &str) -> String {
     // says nothing of that instant's age: no annotation then.
     let now = app.clock();
     let age = crate::sample::slow::part_of_source(source).and_then(|part| {
-        let reads: Vec<_> = [app.engine.primary_slot(), app.standby()]
+        let reads: Vec<_> = [app.engine().primary_slot(), app.standby()]
             .into_iter()
             .flatten()
-            .filter_map(|slot| app.engine.slot(slot)?.slow_read_at(part))
+            .filter_map(|slot| app.engine().slot(slot)?.slow_read_at(part))
             .collect();
         if reads.iter().any(|t| *t > now) {
             return None;
@@ -131,7 +131,7 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
         out.push(Line::styled(fmt::NONE, t.muted()));
     }
     // Spelled for the releases of the newest samples, so the DBA sees the numbers shown here.
-    let e = &cx.app.engine;
+    let e = cx.app.engine();
     let newest = |slot: Option<&crate::sample::Slot>| {
         slot.and_then(|s| e.slot(s))
             .and_then(|s| s.last_good())
@@ -292,7 +292,7 @@ pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
 /// incident report (`e`), word for word, SQL spelled for the same releases.
 pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
     let f = cx.app.assessment.findings.get(idx)?;
-    let releases = crate::report::check::releases(&cx.app.engine, cx.app.standby());
+    let releases = crate::report::check::releases(cx.app.engine(), cx.app.standby());
     Some(crate::report::text::plain(&crate::report::text::finding(
         f, &releases,
     )))

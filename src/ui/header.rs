@@ -113,7 +113,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     let t = cx.theme;
     let h = t.header();
     let bold = h.add_modifier(ratatui::style::Modifier::BOLD);
-    let e = &app.engine;
+    let e = app.engine();
     let primary = app
         .primary()
         .and_then(|s| e.slot(s))

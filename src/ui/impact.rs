@@ -11,7 +11,7 @@ use ratatui::Frame;
 pub fn lines(cx: &Ctx) -> Vec<Line<'static>> {
     let app = cx.app;
     let t = cx.theme;
-    let Some(rows) = app.engine.impact(app.window) else {
+    let Some(rows) = app.engine().impact(app.window) else {
         let key = app.cfg.keymap.label(crate::app::Action::SetBaseline);
         return vec![
             Line::styled("No baseline yet.", t.style(Role::Title)),
@@ -21,7 +21,11 @@ pub fn lines(cx: &Ctx) -> Vec<Line<'static>> {
             ),
         ];
     };
-    let base_at = app.engine.baseline().map(|b| b.clock()).unwrap_or_default();
+    let base_at = app
+        .engine()
+        .baseline()
+        .map(|b| b.clock())
+        .unwrap_or_default();
     let mut out = vec![
         Line::styled(
             format!(

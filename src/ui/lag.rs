@@ -28,7 +28,7 @@ fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
 /// The standby's point at the instant shown (its newest when live).
 fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {
     let app = cx.app;
-    let s = app.engine.slot(app.standby()?)?;
+    let s = app.engine().slot(app.standby()?)?;
     // The last good point at or before the instant shown: stale figures are shown dimmed
     // with their age, never replaced by a failed sample's blanks or zeros.
     let at = app.paused_at;
@@ -39,7 +39,7 @@ fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {
 }
 
 fn last_good<'a>(cx: &'a Ctx, slot: Option<&crate::sample::Slot>) -> Option<&'a Arc<Sample>> {
-    cx.app.engine.slot(slot?)?.last_good()
+    cx.app.engine().slot(slot?)?.last_good()
 }
 
 fn now_line(
@@ -199,7 +199,7 @@ fn lag_hist_lines(cx: &Ctx, sb: Option<&Sample>, full: bool) -> Vec<Line<'static
 
 pub fn lag_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx, full: bool) {
     let app = cx.app;
-    let Some(s) = app.standby().and_then(|s| app.engine.slot(s)) else {
+    let Some(s) = app.standby().and_then(|s| app.engine().slot(s)) else {
         return;
     };
     let end = app.paused_at.or(s.points().last().map(|p| p.t));

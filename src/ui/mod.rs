@@ -103,7 +103,7 @@ impl<'a> Ctx<'a> {
             return "none".into();
         };
         self.app
-            .engine
+            .engine()
             .slot(slot)
             .and_then(|s| s.last_good())
             .and_then(|s| s.db.as_ref())
@@ -117,7 +117,7 @@ impl<'a> Ctx<'a> {
     /// point under the cursor decides.
     pub fn staleness(&self, slot: Option<&Slot>) -> Option<Option<f64>> {
         let app = self.app;
-        let series = app.engine.slot(slot?)?;
+        let series = app.engine().slot(slot?)?;
         if let Some(at) = app.paused_at {
             let p = series.points().iter().rev().find(|p| p.t <= at)?;
             if !p.failed {
@@ -130,7 +130,7 @@ impl<'a> Ctx<'a> {
                 .find(|q| q.t <= at && !q.failed);
             return Some(good.map(|g| at.secs_since(g.t)));
         }
-        match app.engine.freshness(slot?) {
+        match app.engine().freshness(slot?) {
             crate::metrics::Freshness::Stale { last_good, .. } => {
                 Some(last_good.map(|t| app.data_now().secs_since(t)))
             }
@@ -152,7 +152,7 @@ impl<'a> Ctx<'a> {
         let Some(slot) = slot else {
             return (String::new(), false);
         };
-        let series = app.engine.slot(slot);
+        let series = app.engine().slot(slot);
         let has_data = series.and_then(|s| s.last_good()).is_some();
         let stale = self.staleness(Some(slot));
         let age_txt = |age: Option<f64>| match age {
@@ -207,7 +207,7 @@ impl<'a> Ctx<'a> {
     /// `("prod_a", "iostat", "missing privilege: V$IOSTAT_FILE shows only CDB$ROOT's …")`.
     /// The source names the privilege and the GRANT that gives it; the screen says it.
     pub fn part_problems(&self) -> Vec<(String, String, String)> {
-        let e = &self.app.engine;
+        let e = self.app.engine();
         let mut out = Vec::new();
         for (slot, series) in e.slots() {
             let Some(s) = series.last_good() else {

@@ -66,7 +66,7 @@ pub fn metrics(app: &App, d: Option<&Delta>) -> Vec<Metric> {
 
 fn spark(cx: &Ctx, f: fn(&Point) -> Option<f64>, width: usize) -> String {
     let app = cx.app;
-    let Some(s) = app.primary().and_then(|s| app.engine.slot(s)) else {
+    let Some(s) = app.primary().and_then(|s| app.engine().slot(s)) else {
         return " ".repeat(width);
     };
     let end = app.paused_at;
@@ -181,7 +181,7 @@ fn history_chart(
     role: Role,
 ) {
     let app = cx.app;
-    let Some(s) = app.primary().and_then(|s| app.engine.slot(s)) else {
+    let Some(s) = app.primary().and_then(|s| app.engine().slot(s)) else {
         return;
     };
     let Some(end) = app.paused_at.or(s.points().last().map(|p| p.t)) else {

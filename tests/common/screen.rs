@@ -206,7 +206,7 @@ pub fn app(s: Setup) -> App {
     themes.rotate_left(i);
     let since = dgscope::timestamp::Timestamp::from_millis(synthetic::T0_MS + 75_000);
     let with_findings = s.findings;
-    let assessor = Box::new(move |_: &dgscope::metrics::Engine| Assessment {
+    let assessor = Box::new(move |_: &mut dgscope::pipeline::Driver| Assessment {
         findings: if with_findings {
             findings::slow_srl(since)
         } else {
@@ -243,7 +243,7 @@ pub fn app(s: Setup) -> App {
     }
     app.refresh();
     app.status = None;
-    app.now = app.engine.latest().unwrap_or_default();
+    app.now = app.engine().latest().unwrap_or_default();
     app
 }
 
