@@ -370,6 +370,11 @@ impl Engine {
         }
     }
 
+    /// What the engine keeps (raw span, history points).
+    pub fn config(&self) -> EngineConfig {
+        self.config
+    }
+
     pub fn push(&mut self, entry: Entry) {
         match entry {
             Entry::Sample(s) => self.push_sample(Arc::from(s)),

@@ -573,3 +573,53 @@ pub fn screen_text(app: &App, width: u16, height: u16, screen: Screen) -> String
     });
     ui::buffer_text(t.backend().buffer())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::MAX_SLOTS;
+    use crate::sample::{Sample, Slot};
+
+    fn app() -> App {
+        let opts = TuiOptions::new(Mode::Replay, "test".into(), Duration::from_secs(1));
+        build_app(
+            &opts,
+            Theme::all_builtin(true),
+            Box::new(|d: &mut Driver| {
+                d.assess_now();
+                d.assessment().clone()
+            }),
+        )
+    }
+
+    /// A recording that claims thousands of standbys costs the screen what it costs `check`:
+    /// the driver's slot cap, not one series per claimed slot.
+    #[test]
+    fn the_screen_keeps_no_more_slots_than_the_driver_allows() {
+        let mut a = app();
+        for t in 0..3 {
+            for i in 0..MAX_SLOTS + 10 {
+                let s = Sample::new(
+                    Timestamp::from_millis(t * 1000),
+                    Slot::named_standby(&format!("sb{i:03}")),
+                );
+                a.ingest(SourceEvent::Sample(Box::new(s)));
+            }
+            a.refresh();
+        }
+        assert_eq!(a.engine().slots().count(), MAX_SLOTS);
+    }
+
+    /// The screen keeps what the rules read, like every other consumer of the driver.
+    #[test]
+    fn the_screen_keeps_the_history_its_thresholds_need() {
+        let mut opts = TuiOptions::new(Mode::Replay, "test".into(), Duration::from_secs(1));
+        opts.thresholds.log_switch_gap_max_s = 3600.0;
+        let a = build_app(
+            &opts,
+            Theme::all_builtin(true),
+            Box::new(|d: &mut Driver| d.assessment().clone()),
+        );
+        assert!(a.engine().config().raw_span >= Duration::from_secs(3600));
+    }
+}
