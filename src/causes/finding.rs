@@ -1,5 +1,5 @@
 //! What the causes engine tells the rest of the program: ranked findings with evidence and
-//! advice. The catalog is ../shared/design/CAUSES.md.
+//! advice. docs/FINDINGS.md explains each one.
 
 use crate::sample::vocab::{VerifyKey, WhatIf};
 use crate::timestamp::Timestamp;
