@@ -5,6 +5,9 @@
 
 pub mod check;
 pub mod negotiate;
+/// A strict OpenMetrics/Prometheus text parser, to check what `serve` and `check` write:
+/// test support, not compiled into the release binary (the `test-support` feature).
+#[cfg(any(test, feature = "test-support"))]
 pub mod parse;
 pub mod render;
 pub mod snapshot;

@@ -6,7 +6,7 @@
 //! documented views, not against a live database.
 //!
 //! The fake database (`fake`, `scenarios`) is test support: it is compiled for this crate's
-//! tests and, through the `fakes` feature that the crate's dev-dependency on itself turns on,
+//! tests and, through the `test-support` feature that the crate's dev-dependency on itself turns on,
 //! for the integration tests and benches — never into the release binary.
 
 pub mod clock;
@@ -14,7 +14,7 @@ pub mod collector;
 pub mod connect;
 pub mod driver;
 pub mod errors;
-#[cfg(any(test, feature = "fakes"))]
+#[cfg(any(test, feature = "test-support"))]
 pub mod fake;
 pub mod grants;
 pub mod log;
@@ -23,7 +23,7 @@ pub mod messages;
 pub mod parse;
 pub mod probe;
 pub mod real;
-#[cfg(any(test, feature = "fakes"))]
+#[cfg(any(test, feature = "test-support"))]
 pub mod scenarios;
 pub mod secret;
 pub mod sql;
