@@ -1,7 +1,8 @@
 //! The log (issue 14.1): a run on the fake driver with a password, an unreachable standby and a
 //! refused view writes a log that names the probe's SQL variant, the ORA- codes with their
 //! classification and the backoff, and never the password; `bugreport` probes the profiles
-//! through the same driver. One test: the log is installed once per process.
+//! through the same driver. The log is installed once per process, for all of it: the test
+//! runs alone in one (`common::alone`).
 
 mod common;
 
@@ -50,6 +51,9 @@ fn driver() -> FakeDriver {
 
 #[test]
 fn the_log_names_the_variant_and_the_codes_and_never_the_password() {
+    if !alone() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("dgscope.log");
     let settings = LogSettings {

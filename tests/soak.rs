@@ -1,6 +1,9 @@
 //! Resource bounds (issue 7): 24 simulated hours of the demo pipeline — twin → metrics →
 //! causes — keep memory flat: every history is a bounded ring. The twin runs a light load
-//! (a few hundred commits per second) so a day of virtual time fits in a test.
+//! (a few hundred commits per second) so a day of virtual time fits in a test. It measures
+//! the resident memory of its process: it runs alone in one (`common::alone`).
+
+mod common;
 
 use dgscope::causes::CauseEngine;
 use dgscope::metrics::{Engine, EngineConfig, Window};
@@ -22,6 +25,9 @@ fn rss_mb() -> f64 {
 
 #[test]
 fn a_day_of_the_demo_pipeline_keeps_memory_flat() {
+    if !common::alone() {
+        return;
+    }
     let mut p = Scenario::HealthySync.params();
     p.sessions = 6;
     let mut twin = Twin::with_params(Scenario::HealthySync, p, 5, EPOCH);

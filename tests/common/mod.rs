@@ -123,3 +123,34 @@ pub fn assert_copy_in_report(copy: &str, md: &str) {
         );
     }
 }
+
+/// Runs the calling test again in a process of its own and says whether the caller is that
+/// process: `if !alone() { return; }` opens a test that measures the whole process (its
+/// threads, file handles or resident memory) or installs something for all of it (the log),
+/// which it would otherwise share with every other test of the binary. In the binary's own
+/// process it runs this test binary on that one test (libtest names a test's thread after the
+/// test), relays its output, asserts that it ran and passed, and returns `false`.
+pub fn alone() -> bool {
+    const CHILD: &str = "DGSCOPE_TEST_ALONE";
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    let name = std::thread::current()
+        .name()
+        .expect("a test thread is named after its test")
+        .to_string();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([name.as_str(), "--exact", "--test-threads=1", "--nocapture"])
+        .env(CHILD, &name)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{name} failed in its own process");
+    assert!(
+        stdout.contains("test result: ok. 1 passed"),
+        "{name} did not run in its own process"
+    );
+    false
+}
