@@ -14,7 +14,7 @@
 //!
 //! Set `DGSCOPE_BENCH_QUICK=1` to skip the two pty measurements (they take about a minute).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use common::screen::{app, Setup};
