@@ -1,6 +1,5 @@
 //! Shared by the CLI tests: recordings written by hand through plain JSON, as a user or a
 //! vendor would, independent of dgscope's own writer.
-#![allow(dead_code)]
 
 use serde_json::{json, Value};
 use std::io::Write;

@@ -1,7 +1,6 @@
 //! Builds the hostile inputs of the hardening tests at run time (nothing large is committed):
 //! recordings rewritten line by line, zero-filled tails (sparse, so they cost no disk), and
 //! helpers to run the binary and read its one-line answer.
-#![allow(dead_code)]
 
 use serde_json::Value;
 use std::io::Write;

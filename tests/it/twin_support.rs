@@ -1,6 +1,5 @@
 //! Shared helpers for the twin tests: run a twin, and summarise a window of its samples the
 //! way the product sees them (through `metrics::Delta`).
-#![allow(dead_code)]
 
 use dgscope::metrics::Delta;
 use dgscope::sample::names::{event, filetype};

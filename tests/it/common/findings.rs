@@ -1,8 +1,6 @@
 //! Hand-built findings matching the synthetic incident (seed 000's slow SRL), for the causes
 //! pane and the drill-down until the causes engine lands.
 
-#![allow(dead_code)]
-
 use dgscope::causes::{Evidence, Finding, Severity, VerifyKey, WhatIf};
 use dgscope::timestamp::Timestamp;
 

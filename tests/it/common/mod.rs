@@ -1,7 +1,6 @@
 //! Shared test support. The submodules serve the screen tests (deterministic samples,
 //! hand-built findings, app, screen and PTY helpers); the functions here run the Oracle
 //! collector on a fake driver in virtual time.
-#![allow(dead_code)]
 
 pub mod findings;
 pub mod pty;

@@ -1,10 +1,7 @@
 //! The real binary in a pseudo-terminal, its output fed to a vt100 parser, so tests read the
 //! screen a user would see. Timeouts only stop a hung test; nothing asserts on elapsed time.
 
-#![allow(dead_code)]
-
 use expectrl::{Session, Signal, WaitStatus};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -225,11 +222,4 @@ impl Drop for Tui {
             let _ = self.session.get_process_mut().kill(Signal::SIGKILL);
         }
     }
-}
-
-/// Reads a child's whole output (for non-PTY runs).
-pub fn read_all(mut r: impl Read) -> String {
-    let mut s = String::new();
-    let _ = r.read_to_string(&mut s);
-    s
 }

@@ -1,7 +1,5 @@
 //! Builds apps from the synthetic pair and renders them on a TestBackend.
 
-#![allow(dead_code)]
-
 use super::{findings, synthetic};
 use dgscope::app::{update, Action, App, Mode};
 use dgscope::causes::{Assessment, Finding};

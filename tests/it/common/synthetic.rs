@@ -3,8 +3,6 @@
 //! then seed 000's incident (a slow two-member SRL: SYNC Remote Write 3.45 ms, log file sync
 //! 4.60 ms, RFS random i/o 2.89 ms). Counters are cumulative from non-zero starts.
 
-#![allow(dead_code)]
-
 use dgscope::sample::names::{event, filetype, os, stat};
 use dgscope::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, LogSwitch, Name,
