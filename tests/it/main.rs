@@ -1,7 +1,7 @@
 //! dgscope's integration tests, one test binary (`cargo test --test it`): each file of
 //! tests/it/ is a module of it, named as its file (`cargo test --test it pty_replay::` runs
-//! one file's tests), and the helpers are compiled once. One binary per file linked the crate
-//! ~60 times, the slowest part of a test build on 2 cores.
+//! one file's tests), and the helpers are compiled once (one binary per file compiled them
+//! again in each and linked the crate ~60 times).
 //!
 //! All tests share this process and run in parallel. None may change what the process shares
 //! (environment, working directory, a global subscriber …): a child process gets its
@@ -10,6 +10,9 @@
 //! `if !common::alone() { return; }` and runs in a process of its own.
 //!
 //! insta keeps the snapshots in tests/it/snapshots/, named `it__<module>__<name>.snap`.
+//!
+//! A new test file goes here, with its `mod` line below: a file directly in tests/ would be
+//! a test binary of its own again.
 
 // Helpers shared by the test modules.
 mod common;
