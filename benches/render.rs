@@ -14,7 +14,9 @@
 //!
 //! Set `DGSCOPE_BENCH_QUICK=1` to skip the two pty measurements (they take about a minute).
 
-#[path = "../tests/common/mod.rs"]
+// The integration tests' helpers (each of them used there), of which the bench needs a part.
+#[path = "../tests/it/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use common::screen::{app, Setup};
