@@ -3,7 +3,7 @@
 //! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
 //!
 //! The modules are layered, bottom to top; a module imports only its own layer and those
-//! below (`tests/layers.rs` checks it, and that no imports go round in a cycle):
+//! below (`tests/it/layers.rs` checks it, and that no imports go round in a cycle):
 //!
 //! 1. base: `units`, `timestamp`, `sanitize`, `output`, `display`, `log`
 //! 2. `sample` (with `sample::vocab`, the words causes and sources share)

@@ -37,6 +37,7 @@ mod hardening_outputs;
 mod hardening_scale;
 mod incident_cli;
 mod json_schema;
+mod layers;
 mod lineparse;
 mod oracle_cli;
 mod oracle_contract;
