@@ -37,3 +37,6 @@ pub mod timestamp;
 pub mod tui;
 pub mod ui;
 pub mod units;
+
+#[cfg(test)]
+mod sample_tests;

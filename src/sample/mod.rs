@@ -10,6 +10,8 @@ mod name;
 pub mod names;
 pub mod recording;
 pub mod slow;
+#[doc(hidden)]
+pub mod test_support;
 pub mod vocab;
 pub mod zst;
 
