@@ -1,5 +1,6 @@
-//! Internals of the recording formats for tests that cannot live beside them: the tests in
-//! `src/sample_tests.rs` drive these with the twin, a higher layer. Not an API.
+//! Internals of the recording formats for tests that cannot live beside them: the dgscope
+//! crate's `src/sample_tests.rs` drives them with the twin, a layer above this crate. Not an
+//! API.
 
 use super::recording::{Entry, RecordingReader};
 use super::Sample;
