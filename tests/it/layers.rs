@@ -1,9 +1,12 @@
-//! The walls between layers, until the workspace split makes them crates: no module under
-//! `src/` may name a module of a higher layer (`crate::x`, `use crate::{x, …}`, or `super::`
-//! climbing out to the crate root) in non-test code, and the top-level modules' imports form
-//! no cycle (within a layer neither). `#[cfg(test)]` items and the files of `#[cfg(test)] mod`
-//! declarations are not checked: a test may reach up. Comments and string literals are
-//! ignored, so a doc comment may mention any module.
+//! The walls between layers. Layers 1 and 2 but `log` are the `dgscope-model` crate
+//! (`crates/model`, re-exported by `src/lib.rs` under the same names), which the compiler
+//! keeps from reaching up; the other walls are checked here, until they are crates too: no
+//! module under `src/` or `crates/model/src/` may name a module of a higher layer
+//! (`crate::x`, `dgscope_model::x`, `use crate::{x, …}`, or `super::` climbing out to the
+//! crate root) in non-test code, and the top-level modules' imports form no cycle (within a
+//! layer neither). `#[cfg(test)]` items and the files of `#[cfg(test)] mod` declarations are
+//! not checked: a test may reach up. Comments and string literals are ignored, so a doc
+//! comment may mention any module.
 //!
 //! A new top-level module must be placed in [`LAYERS`].
 
@@ -235,14 +238,18 @@ fn references(code: &str, depth: usize) -> Vec<(usize, String)> {
     let s = code.as_bytes();
     let line = |i: usize| code[..i].matches('\n').count() + 1;
     let mut refs = Vec::new();
-    for (i, _) in code.match_indices("crate") {
-        if (i > 0 && (is_ident(s[i - 1]) || s[i - 1] == b'$'))
-            || s.get(i + 5).is_some_and(|b| is_ident(*b))
-        {
-            continue;
-        }
-        if let Some(j) = after_sep(s, i + 5) {
-            refs.extend(named_at(s, j).into_iter().map(|m| (line(i), m)));
+    // `crate::x`, and `dgscope_model::x` (the model crate's modules, named from `src/`).
+    for root in ["crate", "dgscope_model"] {
+        for (i, _) in code.match_indices(root) {
+            let end = i + root.len();
+            if (i > 0 && (is_ident(s[i - 1]) || s[i - 1] == b'$'))
+                || s.get(end).is_some_and(|b| is_ident(*b))
+            {
+                continue;
+            }
+            if let Some(j) = after_sep(s, end) {
+                refs.extend(named_at(s, j).into_iter().map(|m| (line(i), m)));
+            }
         }
     }
     // `super::super::x` climbing to the crate root from `depth` modules down.
@@ -325,7 +332,7 @@ fn edges(src: &Path) -> Vec<Edge> {
                 out.push(Edge {
                     from: top.clone(),
                     to,
-                    at: format!("src/{}:{line}", rel.display()),
+                    at: format!("{}:{line}", p.strip_prefix(repo()).unwrap().display()),
                 });
             }
         }
@@ -333,18 +340,60 @@ fn edges(src: &Path) -> Vec<Edge> {
     out
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The model crate's sources: layers 1 and 2 but `log`.
+fn model_src() -> PathBuf {
+    repo().join("crates/model/src")
+}
+
+/// Every crate's edges: the model crate's and the main crate's.
+fn all_edges() -> Vec<Edge> {
+    let mut out = edges(&model_src());
+    out.extend(edges(&repo().join("src")));
+    out
+}
+
+/// The `pub mod` names of a crate root.
+fn pub_mods(lib: &str) -> Vec<String> {
+    lib.lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';').to_string())
+        .collect()
 }
 
 #[test]
 fn every_top_level_module_has_a_layer() {
-    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
-    let modules: Vec<&str> = lib
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod "))
-        .map(|m| m.trim_end_matches(';'))
+    let lib = std::fs::read_to_string(repo().join("src/lib.rs")).unwrap();
+    let model = pub_mods(&std::fs::read_to_string(model_src().join("lib.rs")).unwrap());
+    // src/lib.rs re-exports the model crate's modules under their names, all and only those.
+    let at = lib
+        .find("pub use dgscope_model::{")
+        .expect("src/lib.rs re-exports dgscope_model's modules");
+    let group = &lib[at..];
+    let group = &group[group.find('{').unwrap() + 1..group.find('}').unwrap()];
+    let mut reexported: Vec<String> = group
+        .split(',')
+        .map(|m| m.trim().to_string())
+        .filter(|m| !m.is_empty())
         .collect();
+    reexported.sort();
+    let mut sorted = model.clone();
+    sorted.sort();
+    assert_eq!(
+        reexported, sorted,
+        "src/lib.rs re-exports these of dgscope_model"
+    );
+    // The model crate holds layers 1 and 2 only.
+    let above: Vec<_> = model.iter().filter(|m| layer_of(m) > Some(1)).collect();
+    assert!(
+        above.is_empty(),
+        "dgscope-model holds layers 1 and 2 only: {above:?}"
+    );
+    let mut modules = pub_mods(&lib);
+    modules.extend(model);
     assert!(modules.len() > 10, "{modules:?}");
     let missing: Vec<_> = modules.iter().filter(|m| layer_of(m).is_none()).collect();
     assert!(
@@ -354,17 +403,17 @@ fn every_top_level_module_has_a_layer() {
     let gone: Vec<_> = LAYERS
         .iter()
         .flat_map(|l| l.iter())
-        .filter(|m| !modules.contains(m))
+        .filter(|m| !modules.iter().any(|x| x == *m))
         .collect();
     assert!(
         gone.is_empty(),
-        "LAYERS names modules lib.rs does not have: {gone:?}"
+        "LAYERS names modules neither crate has: {gone:?}"
     );
 }
 
 #[test]
 fn no_module_imports_a_higher_layer() {
-    let edges = edges(&src());
+    let edges = all_edges();
     assert!(
         edges.len() > 100,
         "the scan found only {} references",
@@ -396,7 +445,7 @@ fn no_module_imports_a_higher_layer() {
 #[test]
 fn the_top_level_modules_import_each_other_without_a_cycle() {
     let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for e in edges(&src()) {
+    for e in all_edges() {
         graph.entry(e.from).or_default().entry(e.to).or_insert(e.at);
     }
     // Depth-first; a module on the current path met again closes a cycle.
@@ -438,7 +487,7 @@ fn the_top_level_modules_import_each_other_without_a_cycle() {
 #[test]
 fn the_scan_sees_what_it_must() {
     let code = strip(
-        "use crate::{a::X, b};\n// crate::c\nlet s = \"crate::d\";\nlet c = '\"';\nfn f<'a>() { super::super::e::f(); crate::g::h(); }\n#[cfg(test)]\nmod tests { use crate::i; }\n#[cfg(test)]\nmod more;\n$crate::j\n",
+        "use crate::{a::X, b};\n// crate::c\nlet s = \"crate::d\";\nlet c = '\"';\nfn f<'a>() { super::super::e::f(); crate::g::h(); }\n#[cfg(test)]\nmod tests { use crate::i; }\n#[cfg(test)]\nmod more;\n$crate::j\nuse dgscope_model::{k, l::M}; my_dgscope_model::n();\n",
     );
     let (code, test_mods) = without_tests(&code);
     assert_eq!(test_mods, ["more"]);
@@ -447,6 +496,8 @@ fn the_scan_sees_what_it_must() {
         (1, "a".into()),
         (1, "b".into()),
         (5, "g".into()),
+        (11, "k".into()),
+        (11, "l".into()),
         (5, "e".into()),
     ];
     assert_eq!(found, want);

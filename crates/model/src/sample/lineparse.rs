@@ -1037,20 +1037,6 @@ mod tests {
     }
 
     #[test]
-    fn twin_lines_take_the_fast_path_and_equal_serde() {
-        use crate::source::twin::{Scenario, Twin};
-        use crate::source::PullSource;
-        let mut twin = Twin::new(Scenario::HealthySync, 7);
-        for _ in 0..120 {
-            for s in twin.next_tick().unwrap().samples {
-                let text = serde_json::to_string(&s).unwrap();
-                assert_eq!(hand(&text).as_ref(), Some(&s), "{text}");
-                assert_eq!(same(&text).unwrap(), s);
-            }
-        }
-    }
-
-    #[test]
     fn every_field_of_every_type_round_trips() {
         let full = line(concat!(
             r#""query_us":12,"db":{"name":"a","role":"physical standby","open_mode":"MOUNTED","#,

@@ -10,6 +10,9 @@ mod name;
 pub mod names;
 pub mod recording;
 pub mod slow;
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub mod test_support;
 pub mod vocab;
 pub mod zst;
 

@@ -123,11 +123,11 @@ impl<T> Drop for ReadAhead<'_, T> {
 }
 
 /// Lines handed over at a time.
-const LINES: usize = 128;
+pub(super) const LINES: usize = 128;
 /// Batches in flight at most: memory stays bounded (a few MB) however slow the consumer.
 const IN_FLIGHT: usize = 6;
 /// The reading thread parses a batch itself when at least this many wait for the consumer.
-const BEHIND: usize = 2;
+pub(super) const BEHIND: usize = 2;
 
 /// A batch's text and line table, sent back to be filled again.
 type Buffers = (Vec<u8>, Vec<(usize, usize, bool)>);
@@ -196,7 +196,7 @@ pub fn recording_ahead(reader: RecordingReader<FileInput>) -> RecordingAhead {
 
 /// `behind`: parse on the reading thread when this many batches wait (0: always; version 1).
 /// `primary_here`: the reading thread parses the primary's lines (version 2).
-fn ahead_with<R: BufRead + Send + 'static>(
+pub(super) fn ahead_with<R: BufRead + Send + 'static>(
     mut reader: RecordingReader<R>,
     behind: usize,
     primary_here: bool,
@@ -414,144 +414,6 @@ impl Iterator for RecordingAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sample::recording::RecordingWriter;
-    use crate::source::twin::{Scenario, Twin, EPOCH};
-    use crate::source::PullSource;
-    use std::io::Cursor;
-
-    fn twin_recording(secs: usize, zstd: bool) -> Vec<u8> {
-        twin_recording_v(secs, zstd, crate::sample::recording::VERSION)
-    }
-
-    fn twin_recording_v(secs: usize, zstd: bool, version: u32) -> Vec<u8> {
-        let mut twin = Twin::new(Scenario::TwoStandbys, 3);
-        let mut header = Header::new(EPOCH, 1000, "twin");
-        header.version = version;
-        let mut w = RecordingWriter::with_form(Vec::new(), &header, zstd).unwrap();
-        for _ in 0..secs {
-            let tick = twin.next_tick().unwrap();
-            for s in &tick.samples {
-                w.write_sample(s).unwrap();
-            }
-            for m in &tick.marks {
-                w.write_mark(m).unwrap();
-            }
-        }
-        w.finish().unwrap()
-    }
-
-    fn reader(bytes: &[u8]) -> RecordingReader<Box<dyn BufRead + Send>> {
-        let input: Box<dyn BufRead + Send> = if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            Box::new(std::io::BufReader::new(
-                crate::sample::zst::ZstdReader::new(Cursor::new(bytes.to_vec()), 0).unwrap(),
-            ))
-        } else {
-            Box::new(Cursor::new(bytes.to_vec()))
-        };
-        RecordingReader::new("rec.jsonl".into(), input).unwrap()
-    }
-
-    type Drained = (Vec<Result<Entry, String>>, Vec<Vec<u8>>);
-
-    /// Entries (errors as text) and their lines, until the end or the first error.
-    fn drain(
-        mut next: impl FnMut(&mut Vec<u8>) -> Result<Option<Entry>, RecordingError>,
-    ) -> Drained {
-        let (mut out, mut lines, mut line) = (Vec::new(), Vec::new(), Vec::new());
-        loop {
-            match next(&mut line) {
-                Ok(Some(e)) => {
-                    out.push(Ok(e));
-                    lines.push(line.clone());
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    out.push(Err(e.to_string()));
-                    break;
-                }
-            }
-        }
-        (out, lines)
-    }
-
-    /// Entries (errors as text), lines and the truncated-tail flag, one thread.
-    fn direct(bytes: &[u8]) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
-        let mut r = reader(bytes);
-        let (out, lines) = drain(|l| r.next_with_line(l));
-        (out, lines, r.truncated_tail())
-    }
-
-    fn ahead(
-        bytes: &[u8],
-        behind: usize,
-        primary_here: bool,
-    ) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
-        let mut r = ahead_with(reader(bytes), behind, primary_here);
-        assert_eq!(r.path(), "rec.jsonl");
-        let (out, lines) = drain(|l| r.next_with_line(l));
-        assert!(r.next().is_none(), "the end stays the end");
-        (out, lines, r.truncated_tail())
-    }
-
-    #[test]
-    fn a_recording_read_ahead_gives_what_the_reader_gives_parsed_on_either_thread() {
-        for (zstd, version) in [(false, 2), (true, 2), (false, 1), (true, 1)] {
-            let bytes = twin_recording_v(400, zstd, version);
-            assert_eq!(reader(&bytes).header().version, version);
-            let want = direct(&bytes);
-            assert!(want.0.len() > 3 * LINES && want.0.iter().all(Result::is_ok));
-            // 0: every batch parsed on the reading thread; MAX: every batch here; 2: adaptive
-            // (version 1); the primary's lines there or here (version 2).
-            for behind in [0, usize::MAX, BEHIND] {
-                for primary_here in [true, false] {
-                    assert_eq!(
-                        ahead(&bytes, behind, primary_here),
-                        want,
-                        "zstd {zstd}, version {version}, behind {behind}, primary there {primary_here}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn errors_and_a_truncated_tail_come_where_the_reader_has_them() {
-        let text = String::from_utf8(twin_recording(200, false)).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        // A bad line in the middle of the third batch; a blank line before it.
-        let mut bad = lines.clone();
-        bad[2 * LINES + 7] = r#"{"t":"2026-11-30T05:00:00.000Z"}"#;
-        bad.insert(5, "   ");
-        let bad = bad.join("\n") + "\n";
-        // The writer killed mid-line.
-        let cut = &text[..text.len() - 40];
-        for bytes in [bad.as_bytes(), cut.as_bytes()] {
-            let want = direct(bytes);
-            assert!(want.0.last().unwrap().is_err() || want.2);
-            for behind in [0, usize::MAX, BEHIND] {
-                for primary_here in [true, false] {
-                    assert_eq!(ahead(bytes, behind, primary_here), want, "behind {behind}");
-                }
-            }
-        }
-        assert!(
-            direct(cut.as_bytes()).2,
-            "the cut recording has a truncated tail"
-        );
-        let err = direct(bad.as_bytes()).0.pop().unwrap().unwrap_err();
-        assert!(
-            err.contains(&format!("rec.jsonl:{}:", 2 * LINES + 9)),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn dropping_a_read_ahead_early_stops_its_thread() {
-        let bytes = twin_recording(400, false);
-        let mut r = ahead_with(reader(&bytes), BEHIND, true);
-        assert!(r.next().unwrap().is_ok());
-        drop(r);
-    }
 
     #[test]
     fn yields_everything_in_order_and_stops_early_cleanly() {

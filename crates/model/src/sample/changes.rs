@@ -202,13 +202,14 @@ impl Chains {
 
 /// Applies the changes line `line` to `base` (the hand parser's merge, which the tests check
 /// against [`merge`] over `serde_json::Value`).
-fn apply(base: &mut Sample, line: &[u8]) -> Result<(), String> {
+pub(super) fn apply(base: &mut Sample, line: &[u8]) -> Result<(), String> {
     super::lineparse::merge_into(line, base).map_err(|e| format!("bad sample: {e}"))
 }
 
-/// The reference: `line` applied to `base` through `serde_json::Value`.
-#[cfg(test)]
-fn apply_by_value(base: &mut Sample, line: &[u8]) -> Result<(), String> {
+/// The reference: `line` applied to `base` through `serde_json::Value` (for tests, here and
+/// through `test_support`).
+#[cfg(any(test, feature = "test-support"))]
+pub(super) fn apply_by_value(base: &mut Sample, line: &[u8]) -> Result<(), String> {
     let patch: Value = serde_json::from_slice(line).map_err(|e| format!("bad sample: {e}"))?;
     let Value::Object(mut patch) = patch else {
         return Err("bad sample: not a JSON object".into());
@@ -222,7 +223,7 @@ fn apply_by_value(base: &mut Sample, line: &[u8]) -> Result<(), String> {
 
 /// RFC 7396 MergePatch(target, patch), and an object patch on an array merges the elements
 /// its keys index.
-#[cfg(test)]
+#[cfg(any(test, feature = "test-support"))]
 fn merge(target: &mut Value, patch: Value) -> Result<(), String> {
     let Value::Object(patch) = patch else {
         *target = patch;
@@ -261,177 +262,7 @@ fn merge(target: &mut Value, patch: Value) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sample::index::RecordingIndex;
-    use crate::sample::recording::{Header, RecordingReader, RecordingWriter};
-    use crate::source::twin::{Scenario, Twin, EPOCH};
-    use crate::source::PullSource;
     use crate::timestamp::Timestamp;
-
-    fn twin_entries(scenario: Scenario, secs: usize) -> Vec<Entry> {
-        let mut twin = Twin::new(scenario, 3);
-        let mut out = Vec::new();
-        for _ in 0..secs {
-            let tick = twin.next_tick().unwrap();
-            out.extend(tick.samples.into_iter().map(|s| Entry::Sample(Box::new(s))));
-            out.extend(tick.marks.into_iter().map(Entry::Mark));
-        }
-        out
-    }
-
-    fn write(entries: &[Entry], zstd: bool, version: u32) -> tempfile::NamedTempFile {
-        let mut f = tempfile::NamedTempFile::new().unwrap();
-        let mut header = Header::new(EPOCH, 1000, "test");
-        header.version = version;
-        {
-            let mut w = RecordingWriter::with_form(f.as_file_mut(), &header, zstd).unwrap();
-            for e in entries {
-                w.write_entry(e).unwrap();
-            }
-            w.finish().unwrap();
-        }
-        f
-    }
-
-    fn read(path: &std::path::Path) -> Vec<Entry> {
-        RecordingReader::open(path)
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap()
-    }
-
-    #[test]
-    fn every_scenario_reads_back_what_was_written_in_either_form() {
-        // 11 minutes cross a segment start (10 min), where lines are whole again.
-        for scenario in Scenario::ALL {
-            let entries = twin_entries(scenario, 11 * 60);
-            for zstd in [false, true] {
-                let f = write(&entries, zstd, 2);
-                let back = read(f.path());
-                assert_eq!(back.len(), entries.len(), "{scenario:?} zstd {zstd}");
-                for (i, (a, b)) in back.iter().zip(&entries).enumerate() {
-                    assert_eq!(a, b, "{scenario:?} zstd {zstd}: entry {i}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn changes_lines_are_most_lines_and_a_fraction_of_whole_ones() {
-        let entries = twin_entries(Scenario::HealthySync, 15 * 60);
-        let v1 = std::fs::read(write(&entries, false, 1).path()).unwrap();
-        let v2 = std::fs::read(write(&entries, false, 2).path()).unwrap();
-        let text = String::from_utf8(v2.clone()).unwrap();
-        let lines: Vec<&str> = text.lines().skip(1).collect();
-        let changes = lines
-            .iter()
-            .filter(|l| is_changes_line(l.as_bytes()))
-            .count();
-        // Whole: each slot's first line, then its first of the second segment.
-        assert_eq!(lines.len() - changes, 4, "whole lines");
-        assert!(v2.len() * 2 < v1.len(), "{} vs {}", v2.len(), v1.len());
-        assert!(!String::from_utf8(v1).unwrap().contains("\"changes\":true"));
-    }
-
-    #[test]
-    fn a_seek_into_the_middle_reads_what_a_pass_from_the_start_reads() {
-        let entries = twin_entries(Scenario::FrequentSwitches, 35 * 60);
-        for zstd in [false, true] {
-            let f = write(&entries, zstd, 2);
-            let index = RecordingIndex::build(f.path()).unwrap();
-            for secs in [1, 59, 600, 601, 605, 1199, 1234, 1800, 2099] {
-                let from = EPOCH.add_millis(secs * 1000);
-                let got: Vec<Entry> = index
-                    .entries_from(from)
-                    .unwrap()
-                    .collect::<Result<_, _>>()
-                    .unwrap();
-                // What a whole pass gives from `from` on, slow parts carried to each slot's
-                // first sample after the seek as the index does.
-                let mut carry = slow::Carry::default();
-                let mut want = Vec::new();
-                for e in &entries {
-                    match e {
-                        Entry::Sample(s) if s.t < from => carry.observe(s),
-                        Entry::Mark(m) if m.t < from => {}
-                        e => {
-                            let mut e = e.clone();
-                            if let Entry::Sample(s) = &mut e {
-                                carry.fill_once(s);
-                            }
-                            want.push(e);
-                        }
-                    }
-                }
-                assert_eq!(got.len(), want.len(), "zstd {zstd} from {secs} s");
-                assert!(got == want, "zstd {zstd} from {secs} s");
-            }
-        }
-    }
-
-    #[test]
-    fn the_hand_merge_gives_what_the_merge_over_values_gives() {
-        for scenario in [
-            Scenario::HealthySync,
-            Scenario::RacNodeSaturated,
-            Scenario::ApplyStopped,
-            Scenario::StandbyDown,
-            Scenario::FarSync,
-        ] {
-            let entries = twin_entries(scenario, 180);
-            let f = write(&entries, false, 2);
-            let text = std::fs::read_to_string(f.path()).unwrap();
-            let mut by_hand: BTreeMap<String, Sample> = BTreeMap::new();
-            let mut by_value: BTreeMap<String, Sample> = BTreeMap::new();
-            let mut n = 0;
-            for line in text.lines().skip(1) {
-                let Some((slot, _)) = prefix_slot(line.as_bytes()) else {
-                    continue;
-                };
-                let slot = String::from_utf8(slot.to_vec()).unwrap();
-                if !is_changes_line(line.as_bytes()) {
-                    let Ok(Entry::Sample(s)) = parse_entry(line.as_bytes()) else {
-                        panic!("a whole sample line")
-                    };
-                    by_hand.insert(slot.clone(), (*s).clone());
-                    by_value.insert(slot, *s);
-                    continue;
-                }
-                let (a, b) = (
-                    by_hand.get_mut(&slot).unwrap(),
-                    by_value.get_mut(&slot).unwrap(),
-                );
-                for p in slow::SLOW_PARTS {
-                    slow::clear(a, p);
-                    slow::clear(b, p);
-                }
-                apply(a, line.as_bytes()).unwrap();
-                apply_by_value(b, line.as_bytes()).unwrap();
-                assert_eq!(a, b, "{scenario:?}: {line}");
-                n += 1;
-            }
-            assert!(n > 300, "{scenario:?}: {n} changes lines");
-        }
-    }
-
-    #[test]
-    fn a_slot_name_with_escapes_is_written_whole_and_reads_back() {
-        let mut entries = twin_entries(Scenario::HealthySync, 5);
-        for e in &mut entries {
-            if let Entry::Sample(s) = e {
-                if s.slot.is_standby() {
-                    s.slot = Slot::named_standby("a\"b\\c");
-                }
-            }
-        }
-        let f = write(&entries, false, 2);
-        let text = std::fs::read_to_string(f.path()).unwrap();
-        let changes = text
-            .lines()
-            .filter(|l| is_changes_line(l.as_bytes()))
-            .count();
-        assert_eq!(changes, 4, "the primary's lines after its first only");
-        assert_eq!(read(f.path()), entries);
-    }
 
     #[test]
     fn a_version_2_sample_line_must_start_with_its_slot() {
