@@ -372,6 +372,12 @@ impl<'a> Context<'a> {
         self.primary?.raw_samples_from(from).find(|s| pred(s))
     }
 
+    /// Since when the primary's good samples have shown destination `d`'s current gap status
+    /// without a break (kept by the engine as samples arrive, however long ago).
+    pub fn primary_gap_since(&self, d: &Dest) -> Option<Timestamp> {
+        self.primary?.dest_gap_since(d.id, d.gap.as_deref())
+    }
+
     /// Good primary samples of the last `secs` seconds, newest first.
     pub fn primary_recent(&self, secs: f64) -> Vec<&Arc<Sample>> {
         self.primary

@@ -8,7 +8,7 @@ use super::ring::Ring;
 use super::window::{Window, WindowAcc};
 use crate::sample::names::{event, os, stat};
 use crate::sample::recording::Entry;
-use crate::sample::{slow, Mark, Sample, Slot};
+use crate::sample::{slow, Mark, Name, Sample, Slot};
 use crate::timestamp::Timestamp;
 use crate::units::{KIB, MIB};
 use std::collections::BTreeMap;
@@ -123,6 +123,11 @@ pub struct SlotSeries {
     last: Option<Arc<Sample>>,
     /// When the slow parts (logs, switches, params …) were last read.
     slow_read: slow::ReadTimes,
+    /// Per destination id: its gap status (`V$ARCHIVE_DEST_STATUS.GAP_STATUS`) and since when
+    /// the good samples have shown it without a break. Kept as samples arrive, so how long a
+    /// status has lasted needs no raw history however long that is (`dest-error` ages a LOG
+    /// SWITCH GAP by it).
+    dest_gap_since: Vec<(u32, Option<Name>, Timestamp)>,
 }
 
 impl SlotSeries {
@@ -140,6 +145,7 @@ impl SlotSeries {
             last_good: None,
             last: None,
             slow_read: slow::ReadTimes::default(),
+            dest_gap_since: Vec::new(),
         }
     }
 
@@ -181,6 +187,19 @@ impl SlotSeries {
             if s.dg_messages.as_ref().is_some_and(|m| !m.is_empty()) {
                 self.with_messages.push_back(s.clone());
             }
+            let since: Vec<_> = s
+                .dests
+                .iter()
+                .map(|d| {
+                    let kept = self
+                        .dest_gap_since
+                        .iter()
+                        .find(|(id, gap, _)| *id == d.id && *gap == d.gap)
+                        .map_or(s.t, |x| x.2);
+                    (d.id, d.gap.clone(), kept)
+                })
+                .collect();
+            self.dest_gap_since = since;
             let oldest = self.raw.get(0).map(|r| r.s.t);
             while let (Some(m), Some(o)) = (self.with_messages.front(), oldest) {
                 if m.t >= o {
@@ -196,6 +215,15 @@ impl SlotSeries {
     /// The newest sample, good or failed.
     pub fn last(&self) -> Option<&Arc<Sample>> {
         self.last.as_ref()
+    }
+
+    /// Since when this slot's good samples have shown destination `dest` with the gap status
+    /// `gap`, without a break; `None` when its newest good sample shows another.
+    pub fn dest_gap_since(&self, dest: u32, gap: Option<&str>) -> Option<Timestamp> {
+        self.dest_gap_since
+            .iter()
+            .find(|(id, g, _)| *id == dest && g.as_deref() == gap)
+            .map(|x| x.2)
     }
 
     /// When the slow part `part` (`logs`, `switches` …) was last read, if ever.

@@ -16,13 +16,17 @@ use std::time::Duration;
 /// whole, with the sample before it.
 const MARGIN_S: f64 = 60.0;
 
-/// How far back the rules read raw samples, derived from the registered rules' records
-/// ([`crate::causes::rules::needs`]): the longest raw span any of them reads under `th` (a
-/// state held for `state_hold_s`, a datum unchanged for `stale_datum_s`, a LOG SWITCH GAP
-/// aged to `log_switch_gap_max_s` …) plus a minute, and at least 5 minutes.
+/// How far back the registered rules read raw samples under `th`, derived from their records
+/// ([`crate::causes::rules::needs`]): the longest raw span any of them reads (a state held
+/// for `state_hold_s`, a datum unchanged for `stale_datum_s` …) plus a minute.
+fn rules_raw_span(th: &Thresholds) -> Duration {
+    Duration::from_secs_f64(crate::causes::rules::needs(th).raw_s + MARGIN_S)
+}
+
+/// The raw span a `check` run of known length keeps: what the rules read, and at least 5
+/// minutes.
 pub fn recent_span(th: &Thresholds) -> Duration {
-    let need = crate::causes::rules::needs(th).raw_s + MARGIN_S;
-    Duration::from_secs_f64(need.max(300.0))
+    rules_raw_span(th).max(Duration::from_secs(300))
 }
 
 /// Trend points the rules read (one a sample; 1 s is the finest interval), with the margin.
@@ -34,7 +38,7 @@ fn trend_points(th: &Thresholds) -> usize {
 /// and whatever more the registered rules read under `th`.
 pub fn engine_config(th: &Thresholds, raw_span: Duration, history_len: usize) -> EngineConfig {
     EngineConfig {
-        raw_span: raw_span.max(recent_span(th)),
+        raw_span: raw_span.max(rules_raw_span(th)),
         history_len: history_len.max(trend_points(th)),
     }
 }
@@ -611,42 +615,33 @@ mod tests {
 
     #[test]
     fn retention_follows_what_the_rules_read() {
+        // By default the rules read little raw history: serve keeps about what it kept.
         let th = Thresholds::default();
-        let gap = th.log_switch_gap_max_s;
-        for (what, config) in headless(&th) {
+        let serve = DriverConfig::last_minute(th.clone()).engine;
+        assert!(
+            serve.raw_span <= Duration::from_secs(120),
+            "{:?}",
+            serve.raw_span
+        );
+        // A longer state hold is kept longer, everywhere (a run of known length needs no
+        // more than itself).
+        let longer = Thresholds {
+            state_hold_s: 1800.0,
+            ..th
+        };
+        let reads = 1800.0 - longer.raise_after_s;
+        for config in [
+            DriverConfig::last_minute(longer.clone()),
+            DriverConfig::for_report(longer.clone()),
+            DriverConfig::for_screen(longer.clone(), 100),
+            DriverConfig::for_check(None, longer.clone()),
+        ] {
             assert!(
-                config.engine.raw_span.as_secs_f64() > gap,
-                "{what}: {:?} raw, the gap rule reads {gap} s",
+                config.engine.raw_span.as_secs_f64() >= reads,
+                "{:?}",
                 config.engine.raw_span
             );
         }
-        // A longer setting is kept longer, everywhere (a run of known length needs no more
-        // than itself).
-        let longer = Thresholds {
-            log_switch_gap_max_s: 1800.0,
-            ..th
-        };
-        assert!(
-            DriverConfig::last_minute(longer.clone())
-                .engine
-                .raw_span
-                .as_secs()
-                > 1800
-        );
-        assert!(
-            DriverConfig::for_report(longer.clone())
-                .engine
-                .raw_span
-                .as_secs()
-                > 1800
-        );
-        assert!(
-            DriverConfig::for_check(None, longer.clone())
-                .engine
-                .raw_span
-                .as_secs()
-                > 1800
-        );
         let run = Duration::from_secs(900);
         assert_eq!(
             DriverConfig::for_check(Some(run), longer).engine.raw_span,

@@ -614,7 +614,7 @@ mod tests {
     #[test]
     fn the_screen_keeps_the_history_its_thresholds_need() {
         let mut opts = TuiOptions::new(Mode::Replay, "test".into(), Duration::from_secs(1));
-        opts.thresholds.log_switch_gap_max_s = 3600.0;
+        opts.thresholds.state_hold_s = 3600.0;
         let a = build_app(
             &opts,
             Theme::all_builtin(true),

@@ -64,11 +64,8 @@ pub(super) const RULES: &[RuleSpec] = &[
         eval: dest_error,
         severity: "CRIT for an error, WARN for a resolvable gap, INFO for a short log switch gap",
         kind: Kind::State,
-        // A LOG SWITCH GAP is aged over the primary's samples.
-        reads: &[
-            Reads::Latest,
-            Reads::PrimaryRaw(|th| th.log_switch_gap_max_s),
-        ],
+        // A LOG SWITCH GAP is aged by the engine as samples arrive: no raw history.
+        reads: &[Reads::Latest],
         chart: Chart::Lag,
         verify: &[V::DestConfig, V::ArchiveGap, V::DgLags],
         ..BASE
@@ -534,13 +531,9 @@ fn gap_status(d: &Dest) -> String {
 /// How long (s) the primary's samples have shown `d`'s current gap status without a break,
 /// and how many log switches happened meanwhile.
 fn log_switch_gap_age(ctx: &Context, d: &Dest) -> (f64, u32) {
-    let recent = ctx.primary_recent(f64::MAX / 4.0);
-    let since = recent
-        .iter()
-        .take_while(|s| s.dests.iter().any(|x| x.id == d.id && x.gap == d.gap))
-        .last()
-        .map(|s| s.t);
-    let Some((newest, since)) = recent.first().zip(since) else {
+    let (Some(newest), Some(since)) =
+        (ctx.primary_newest(f64::MAX / 4.0), ctx.primary_gap_since(d))
+    else {
         return (0.0, 0);
     };
     let switches = newest

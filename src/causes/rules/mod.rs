@@ -178,16 +178,19 @@ mod registry_tests {
     fn needs_take_the_longest_span_and_ignore_nonsense() {
         let th = Thresholds::default();
         let n = needs(&th);
-        assert_eq!(n.raw_s, th.log_switch_gap_max_s);
+        assert_eq!(
+            n.raw_s,
+            th.stale_datum_s.max(th.state_hold_s - th.raise_after_s)
+        );
         assert_eq!(
             n.trend_s,
             th.apply_rate_window_s.max(th.transport_rise_window_s)
         );
         let odd = Thresholds {
-            log_switch_gap_max_s: f64::NAN,
-            stale_datum_s: 45.0,
+            stale_datum_s: f64::NAN,
+            state_hold_s: 60.0,
             ..Thresholds::default()
         };
-        assert_eq!(needs(&odd).raw_s, 45.0);
+        assert_eq!(needs(&odd).raw_s, 60.0 - odd.raise_after_s);
     }
 }
