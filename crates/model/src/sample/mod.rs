@@ -1,4 +1,4 @@
-//! The `Sample` contract (../shared/design/SAMPLE-AND-RECORDING.md): what every source emits,
+//! The `Sample` contract (docs/RECORDINGS.md describes its file form): what every source emits,
 //! raw cumulative counters exactly as Oracle reports them, and what a recording line holds.
 
 pub mod ahead;
