@@ -6,6 +6,7 @@ use super::keymap::Keymap;
 use crate::causes::Assessment;
 use crate::metrics::{Engine, Window, WindowDeltas};
 use crate::pipeline::Driver;
+use crate::sample::recording::Entry;
 use crate::sample::{LogSwitch, Mark, Slot};
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
@@ -269,10 +270,10 @@ impl<T> App<T> {
                 if let Some(sw) = &s.switches {
                     self.switches.insert(s.slot.clone(), sw.clone());
                 }
-                self.driver.on_event(SourceEvent::Sample(s));
+                self.driver.push(Entry::Sample(s));
             }
-            ev @ SourceEvent::Mark(_) => {
-                self.driver.on_event(ev);
+            SourceEvent::Mark(m) => {
+                self.driver.push(Entry::Mark(m));
             }
             SourceEvent::Status { slot, state } => {
                 self.conn.insert(slot, state);

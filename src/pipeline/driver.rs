@@ -25,7 +25,7 @@ fn rules_raw_span(th: &Thresholds) -> Duration {
 
 /// The raw span a `check` run of known length keeps: what the rules read, and at least 5
 /// minutes.
-pub fn recent_span(th: &Thresholds) -> Duration {
+fn recent_span(th: &Thresholds) -> Duration {
     rules_raw_span(th).max(Duration::from_secs(300))
 }
 
@@ -36,7 +36,7 @@ fn trend_points(th: &Thresholds) -> usize {
 
 /// The raw span and history of an engine that keeps at least `raw_span` and `history_len`,
 /// and whatever more the registered rules read under `th`.
-pub fn engine_config(th: &Thresholds, raw_span: Duration, history_len: usize) -> EngineConfig {
+fn engine_config(th: &Thresholds, raw_span: Duration, history_len: usize) -> EngineConfig {
     EngineConfig {
         raw_span: raw_span.max(rules_raw_span(th)),
         history_len: history_len.max(trend_points(th)),
