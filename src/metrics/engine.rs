@@ -187,19 +187,29 @@ impl SlotSeries {
             if s.dg_messages.as_ref().is_some_and(|m| !m.is_empty()) {
                 self.with_messages.push_back(s.clone());
             }
-            let since: Vec<_> = s
-                .dests
-                .iter()
-                .map(|d| {
-                    let kept = self
-                        .dest_gap_since
-                        .iter()
-                        .find(|(id, gap, _)| *id == d.id && *gap == d.gap)
-                        .map_or(s.t, |x| x.2);
-                    (d.id, d.gap.clone(), kept)
-                })
-                .collect();
-            self.dest_gap_since = since;
+            // Rebuilt only when a destination or its gap status changed (rarely): most samples
+            // cost a comparison, not an allocation.
+            let unchanged = self.dest_gap_since.len() == s.dests.len()
+                && self
+                    .dest_gap_since
+                    .iter()
+                    .zip(&s.dests)
+                    .all(|((id, gap, _), d)| *id == d.id && *gap == d.gap);
+            if !unchanged {
+                let since: Vec<_> = s
+                    .dests
+                    .iter()
+                    .map(|d| {
+                        let kept = self
+                            .dest_gap_since
+                            .iter()
+                            .find(|(id, gap, _)| *id == d.id && *gap == d.gap)
+                            .map_or(s.t, |x| x.2);
+                        (d.id, d.gap.clone(), kept)
+                    })
+                    .collect();
+                self.dest_gap_since = since;
+            }
             let oldest = self.raw.get(0).map(|r| r.s.t);
             while let (Some(m), Some(o)) = (self.with_messages.front(), oldest) {
                 if m.t >= o {
