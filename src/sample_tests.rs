@@ -324,23 +324,15 @@ mod changes {
 }
 
 mod lineparse {
-    use crate::sample::lineparse::{hand_only, parse};
+    use crate::sample::lineparse::hand_only;
     use crate::sample::Sample;
 
     fn hand(line: &str) -> Option<Sample> {
         hand_only(line.as_bytes())
     }
 
-    /// `parse` and serde agree: the same value or the same message.
-    fn same(line: &str) -> Result<Sample, String> {
-        let ours = parse(line.as_bytes()).map_err(|e| e.to_string());
-        let theirs = serde_json::from_str::<Sample>(line).map_err(|e| e.to_string());
-        assert_eq!(ours, theirs, "{line}");
-        if let Some(h) = hand(line) {
-            assert_eq!(Ok(&h), theirs.as_ref(), "hand parser accepted {line}");
-        }
-        ours
-    }
+    // `parse` and serde agree: the same value or the same message.
+    use crate::sample::test_support::parse_as_serde as same;
 
     #[test]
     fn twin_lines_take_the_fast_path_and_equal_serde() {

@@ -1015,16 +1015,8 @@ mod tests {
         hand_only(line.as_bytes())
     }
 
-    /// `parse` and serde agree: the same value or the same message.
-    fn same(line: &str) -> Result<Sample, String> {
-        let ours = parse(line.as_bytes()).map_err(|e| e.to_string());
-        let theirs = serde_json::from_str::<Sample>(line).map_err(|e| e.to_string());
-        assert_eq!(ours, theirs, "{line}");
-        if let Some(h) = hand(line) {
-            assert_eq!(Ok(&h), theirs.as_ref(), "hand parser accepted {line}");
-        }
-        ours
-    }
+    // `parse` and serde agree: the same value or the same message.
+    use crate::sample::test_support::parse_as_serde as same;
 
     const HEAD: &str = r#""t":"2026-11-30T05:00:00.000Z","slot":"primary""#;
 
