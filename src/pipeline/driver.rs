@@ -16,11 +16,15 @@ use std::time::Duration;
 /// whole, with the sample before it.
 const MARGIN_S: f64 = 60.0;
 
+/// The most history any setting makes a driver keep: a threshold of a year (finite, so the
+/// config accepts it) must not ask for a year of raw samples, nor overflow a `Duration`.
+const MAX_KEPT_S: f64 = 86_400.0;
+
 /// How far back the registered rules read raw samples under `th`, derived from their records
 /// ([`crate::causes::rules::needs`]): the longest raw span any of them reads (a state held
-/// for `state_hold_s`, a datum unchanged for `stale_datum_s` …) plus a minute.
+/// for `state_hold_s`, a datum unchanged for `stale_datum_s` …) plus a minute, at most a day.
 fn rules_raw_span(th: &Thresholds) -> Duration {
-    Duration::from_secs_f64(crate::causes::rules::needs(th).raw_s + MARGIN_S)
+    Duration::from_secs_f64((crate::causes::rules::needs(th).raw_s + MARGIN_S).min(MAX_KEPT_S))
 }
 
 /// The raw span a `check` run of known length keeps: what the rules read, and at least 5
@@ -29,9 +33,12 @@ fn recent_span(th: &Thresholds) -> Duration {
     rules_raw_span(th).max(Duration::from_secs(300))
 }
 
-/// Trend points the rules read (one a sample; 1 s is the finest interval), with the margin.
+/// Trend points the rules read (one a sample; 1 s is the finest interval), with the margin,
+/// at most a day's.
 fn trend_points(th: &Thresholds) -> usize {
-    (crate::causes::rules::needs(th).trend_s + MARGIN_S).ceil() as usize
+    (crate::causes::rules::needs(th).trend_s + MARGIN_S)
+        .min(MAX_KEPT_S)
+        .ceil() as usize
 }
 
 /// The raw span and history of an engine that keeps at least `raw_span` and `history_len`,
@@ -652,5 +659,20 @@ mod tests {
             ..Thresholds::default()
         };
         assert!(DriverConfig::last_minute(trend).engine.history_len >= 600);
+        // A finite but absurd setting (the config accepts any finite number) keeps at most a
+        // day, and does not panic on the way.
+        let absurd = Thresholds {
+            state_hold_s: 1e300,
+            apply_rate_window_s: 1e300,
+            ..Thresholds::default()
+        };
+        for config in [
+            DriverConfig::last_minute(absurd.clone()),
+            DriverConfig::for_screen(absurd.clone(), 100),
+            DriverConfig::for_check(None, absurd.clone()),
+        ] {
+            assert_eq!(config.engine.raw_span, Duration::from_secs(86_400));
+            assert_eq!(config.engine.history_len, 86_400);
+        }
     }
 }
