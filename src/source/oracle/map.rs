@@ -332,6 +332,7 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
         } else {
             clk.len() as u32
         }),
+        ..DbInfo::default()
     }
 }
 
@@ -459,6 +460,7 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
             synchronization_status: nonempty(f.get(10)),
             srl_count: small(r, 5),
             srl_active: small(r, 6),
+            ..Dest::default()
         };
         match out.get_mut(&id) {
             None => {

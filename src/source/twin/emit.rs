@@ -282,6 +282,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost1".into()),
         instances: Some(p.threads),
+        ..DbInfo::default()
     });
     use Waiter::{Background, Foreground};
     put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync, Foreground);
@@ -495,6 +496,7 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         synchronization_status: Some(sync_status.into()),
         srl_count: Some(srl_count),
         srl_active: Some(srl_active),
+        ..Dest::default()
     }
 }
 
@@ -548,6 +550,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost2".into()),
         instances: Some(p.apply.instances.max(1)),
+        ..DbInfo::default()
     });
     // RFS, MRP, the recovery slaves and DBWR are all background processes.
     let bg = Waiter::Background;

@@ -343,6 +343,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         startup: Some(twin.epoch),
         host: Some("dbhost3".into()),
         instances: Some(1),
+        ..DbInfo::default()
     });
     put_receiver_events(&mut s, &sb.c);
     let busy = 0.12 + 0.25 * (sb.c.apply_busy_s / elapsed.max(1.0));

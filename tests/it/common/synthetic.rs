@@ -329,6 +329,7 @@ impl Synth {
             startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 12)),
             host: Some("dbhost-a".into()),
             instances: Some(1),
+            ..DbInfo::default()
         });
         s.stats = self.p_stats.clone();
         s.events = self.p_events.clone();
@@ -441,6 +442,7 @@ impl Synth {
             startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 3)),
             host: Some("dbhost-b".into()),
             instances: Some(1),
+            ..DbInfo::default()
         });
         s.events = self.s_events.clone();
         s.iostat = strip(&self.s_io, "s:");

@@ -847,6 +847,7 @@ json_struct!(Sample {
     opt "instances" instances: Vec<InstanceSample>,
     opt "dg_config" dg_config: Arc<Vec<DgMember>>,
     opt "cdb" cdb: bool,
+    opt "unrecoverable" unrecoverable: Arc<Vec<Unrecoverable>>,
     def "errors" errors: Vec<PartError>,
     opt "error" error: SampleError,
 });
@@ -861,6 +862,17 @@ json_struct!(DbInfo {
     opt "startup" startup: Timestamp,
     opt "host" host: Name,
     opt "instances" instances: u32,
+    opt "switchover_status" switchover_status: Name,
+    opt "dataguard_broker" dataguard_broker: Name,
+    opt "fs_failover_status" fs_failover_status: Name,
+    opt "fs_failover_target" fs_failover_target: Name,
+    opt "fs_failover_threshold_s" fs_failover_threshold_s: u64,
+    opt "fs_failover_observer_present" fs_failover_observer_present: bool,
+    opt "fs_failover_observer_host" fs_failover_observer_host: Name,
+    opt "fs_failover_lag_limit_s" fs_failover_lag_limit_s: u64,
+    opt "force_logging" force_logging: Name,
+    opt "flashback_on" flashback_on: Name,
+    opt "intended_state" intended_state: Name,
 });
 
 json_struct!(InstanceSample {
@@ -915,6 +927,16 @@ json_struct!(Dest {
     opt "synchronization_status" synchronization_status: Name,
     opt "srl_count" srl_count: u32,
     opt "srl_active" srl_active: u32,
+    opt "reopen_secs" reopen_secs: u64,
+    opt "max_failure" max_failure: u32,
+    opt "failure_count" failure_count: u32,
+    opt "fail_date" fail_date: Timestamp,
+});
+
+json_struct!(Unrecoverable {
+    req "file" file: u32,
+    req "change" change: u64,
+    opt "time" time: Timestamp,
 });
 
 json_struct!(Logs {
@@ -1033,7 +1055,12 @@ mod tests {
         let full = line(concat!(
             r#""query_us":12,"db":{"name":"a","role":"physical standby","open_mode":"MOUNTED","#,
             r#""protection_mode":"MAXIMUM AVAILABILITY","protection_level":"x","version":"19","#,
-            r#""startup":"2026-11-20T01:02:03+02:00","host":"h","instances":2},"#,
+            r#""startup":"2026-11-20T01:02:03+02:00","host":"h","instances":2,"#,
+            r#""switchover_status":"TO STANDBY","dataguard_broker":"ENABLED","#,
+            r#""fs_failover_status":"SYNCHRONIZED","fs_failover_target":"sb","#,
+            r#""fs_failover_threshold_s":30,"fs_failover_observer_present":true,"#,
+            r#""fs_failover_observer_host":"obs","fs_failover_lag_limit_s":30,"#,
+            r#""force_logging":"YES","flashback_on":"NO","intended_state":"APPLY-ON"},"#,
             r#""events":{"log file sync":{"waits":5,"us":7,"hist":[[1,2],[4,5]],"waits_fg":1,"us_fg":2}},"#,
             r#""stats":{"user commits":9},"os":{"LOAD":1.25,"NUM_CPUS":8,"BIG":1e3,"NEG":-2},"#,
             r#""iostat":{"Log File":{"rreq":1,"wreq":2,"rmb":3,"wmb":4,"rms":5,"wms":6}},"#,
@@ -1041,7 +1068,8 @@ mod tests {
             r#""compression":"DISABLE","net_timeout_s":30,"gap":"NO GAP","error":null,"#,
             r#""archived_seq":4,"applied_seq":3,"resp_hist":[[1,9]],"db_unique_name":"sb","#,
             r#""type":"PHYSICAL","delay_mins":0,"recovery_mode":"IDLE","database_mode":"M","#,
-            r#""synchronization_status":"OK","srl_count":4,"srl_active":1}],"#,
+            r#""synchronization_status":"OK","srl_count":4,"srl_active":1,"reopen_secs":300,"#,
+            r#""max_failure":0,"failure_count":2,"fail_date":"2026-11-30T04:58:00.000Z"}],"#,
             r#""logs":{"online":[{"group":1,"thread":1,"sequence":9,"bytes":100,"members":2,"#,
             r#""status":"CURRENT","used":5,"blocksize":512}]},"#,
             r#""switches":[{"thread":1,"sequence":8,"time":"2026-11-30T04:59:00.000Z"}],"#,
@@ -1059,6 +1087,7 @@ mod tests {
             r#""facility":"f","error_code":-16198,"dest_id":2,"message":"m"}],"#,
             r#""instances":[{"inst_id":1,"host":"h1","events":{},"stats":{"x":1},"os":{"LOAD":0.5}}],"#,
             r#""dg_config":[{"name":"a","parent":"b","role":"PHYSICAL STANDBY"}],"cdb":false,"#,
+            r#""unrecoverable":[{"file":4,"change":1234,"time":"2026-11-30T04:59:00.000Z"}],"#,
             r#""errors":[{"part":"p","code":"ORA-00942","message":"m"}],"#,
             r#""error":{"kind":"timeout","message":"m"}"#
         ));
@@ -1070,6 +1099,11 @@ mod tests {
         assert_eq!(s.dests[0].dest_type.as_deref(), Some("PHYSICAL"));
         assert_eq!(s.os["NEG"], -2.0);
         assert_eq!(s.dg_messages.unwrap()[0].error_code, Some(-16198));
+        assert_eq!(s.dests[0].reopen_secs, Some(300));
+        let db = s.db.as_ref().unwrap();
+        assert_eq!(db.fs_failover_observer_present, Some(true));
+        assert_eq!(db.intended_state.as_deref(), Some("APPLY-ON"));
+        assert_eq!(s.unrecoverable.as_deref().unwrap()[0].change, 1234);
     }
 
     #[test]

@@ -130,6 +130,10 @@ pub struct Sample {
     /// `V$DATABASE.CDB` (12.1+): the database is a multitenant container database.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cdb: Option<bool>,
+    /// `V$DATAFILE` files whose `UNRECOVERABLE_CHANGE#` is set (a NOLOGGING change the
+    /// standby could not receive), read once a minute: `None` = not read, empty = none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrecoverable: Option<Arc<Vec<Unrecoverable>>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<PartError>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -162,6 +166,7 @@ impl Sample {
             instances: None,
             dg_config: None,
             cdb: None,
+            unrecoverable: None,
             errors: Vec::new(),
             error: None,
         }
@@ -212,6 +217,45 @@ pub struct DbInfo {
     pub host: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<u32>,
+    /// `V$DATABASE.SWITCHOVER_STATUS` as spelled (`TO STANDBY`, `SESSIONS ACTIVE`,
+    /// `NOT ALLOWED`, `TO PRIMARY`, `RECOVERY NEEDED` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switchover_status: Option<Name>,
+    /// `V$DATABASE.DATAGUARD_BROKER`: `ENABLED` or `DISABLED`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataguard_broker: Option<Name>,
+    /// `V$DATABASE.FS_FAILOVER_STATUS` (`DISABLED`, `SYNCHRONIZED`, `UNSYNCHRONIZED`,
+    /// `TARGET UNDER LAG LIMIT`, `TARGET OVER LAG LIMIT`, `BYSTANDER`, `SUSPENDED`, `STALLED`,
+    /// `LOADING DICTIONARY`, `PRIMARY UNOBSERVED`, `REINSTATE REQUIRED` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_status: Option<Name>,
+    /// `V$DATABASE.FS_FAILOVER_CURRENT_TARGET`: the DB_UNIQUE_NAME of the failover target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_target: Option<Name>,
+    /// `V$DATABASE.FS_FAILOVER_THRESHOLD` in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_threshold_s: Option<u64>,
+    /// `V$DATABASE.FS_FAILOVER_OBSERVER_PRESENT` (`YES`/`NO`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_observer_present: Option<bool>,
+    /// `V$DATABASE.FS_FAILOVER_OBSERVER_HOST`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_observer_host: Option<Name>,
+    /// The broker's `FastStartFailoverLagLimit` in seconds, where the source knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_failover_lag_limit_s: Option<u64>,
+    /// `V$DATABASE.FORCE_LOGGING` as spelled (`YES`, `NO`; 18c+ also the standby
+    /// NOLOGGING modes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_logging: Option<Name>,
+    /// `V$DATABASE.FLASHBACK_ON` (`YES`, `NO`, `RESTORE POINT ONLY`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback_on: Option<Name>,
+    /// The broker's intended state of this member (`APPLY-ON`, `APPLY-OFF`,
+    /// `TRANSPORT-ON`, `TRANSPORT-OFF`), where the source knows it (the twin, recordings);
+    /// docs/ORACLE.md says why the Oracle source leaves it absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intended_state: Option<Name>,
 }
 
 /// One RAC instance's share of a sample: the same shapes as the sample's top level
@@ -336,6 +380,18 @@ pub struct Dest {
     /// `V$ARCHIVE_DEST_STATUS.STANDBY_LOGFILE_ACTIVE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub srl_active: Option<u32>,
+    /// `V$ARCHIVE_DEST.REOPEN_SECS`: how long a failed destination waits before a retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reopen_secs: Option<u64>,
+    /// `V$ARCHIVE_DEST.MAX_FAILURE` (0 = retry without limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_failure: Option<u32>,
+    /// `V$ARCHIVE_DEST.FAILURE_COUNT`: consecutive failures so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_count: Option<u32>,
+    /// `V$ARCHIVE_DEST.FAIL_DATE`: when the destination last failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_date: Option<Timestamp>,
 }
 
 impl Default for Dest {
@@ -362,6 +418,10 @@ impl Default for Dest {
             synchronization_status: None,
             srl_count: None,
             srl_active: None,
+            reopen_secs: None,
+            max_failure: None,
+            failure_count: None,
+            fail_date: None,
         }
     }
 }
@@ -505,6 +565,19 @@ impl Fra {
                 / self.limit_bytes as f64
         })
     }
+}
+
+/// A `V$DATAFILE` row with an `UNRECOVERABLE_CHANGE#`: a NOLOGGING change the redo did not
+/// carry, so the standby's copy of those blocks is not usable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unrecoverable {
+    /// `FILE#`.
+    pub file: u32,
+    /// `UNRECOVERABLE_CHANGE#`.
+    pub change: u64,
+    /// `UNRECOVERABLE_TIME`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Timestamp>,
 }
 
 /// A `V$DATAGUARD_STATUS` row.

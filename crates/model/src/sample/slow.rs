@@ -8,7 +8,14 @@ use crate::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
 /// The slow parts, by their recording key.
-pub const SLOW_PARTS: [&str; 5] = ["logs", "switches", "params", "fra", "dg_config"];
+pub const SLOW_PARTS: [&str; 6] = [
+    "logs",
+    "switches",
+    "params",
+    "fra",
+    "dg_config",
+    "unrecoverable",
+];
 
 /// The slow part a finding's evidence comes from, by the view its source names
 /// (`"V$STANDBY_LOG"`, `"V$SYSSTAT, V$LOG_HISTORY"` …): the first slow one named.
@@ -19,6 +26,7 @@ pub fn part_of_source(source: &str) -> Option<&'static str> {
         "V$PARAMETER" | "V$SYSTEM_PARAMETER" => Some("params"),
         "V$RECOVERY_FILE_DEST" | "V$RECOVERY_AREA_USAGE" => Some("fra"),
         "V$DATAGUARD_CONFIG" => Some("dg_config"),
+        "V$DATAFILE" => Some("unrecoverable"),
         _ => None,
     })
 }
@@ -34,6 +42,7 @@ pub fn has(s: &Sample, part: &str) -> bool {
         "params" => s.params.is_some(),
         "fra" => s.fra.is_some(),
         "dg_config" => s.dg_config.is_some(),
+        "unrecoverable" => s.unrecoverable.is_some(),
         _ => false,
     }
 }
@@ -46,6 +55,7 @@ pub fn clear(s: &mut Sample, part: &str) {
         "params" => s.params = None,
         "fra" => s.fra = None,
         "dg_config" => s.dg_config = None,
+        "unrecoverable" => s.unrecoverable = None,
         _ => {}
     }
 }
@@ -58,6 +68,7 @@ pub fn same(a: &Sample, b: &Sample, part: &str) -> bool {
         "params" => a.params == b.params,
         "fra" => a.fra == b.fra,
         "dg_config" => a.dg_config == b.dg_config,
+        "unrecoverable" => a.unrecoverable == b.unrecoverable,
         _ => true,
     }
 }
@@ -70,6 +81,7 @@ fn copy(to: &mut Sample, from: &Sample, part: &str) {
         "params" => to.params.clone_from(&from.params),
         "fra" => to.fra = from.fra,
         "dg_config" => to.dg_config.clone_from(&from.dg_config),
+        "unrecoverable" => to.unrecoverable.clone_from(&from.unrecoverable),
         _ => {}
     }
 }
@@ -171,12 +183,13 @@ impl Carry {
 
 /// Whether a recording line may carry a slow part (a skim for the keys, no parse).
 pub fn line_may_carry(line: &[u8]) -> bool {
-    const KEYS: [&[u8]; 5] = [
+    const KEYS: [&[u8]; 6] = [
         b"\"logs\":",
         b"\"switches\":",
         b"\"params\":",
         b"\"fra\":",
         b"\"dg_config\":",
+        b"\"unrecoverable\":",
     ];
     KEYS.iter().any(|k| line.windows(k.len()).any(|w| w == *k))
 }
