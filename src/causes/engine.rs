@@ -144,6 +144,7 @@ impl CauseEngine {
             Assessment {
                 findings,
                 warming_up,
+                overview: Default::default(),
             },
             transitions,
         )

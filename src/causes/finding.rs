@@ -123,6 +123,8 @@ pub struct Assessment {
     pub findings: Vec<Finding>,
     /// Not enough data yet to judge (fewer than 5 samples, or no waits in the window).
     pub warming_up: bool,
+    /// Every member's state at the same instant (the configuration overview).
+    pub overview: super::state::Overview,
 }
 
 impl Assessment {

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod finding;
 pub mod rates;
 pub mod rules;
+pub mod state;
 pub mod thresholds;
 pub mod whatif;
 
@@ -15,6 +16,7 @@ pub use crate::sample::vocab::verify;
 pub use crate::sample::vocab::{VerifyKey, WhatIf};
 pub use engine::{rank, CauseEngine, Transition};
 pub use finding::{Assessment, Evidence, Finding, Severity, Status};
+pub use state::{ApplyOff, ApplyState, Fsfo, MemberState, Overview, PrimaryState, TransportState};
 pub use thresholds::Thresholds;
 #[cfg(test)]
 pub(crate) mod testkit;

@@ -220,6 +220,7 @@ impl Judge {
             }));
         }
         crate::causes::rank(&mut a.findings);
+        a.overview = crate::causes::state::overview(engine, self.window, self.causes.thresholds());
         self.assessment = a;
         self.assessments += 1;
         tr
@@ -463,6 +464,44 @@ mod tests {
             .iter()
             .any(|t| matches!(t, Transition::Raised(f) if f.id == "standby-redo-write-slow")));
         assert!(!d.assessment().warming_up);
+    }
+
+    #[test]
+    fn the_overview_has_every_member_with_its_state_at_the_same_instant() {
+        use crate::causes::{ApplyState, TransportState};
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::TwoStandbys, 3);
+        feed(&mut d, &mut twin, 60);
+        let o = &d.assessment().overview;
+        let p = o.primary.as_ref().expect("the primary's row");
+        assert!(!p.stale);
+        assert_eq!(p.protection_mode.as_deref(), Some("MAXIMUM AVAILABILITY"));
+        assert_eq!(o.standbys.len(), 2, "{o:#?}");
+        for m in &o.standbys {
+            assert!(!m.stale, "{m:#?}");
+            assert_eq!(m.apply, ApplyState::Running, "{m:#?}");
+            assert_eq!(m.transport, TransportState::Shipping, "{m:#?}");
+            assert!(m.transport_lag_s.is_some() && m.apply_lag_s.is_some());
+            assert!(
+                m.dest_id.is_some(),
+                "each standby matched to its destination"
+            );
+        }
+        assert_ne!(o.standbys[0].dest_id, o.standbys[1].dest_id);
+    }
+
+    #[test]
+    fn a_standby_that_does_not_answer_is_stale_in_the_overview_with_no_figures_as_now() {
+        use crate::causes::{ApplyState, TransportState};
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::StandbyDown, 1);
+        feed(&mut d, &mut twin, 240);
+        let m = &d.assessment().overview.standbys[0];
+        assert!(m.stale, "{m:#?}");
+        assert_eq!(m.transport, TransportState::StandbyDown);
+        assert_eq!(m.apply, ApplyState::Unknown);
+        assert_eq!((m.transport_lag_s, m.apply_lag_s), (None, None));
+        assert!(m.as_of.is_some(), "the last good word is dated");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
 pub(crate) use config::{srl_layout, switches_per_hour};
 pub(crate) use lag::transport_lag_slope;
+pub(crate) use standby_state::{apply_stopped_now, fra_full, messages as window_messages};
 
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};

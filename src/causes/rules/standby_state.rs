@@ -217,7 +217,7 @@ fn message_text(m: &DgMessage) -> String {
 
 /// Data Guard status messages of the window: the primary's, and the standby's while its
 /// samples are current; oldest first, each once.
-fn messages<'a>(ctx: &'a Context, include_primary: bool) -> Vec<&'a DgMessage> {
+pub(crate) fn messages<'a>(ctx: &'a Context, include_primary: bool) -> Vec<&'a DgMessage> {
     let secs = window_secs(ctx);
     // Only samples that carry messages can add one: the others are not walked.
     let mut samples: Vec<&Arc<Sample>> = ctx.standby_with_messages(secs);

@@ -211,6 +211,7 @@ pub fn app(s: Setup) -> App {
             Vec::<Finding>::new()
         },
         warming_up: false,
+        overview: Default::default(),
     });
     let mut app = tui::build_app(&opts, themes, assessor);
     let mut g = synthetic::Synth::new(s.seed);
