@@ -72,6 +72,27 @@ pub struct Thresholds {
     pub fra_crit_pct: f64,
     /// sync-stall: SYNC responses in buckets of at least this many seconds.
     pub sync_stall_s: u64,
+    /// lag-high: a transport lag at or over this is WARN, whatever its cause…
+    pub lag_high_transport_s: f64,
+    /// …an apply lag net of any DELAY at or over this is WARN…
+    pub lag_high_apply_s: f64,
+    /// …and either at this many times its threshold is CRIT. `check`'s perfdata thresholds
+    /// are these same numbers.
+    pub lag_high_crit_factor: f64,
+}
+
+impl Thresholds {
+    /// lag-high's (WARN, CRIT) for the transport lag, in seconds.
+    pub fn transport_lag_levels(&self) -> (f64, f64) {
+        let w = self.lag_high_transport_s;
+        (w, w * self.lag_high_crit_factor)
+    }
+
+    /// lag-high's (WARN, CRIT) for the apply lag net of any DELAY, in seconds.
+    pub fn apply_lag_levels(&self) -> (f64, f64) {
+        let w = self.lag_high_apply_s;
+        (w, w * self.lag_high_crit_factor)
+    }
 }
 
 impl Default for Thresholds {
@@ -117,6 +138,9 @@ impl Default for Thresholds {
             fra_warn_pct: 85.0,
             fra_crit_pct: 97.0,
             sync_stall_s: 2,
+            lag_high_transport_s: 30.0,
+            lag_high_apply_s: 300.0,
+            lag_high_crit_factor: 4.0,
         }
     }
 }
