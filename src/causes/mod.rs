@@ -23,4 +23,6 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_part3;
+#[cfg(test)]
 mod tests_state;

@@ -4,17 +4,14 @@
 //! consult it first, and the configuration overview (DGMGRL `show configuration` in one
 //! table) is built from it, so the screen, `check` and the exporter say the same thing.
 
-use super::context::{held_for, Context};
-use super::rules::{apply_stopped_now, fra_full, transport_lag_slope, window_messages};
+use super::context::Context;
+use super::rules::{apply_stopped_now, fra_full, transport_lag_slope};
 use super::thresholds::Thresholds;
+use crate::metrics::is_recovery_cancel;
 use crate::metrics::{Engine, Window};
-use crate::sample::{DestStatus, DgMessage, Role, Sample, Slot};
+use crate::sample::{DestStatus, Role, Sample, Slot};
 use crate::timestamp::Timestamp;
 use serde::Serialize;
-
-/// `ORA-16037: user requested cancel of managed recovery operation`: what Oracle logs when
-/// an operator or the broker (APPLY-OFF) stops redo apply on purpose.
-const ORA_USER_CANCEL: i64 = 16037;
 
 /// Why redo apply is off on purpose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,12 +45,10 @@ pub(crate) fn apply_off(ctx: &Context) -> Option<ApplyOff> {
     apply_off_in(s).or_else(|| {
         let procs = &s.processes;
         let no_mrp = !procs.is_empty() && ctx.mrp().is_none();
-        // The newest message about managed recovery decides: a cancel, or an error after it.
-        let last = window_messages(ctx, false)
-            .into_iter()
-            .rev()
-            .find(|m| is_user_cancel(m) || is_recovery_message(m));
-        (no_mrp && last.is_some_and(is_user_cancel)).then_some(ApplyOff::Cancelled)
+        // The newest message about managed recovery decides, however long ago: a cancel, or
+        // an error after it.
+        let last = ctx.standby?.last_recovery_message();
+        (no_mrp && last.is_some_and(is_recovery_cancel)).then_some(ApplyOff::Cancelled)
     })
 }
 
@@ -67,16 +62,6 @@ pub(crate) fn apply_off_in(s: &Sample) -> Option<ApplyOff> {
         .as_deref()
         .filter(|i| i.trim().eq_ignore_ascii_case("APPLY-OFF"))
         .map(|_| ApplyOff::BrokerApplyOff)
-}
-
-fn is_user_cancel(m: &DgMessage) -> bool {
-    m.error_code.is_some_and(|c| c.abs() == ORA_USER_CANCEL)
-        || m.message.to_ascii_uppercase().contains("ORA-16037")
-}
-
-fn is_recovery_message(m: &DgMessage) -> bool {
-    let t = m.message.to_ascii_lowercase();
-    m.is_error() && (t.contains("recovery") || t.contains("mrp"))
 }
 
 /// What redo apply on a standby is doing now.
@@ -386,12 +371,6 @@ impl TransportWhy {
             TransportWhy::Undetermined => "cause not determined".into(),
         }
     }
-}
-
-/// Whether `pred` has held over the standby's good samples of the state hold.
-#[allow(dead_code)] // lag-high uses it (next commit)
-pub(crate) fn standby_held(ctx: &Context, secs: f64, pred: impl Fn(&Sample) -> bool) -> bool {
-    held_for(&ctx.standby_recent(secs), secs, pred)
 }
 
 /// The configuration as DGMGRL `show configuration` gives it, one row per member.

@@ -83,6 +83,19 @@ pub struct Pair {
     /// A SYNC response of `.1` seconds every `.0` seconds (`V$REDO_DEST_RESP_HISTOGRAM`).
     pub stall: Option<(i64, u64)>,
     pub version: Option<String>,
+    /// The standby's role (physical standby unless set).
+    pub standby_role: Option<Role>,
+    /// The broker's intended state reported for the standby.
+    pub intended_state: Option<String>,
+    /// The standby's apply finish time (s), when Oracle reports one.
+    pub apply_finish_s: Option<f64>,
+    /// The primary's `V$DATABASE` fast-start failover status, observer present, lag limit.
+    pub fsfo: Option<(String, bool, u64)>,
+    /// The primary's FORCE_LOGGING.
+    pub force_logging: Option<String>,
+    /// The primary's `V$DATAFILE` unrecoverable rows as (file, change# at 0 s, change#
+    /// gained per second, seconds before now of its time).
+    pub unrecoverable: Option<Vec<(u32, u64, u64, i64)>>,
 }
 
 impl Default for Pair {
@@ -142,6 +155,12 @@ impl Default for Pair {
             orl_threads: 1,
             stall: None,
             version: None,
+            standby_role: None,
+            intended_state: None,
+            apply_finish_s: None,
+            fsfo: None,
+            force_logging: None,
+            unrecoverable: None,
         }
     }
 }
@@ -275,8 +294,24 @@ impl Pair {
             protection_mode: self.protection_mode.as_deref().map(Name::from),
             protection_level: self.protection_level.as_deref().map(Name::from),
             version: self.version.as_deref().map(Name::from),
+            fs_failover_status: self.fsfo.as_ref().map(|f| Name::from(f.0.as_str())),
+            fs_failover_observer_present: self.fsfo.as_ref().map(|f| f.1),
+            fs_failover_lag_limit_s: self.fsfo.as_ref().map(|f| f.2),
+            fs_failover_target: self.fsfo.as_ref().map(|_| Name::from("prod_b")),
+            force_logging: self.force_logging.as_deref().map(Name::from),
             ..DbInfo::default()
         });
+        if let Some(rows) = &self.unrecoverable {
+            s.unrecoverable = Some(std::sync::Arc::new(
+                rows.iter()
+                    .map(|&(file, c0, per_s, ago)| crate::sample::Unrecoverable {
+                        file,
+                        change: c0 + per_s * i.max(0) as u64,
+                        time: Some(t.add_millis(-ago * 1000)),
+                    })
+                    .collect(),
+            ));
+        }
         for name in [
             event::LOG_FILE_SYNC,
             event::LOG_FILE_PARALLEL_WRITE,
@@ -393,7 +428,8 @@ impl Pair {
         let mut s = Sample::new(t, Slot::standby());
         s.db = Some(DbInfo {
             name: Some("prod_b".into()),
-            role: Some(Role::PhysicalStandby),
+            role: Some(self.standby_role.clone().unwrap_or(Role::PhysicalStandby)),
+            intended_state: self.intended_state.as_deref().map(Name::from),
             startup: Some(t0().add_millis(-86_400_000)),
             instances: Some(if self.mira { 2 } else { 1 }),
             version: self.version.as_deref().map(Name::from),
@@ -419,7 +455,7 @@ impl Pair {
         s.dg = Some(DgStats {
             transport_lag_s: (!self.transport_lag_null).then(|| Secs(tl.round())),
             apply_lag_s: (!self.apply_lag_null).then(|| Secs(al.round())),
-            apply_finish_s: None,
+            apply_finish_s: self.apply_finish_s.map(Secs),
             computed: Some(t),
             datum: Some(datum),
             ..Default::default()

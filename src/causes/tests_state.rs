@@ -236,12 +236,21 @@ fn fixture_deferred_destination_is_not_bandwidth() {
     assert_eq!(a.findings[0].id, "dest-deferred", "{:?}", ids(&a));
     assert_eq!(a.findings[0].severity, Severity::Crit);
     assert!(!has(&a, "transport-bandwidth"), "{:?}", ids(&a));
-    // The same lag on a VALID destination is the link's.
-    let valid = Pair {
+    // On a VALID destination a lag that grows 1 s/s means nothing ships: a stall, not the
+    // link (principle 2)…
+    let stalled = Pair {
         dest_status: DestStatus::Valid,
+        ..pair.clone()
+    };
+    assert!(!has(&assess(&stalled, 90), "transport-bandwidth"));
+    // …while one that grows 0.3 s/s ships 70 % of the redo: the link's.
+    let slow = Pair {
+        dest_status: DestStatus::Valid,
+        transport_lag_growth: 0.3,
+        apply_lag_growth: 0.3,
         ..pair
     };
-    assert!(has(&assess(&valid, 90), "transport-bandwidth"));
+    assert!(has(&assess(&slow, 90), "transport-bandwidth"));
 }
 
 /// "apply lag +00 08:03:01" with "DELAY=480" in log_archive_dest_2 (Database Specialists,

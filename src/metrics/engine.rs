@@ -128,6 +128,26 @@ pub struct SlotSeries {
     /// status has lasted needs no raw history however long that is (`dest-error` ages a LOG
     /// SWITCH GAP by it).
     dest_gap_since: Vec<(u32, Option<Name>, Timestamp)>,
+    /// The newest Data Guard message about managed recovery (a cancel, ORA-16037, or an
+    /// error naming recovery or MRP), however long ago: whether apply was switched off on
+    /// purpose or died of an error outlives any window.
+    last_recovery_message: Option<crate::sample::DgMessage>,
+}
+
+/// `ORA-16037: user requested cancel of managed recovery operation`.
+pub const ORA_RECOVERY_CANCEL: i64 = 16037;
+
+/// A message that says why managed recovery stopped: a deliberate cancel, or an error.
+pub fn is_recovery_message(m: &crate::sample::DgMessage) -> bool {
+    let t = m.message.to_ascii_lowercase();
+    is_recovery_cancel(m) || (m.is_error() && (t.contains("recovery") || t.contains("mrp")))
+}
+
+/// The cancel Oracle logs when an operator or the broker (APPLY-OFF) stops redo apply.
+pub fn is_recovery_cancel(m: &crate::sample::DgMessage) -> bool {
+    m.error_code.is_some_and(|c| c.abs() == ORA_RECOVERY_CANCEL)
+        || m.message.to_ascii_uppercase().contains("ORA-16037")
+        || m.message.contains("with status 16037")
 }
 
 impl SlotSeries {
@@ -146,6 +166,7 @@ impl SlotSeries {
             last: None,
             slow_read: slow::ReadTimes::default(),
             dest_gap_since: Vec::new(),
+            last_recovery_message: None,
         }
     }
 
@@ -184,8 +205,15 @@ impl SlotSeries {
                 s: s.clone(),
                 breaks,
             });
-            if s.dg_messages.as_ref().is_some_and(|m| !m.is_empty()) {
+            if let Some(msgs) = s.dg_messages.as_ref().filter(|m| !m.is_empty()) {
                 self.with_messages.push_back(s.clone());
+                if let Some(m) = msgs
+                    .iter()
+                    .filter(|m| is_recovery_message(m))
+                    .max_by_key(|m| m.time)
+                {
+                    self.last_recovery_message = Some(m.clone());
+                }
             }
             // Rebuilt only when a destination or its gap status changed (rarely): most samples
             // cost a comparison, not an allocation.
@@ -234,6 +262,11 @@ impl SlotSeries {
             .iter()
             .find(|(id, g, _)| *id == dest && g.as_deref() == gap)
             .map(|x| x.2)
+    }
+
+    /// The newest message about managed recovery this slot has shown (see the field).
+    pub fn last_recovery_message(&self) -> Option<&crate::sample::DgMessage> {
+        self.last_recovery_message.as_ref()
     }
 
     /// When the slow part `part` (`logs`, `switches` …) was last read, if ever.

@@ -10,7 +10,7 @@ pub mod ring;
 pub mod window;
 
 pub use delta::{Delta, EventDelta, IoRates};
-pub use engine::{Engine, EngineConfig, Point, SlotSeries};
+pub use engine::{is_recovery_cancel, Engine, EngineConfig, Point, SlotSeries};
 pub use freshness::Freshness;
 pub use histogram::Histogram;
 pub use impact::{impact_table, ImpactMetric, ImpactRow, WindowDeltas};

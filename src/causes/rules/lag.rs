@@ -134,6 +134,35 @@ pub(crate) fn transport_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
     slope(ctx, secs, |p| p.transport_lag_s)
 }
 
+/// Principle 2 (a lag is explained before it is blamed): bandwidth needs redo that ships,
+/// measurably, over a VALID ASYNC destination with no gap. Transport lag grows 1 s/s when
+/// nothing ships (a gap, an error, a stall, the standby down): that is never bandwidth; and a
+/// SYNC or FASTSYNC destination short of bandwidth shows as commit latency, not transport lag.
+fn shipping_too_slowly(ctx: &Context, th: &Thresholds, rising: Option<f64>) -> bool {
+    use crate::causes::state::{explain_transport, TransportWhy};
+    let dest = ctx.standby_dest();
+    let asynchronous = match dest {
+        Some(d) => !d.mode.is_sync(),
+        None => ctx.sync_dest().is_none(),
+    };
+    let no_gap = dest.is_none_or(|d| !d.has_gap());
+    // Nothing arrives: the lag grows at (nearly) the clock's rate.
+    let something_ships = rising.is_none_or(|r| r < 0.9);
+    // RFS writes into the standby redo logs: a measured zero is not a slow link.
+    let rfs_writes_zero = ctx
+        .s
+        .as_ref()
+        .and_then(|d| d.io(crate::sample::names::filetype::LOG_FILE))
+        .is_some_and(|io| io.w_mb_s <= 0.0);
+    let explained_elsewhere = matches!(
+        explain_transport(ctx, th),
+        TransportWhy::NotShipping { .. }
+            | TransportWhy::Stalled { .. }
+            | TransportWhy::CatchingUp { .. }
+    );
+    asynchronous && no_gap && something_ships && !rfs_writes_zero && !explained_elsewhere
+}
+
 pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // A cascaded standby is judged against the member it receives from (a far sync): only
     // the lag of its own hop of the chain is this link's.
@@ -163,7 +192,8 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         && keeps_up
         && not_draining
         && dest_valid(ctx)
-        && apply_stopped_now(ctx, th).is_none())
+        && apply_stopped_now(ctx, th).is_none()
+        && shipping_too_slowly(ctx, th, rising))
     {
         return None;
     }
@@ -426,7 +456,9 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             advice: &[
                 "By the top standby wait: 'checkpoint completed' → more DB writers and larger logs (fewer checkpoints); 'recovery read' or 'db file sequential read' → faster datafile storage.",
                 "Make sure the standby's storage and CPU match the primary's.",
-                "Read-buffer hidden parameters rarely help: the redo read rate is I/O-bound (seed 004). Change hidden parameters only with Oracle Support.",
+                "'parallel recovery read buffer free' among the top waits: MAA's redo apply tuning raises _log_read_buffers (up to 256) for it; a hidden parameter, so with Oracle Support. 'log file sequential read' → the SRL/archived log storage.",
+                "PR00 (the recovery coordinator) near a full CPU (~70 % or more): one instance cannot apply faster; consider Multi-Instance Redo Apply on a RAC standby.",
+                "A standby buffer cache smaller than the primary's, and DB_LOST_WRITE_PROTECT (TYPICAL/FULL, and AUTO from 19.26 and 26ai) or DB_BLOCK_CHECKING on the standby add apply work: compare them with the primary's.",
             ],
             explains: gap.max(0.0),
         }

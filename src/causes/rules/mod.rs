@@ -4,6 +4,7 @@
 mod commit_path;
 mod config;
 mod lag;
+mod member_state;
 mod spec;
 mod standby_state;
 
@@ -11,7 +12,7 @@ pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
 pub(crate) use config::{srl_layout, switches_per_hour};
 pub(crate) use lag::transport_lag_slope;
-pub(crate) use standby_state::{apply_stopped_now, fra_full, messages as window_messages};
+pub(crate) use standby_state::{apply_stopped_now, fra_full};
 
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};
@@ -26,6 +27,7 @@ const FAMILIES: &[&[RuleSpec]] = &[
     config::RULES,
     lag::RULES,
     standby_state::RULES,
+    member_state::RULES,
 ];
 
 /// Every registered rule.
@@ -141,7 +143,7 @@ mod registry_tests {
                 r.id
             );
         }
-        assert_eq!(ids.len(), 24);
+        assert_eq!(ids.len(), 28);
     }
 
     #[test]

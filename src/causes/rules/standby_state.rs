@@ -54,7 +54,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         scope: Scope::EachStandby,
         apply: true,
         tier: Tier::Root,
-        reads: &[Reads::Latest],
+        reads: &[Reads::Latest, Reads::StandbyRaw(state_hold_s)],
         verify: &[
             V::ArchiveGap,
             V::ApplyProcesses,
@@ -217,7 +217,7 @@ fn message_text(m: &DgMessage) -> String {
 
 /// Data Guard status messages of the window: the primary's, and the standby's while its
 /// samples are current; oldest first, each once.
-pub(crate) fn messages<'a>(ctx: &'a Context, include_primary: bool) -> Vec<&'a DgMessage> {
+fn messages<'a>(ctx: &'a Context, include_primary: bool) -> Vec<&'a DgMessage> {
     let secs = window_secs(ctx);
     // Only samples that carry messages can add one: the others are not walked.
     let mut samples: Vec<&Arc<Sample>> = ctx.standby_with_messages(secs);
@@ -282,16 +282,37 @@ pub(crate) fn fra_full(ctx: &Context, th: &Thresholds) -> Option<FraFull> {
 
 /// An archive gap the standby cannot close by itself: MRP0 `WAIT_FOR_GAP`, rows in
 /// `V$ARCHIVE_GAP`, or the primary's destination reporting an unresolvable gap.
-fn unresolvable_gap(ctx: &Context) -> bool {
-    let mrp_waits = ctx
-        .mrp()
-        .and_then(|p| p.action.as_deref())
-        .is_some_and(|a| a.eq_ignore_ascii_case("WAIT_FOR_GAP"));
-    let gaps = ctx
-        .s_last()
-        .and_then(|s| s.gaps.as_ref())
-        .is_some_and(|g| !g.is_empty());
-    mrp_waits || gaps || ctx.dests().iter().any(dest_gap_unresolvable)
+///
+/// A `V$ARCHIVE_GAP` row alone is evidence, not the finding: the view lists a log briefly
+/// while it is being registered, and MRP0 may be applying that very sequence. It counts
+/// only when it has lasted the state hold with MRP0 not applying a sequence inside it.
+fn unresolvable_gap(ctx: &Context, th: &Thresholds) -> bool {
+    let mrp_waits = crate::causes::state::mrp_waits_for_gap(ctx);
+    mrp_waits || ctx.dests().iter().any(dest_gap_unresolvable) || gap_rows_held(ctx, th)
+}
+
+/// `V$ARCHIVE_GAP` rows in every sample of the state hold, none of them being applied.
+fn gap_rows_held(ctx: &Context, th: &Thresholds) -> bool {
+    let hold = state_hold_s(th);
+    let stuck = |s: &Sample| {
+        let Some(gaps) = s.gaps.as_ref().filter(|g| !g.is_empty()) else {
+            return false;
+        };
+        let applying = s.processes.iter().find(|p| {
+            let n = p.name.to_ascii_uppercase();
+            (n.starts_with("MRP") || n == "MR(FG)")
+                && p.action
+                    .as_deref()
+                    .is_some_and(|a| a.eq_ignore_ascii_case("APPLYING_LOG"))
+        });
+        !gaps.iter().any(|g| {
+            applying.is_some_and(|p| {
+                p.thread.is_none_or(|t| t == g.thread)
+                    && p.sequence.is_some_and(|q| (g.low..=g.high).contains(&q))
+            })
+        })
+    };
+    held_for(&ctx.standby_recent(hold), hold, stuck)
 }
 
 fn dest_gap_unresolvable(d: &Dest) -> bool {
@@ -321,7 +342,7 @@ pub(crate) fn not_receiving_cause(
             ),
         ));
     }
-    if unresolvable_gap(ctx) {
+    if unresolvable_gap(ctx, th) {
         return Some((APPLY_WAITING_FOR_GAP, "because of an archive gap".into()));
     }
     None
@@ -365,6 +386,11 @@ fn redo_arriving(s: &Sample) -> bool {
 
 /// Apply is stopped now and has been for the hold time.
 pub(crate) fn apply_stopped_now(ctx: &Context, th: &Thresholds) -> Option<String> {
+    // Off by design (a snapshot standby, broker APPLY-OFF, a deliberate cancel) is not
+    // stopped: `apply-off` says so, and `lag-high` speaks once the lag passes its threshold.
+    if crate::causes::state::apply_off(ctx).is_some() {
+        return None;
+    }
     let dest = ctx.standby_dest();
     let recent = ctx.standby_recent(state_hold_s(th));
     let reason = stopped_reason(recent.first()?, dest)?;
@@ -417,7 +443,8 @@ pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             evidence,
             meaning: "Redo still reaches the standby, but nothing applies it: the apply lag grows by one second every second and a failover would first have to apply all of it. The usual causes are a stopped or crashed MRP0 (after an error such as a datafile added on the primary with standby_file_management=MANUAL) or apply switched off in the broker.",
             advice: &[
-                "Read the last Data Guard error (V$DATAGUARD_STATUS, the standby's alert log) and fix it first: e.g. a datafile created as UNNAMED under standby_file_management=MANUAL — set it to AUTO and recreate the file on the standby.",
+                "Read the last Data Guard error (V$DATAGUARD_STATUS, the standby's alert log) and fix it first.",
+                "A datafile added on the primary that the standby could not create (ORA-01274, a file named UNNAMEDnnnnn in V$DATAFILE; it happens under MANUAL and also under AUTO, e.g. with a full or missing path): keep or set standby_file_management=MANUAL, since CREATE DATAFILE is refused under AUTO (ORA-01275); ALTER DATABASE CREATE DATAFILE '<…UNNAMEDnnnnn>' AS NEW (or AS '<path>'); then set it back to AUTO. On 12c+ RMAN RESTORE DATAFILE n FROM SERVICE <primary> is an alternative.",
                 "Then restart apply: ALTER DATABASE RECOVER MANAGED STANDBY DATABASE DISCONNECT (broker: EDIT DATABASE … SET STATE='APPLY-ON').",
                 "A restarted apply catches up at the apply rate: watch the apply lag fall.",
             ],
@@ -428,7 +455,7 @@ pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    if !unresolvable_gap(ctx) {
+    if !unresolvable_gap(ctx, th) {
         return None;
     }
     let mut evidence = Vec::new();
@@ -572,9 +599,9 @@ pub fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             evidence,
             meaning: "When the recovery area cannot take another archived log, RFS cannot archive the standby redo logs it filled, no SRL becomes free for new redo, receipt stops and an archive gap forms: transport lag becomes unknown and apply waits for the gap. It is the root of that chain, so fix it first.",
             advice: &[
-                "Free space: delete archived logs already applied (and backed up, if the standby is backed up), e.g. RMAN DELETE ARCHIVELOG ALL COMPLETED BEFORE 'SYSDATE-1' on the standby.",
-                "Or grow the area: ALTER SYSTEM SET db_recovery_file_dest_size = … (the disk must have the room).",
-                "Fix the cause: the standby's archivelog deletion policy (CONFIGURE ARCHIVELOG DELETION POLICY TO APPLIED ON ALL STANDBY) and backups that never purge; then watch the gap resolve by itself.",
+                "Reclaimable near 0 points at the deletion policy first: on the standby, RMAN CONFIGURE ARCHIVELOG DELETION POLICY TO APPLIED ON ALL STANDBY (or SHIPPED TO / BACKED UP … as your backups need) makes applied logs reclaimable, and the recovery area then deletes them by itself.",
+                "To free space now, delete only logs already applied (and backed up, if the standby is backed up): with that policy RMAN DELETE ARCHIVELOG ALL skips what is not yet applied. Never delete by age alone (COMPLETED BEFORE …): on a standby more than that far behind it deletes logs apply still needs, and the gap then needs a restore.",
+                "Or grow the area: ALTER SYSTEM SET db_recovery_file_dest_size = … (the disk must have the room); then watch the gap resolve by itself.",
             ],
             explains: ctx.apply_lag().unwrap_or(1.0),
         }
@@ -686,7 +713,8 @@ pub fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             evidence,
             meaning: "The primary does not send redo to this destination at all (deferred, disabled, or a parameter error): the standby falls further behind every second and the data loss on failover grows with it. Not a slow link: nothing is on the link.",
             advice: &[
-                "If it was not on purpose, re-enable it: ALTER SYSTEM SET log_archive_dest_state_N = ENABLE (broker: EDIT DATABASE … SET STATE='TRANSPORT-ON'); BAD PARAM means LOG_ARCHIVE_DEST_N itself needs fixing.",
+                "If it was not on purpose, re-enable it. With the broker, for this one standby: EDIT DATABASE '<standby>' SET PROPERTY LogShipping=ON (it corresponds to ENABLE/DEFER of LOG_ARCHIVE_DEST_STATE_n; TRANSPORT-ON/OFF is the primary's state for every member, and an ALTER SYSTEM behind the broker's back leaves an inconsistent property). Without the broker: ALTER SYSTEM SET log_archive_dest_state_N = ENABLE.",
+                "BAD PARAM means LOG_ARCHIVE_DEST_N itself needs fixing.",
                 "If the standby is retired on purpose, remove the destination so the configuration says so.",
                 "After re-enabling, the gap is shipped first: expect transport lag to fall from a peak.",
             ],
@@ -945,6 +973,7 @@ pub fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             meaning: "DELAY_MINS holds redo back before it is applied (a guard against logical errors). The apply lag then includes the delay by design; dgscope judges the apply lag net of it. Transport is not delayed: the redo is already on the standby.",
             advice: &[
                 "Judge the apply lag net of the delay. A failover must first apply the delayed redo (or skip it on purpose), so plan its time into the RTO.",
+                "Before a switchover to this standby, set the delay to 0 (broker property DelayMins=0): a switchover to a delayed standby fails with ORA-16497.",
             ],
             explains: 0.0,
         }

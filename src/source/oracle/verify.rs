@@ -144,9 +144,8 @@ pub fn run_on(key: VerifyKey) -> RunOn {
     use VerifyKey::*;
     match key {
         CommitPathAverages | LfsHistogram | LfpwHistogram | OrlLayout | DestConfig | DestParams
-        | DestResponse | PollingStats | CpuLoad | LogSwitches | RedoSizing | ProtectionMode => {
-            RunOn::Primary
-        }
+        | DestResponse | PollingStats | CpuLoad | LogSwitches | RedoSizing | ProtectionMode
+        | FailoverReadiness | Unrecoverable => RunOn::Primary,
         RfsLatency | SrlLayout | DgLags | ApplyRate | ApplyWaits | ApplyProcesses | ArchiveGap
         | RecoveryArea | StandbyParams => RunOn::Standby,
         IoByFiletype | DgMessages => RunOn::Both,
@@ -199,6 +198,8 @@ fn name(key: VerifyKey, r: Release) -> &'static str {
         RecoveryArea => "recovery area usage",
         DgMessages => "Data Guard errors (newest first)",
         ProtectionMode => "protection mode and level",
+        FailoverReadiness => "switchover status, broker and fast-start failover",
+        Unrecoverable => "datafiles with NOLOGGING (unrecoverable) changes, and force logging",
         StandbyParams => "standby apply and recovery-area parameters",
     }
 }
@@ -349,6 +350,8 @@ fn sql(key: VerifyKey, r: Release) -> String {
             p.view("dataguard_status")
         ),
         ProtectionMode => "SELECT db_unique_name, database_role, protection_mode, protection_level\nFROM v$database;".into(),
+        FailoverReadiness => "SELECT db_unique_name, switchover_status, dataguard_broker,\n       fs_failover_status, fs_failover_current_target, fs_failover_threshold,\n       fs_failover_observer_present, fs_failover_observer_host\nFROM v$database;".into(),
+        Unrecoverable => "SELECT d.file#, d.name, d.unrecoverable_change#, d.unrecoverable_time,\n       (SELECT force_logging FROM v$database) force_logging\nFROM v$datafile d\nWHERE d.unrecoverable_change# > 0\nORDER BY d.unrecoverable_time DESC;".into(),
         StandbyParams => format!(
             "SELECT {i}name, value\nFROM {}\nWHERE name IN ('standby_file_management', 'db_recovery_file_dest',\n               'db_recovery_file_dest_size', 'fal_server')\nORDER BY {i}name;",
             p.view("parameter")

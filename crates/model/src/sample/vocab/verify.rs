@@ -43,6 +43,10 @@ pub enum VerifyKey {
     ProtectionMode,
     /// `standby_file_management` and the recovery-area parameters on the standby.
     StandbyParams,
+    /// Role-transition readiness: switchover status, the broker, fast-start failover.
+    FailoverReadiness,
+    /// NOLOGGING changes: datafiles with an unrecoverable change, and FORCE_LOGGING.
+    Unrecoverable,
 }
 
 impl VerifyKey {
@@ -71,5 +75,7 @@ impl VerifyKey {
         VerifyKey::DgMessages,
         VerifyKey::ProtectionMode,
         VerifyKey::StandbyParams,
+        VerifyKey::FailoverReadiness,
+        VerifyKey::Unrecoverable,
     ];
 }
