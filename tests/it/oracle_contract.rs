@@ -450,6 +450,39 @@ fn the_standby_state_columns_are_read_where_their_release_has_them() {
         (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "DEST_ID"),
         (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "TIMESTAMP"),
         (sql::DbKind::Standby, "V$DATAGUARD_STATUS", "MESSAGE"),
+        // Role-transition readiness, retry state and NOLOGGING damage; the broker's lag
+        // limit only from 21c (V$DG_BROKER_PROPERTY), so absent from every earlier variant.
+        (sql::DbKind::Primary, "V$DATABASE", "SWITCHOVER_STATUS"),
+        (sql::DbKind::Primary, "V$DATABASE", "DATAGUARD_BROKER"),
+        (sql::DbKind::Primary, "V$DATABASE", "FS_FAILOVER_STATUS"),
+        (
+            sql::DbKind::Primary,
+            "V$DATABASE",
+            "FS_FAILOVER_CURRENT_TARGET",
+        ),
+        (sql::DbKind::Primary, "V$DATABASE", "FS_FAILOVER_THRESHOLD"),
+        (
+            sql::DbKind::Primary,
+            "V$DATABASE",
+            "FS_FAILOVER_OBSERVER_PRESENT",
+        ),
+        (
+            sql::DbKind::Primary,
+            "V$DATABASE",
+            "FS_FAILOVER_OBSERVER_HOST",
+        ),
+        (sql::DbKind::Primary, "V$DATABASE", "FORCE_LOGGING"),
+        (sql::DbKind::Primary, "V$DATABASE", "FLASHBACK_ON"),
+        (sql::DbKind::Standby, "V$DATABASE", "SWITCHOVER_STATUS"),
+        (sql::DbKind::Standby, "V$DATABASE", "FS_FAILOVER_STATUS"),
+        (sql::DbKind::Standby, "V$DATABASE", "FLASHBACK_ON"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "REOPEN_SECS"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "MAX_FAILURE"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "FAILURE_COUNT"),
+        (sql::DbKind::Primary, "V$ARCHIVE_DEST", "FAIL_DATE"),
+        (sql::DbKind::Primary, "V$DATAFILE", "UNRECOVERABLE_CHANGE#"),
+        (sql::DbKind::Primary, "V$DATAFILE", "UNRECOVERABLE_TIME"),
+        (sql::DbKind::Primary, "V$DG_BROKER_PROPERTY", "VALUE"),
     ];
     let mut problems = Vec::new();
     let mut read = 0;
@@ -479,6 +512,17 @@ fn the_standby_state_columns_are_read_where_their_release_has_them() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(read > 100, "only {read} column reads found");
+    // A standby has no NOLOGGING damage of its own to report and the lag limit is the
+    // primary's: neither view is in a standby's statement.
+    for v in sql::variants() {
+        for (view, _) in referenced(&v, sql::DbKind::Standby) {
+            assert!(
+                view != "V$DATAFILE" && view != "V$DG_BROKER_PROPERTY",
+                "{}: standby reads {view}",
+                v.label
+            );
+        }
+    }
 }
 
 /// The topology columns (issue 13) are read in every release and role that has them, and a

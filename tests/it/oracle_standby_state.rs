@@ -10,11 +10,12 @@ use dgscope::sample::{DestStatus, DgMessage, Gap, Sample, Slot};
 use dgscope::source::oracle::connect::Privilege;
 use dgscope::source::oracle::fake::{vrow, FakeDriver};
 use dgscope::source::oracle::scenarios::{
-    primary, primary_dest_deferred, primary_with_delay, rac_standby, standby, standby_gap_fra_full,
-    standby_with_delay, Release,
+    primary, primary_dest_deferred, primary_nologging, primary_with_delay, rac_standby, standby,
+    standby_gap_fra_full, standby_with_delay, Release,
 };
 use dgscope::source::oracle::OraError;
 use dgscope::source::SourceEvent;
+use dgscope::timestamp::Timestamp;
 use dgscope::units::{Micros, Secs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -536,4 +537,192 @@ fn a_column_without_a_fallback_costs_its_part_only() {
         ("events", "ORA-00904")
     );
     assert!(s.dg.is_some() && s.gaps.is_some());
+}
+
+fn ts(s: &str) -> Timestamp {
+    Timestamp::parse(s).unwrap()
+}
+
+/// The role-transition readiness of `V$DATABASE` on both roles, per release; the broker's
+/// lag limit only where a fixed view has it (21c+), and never an intended state.
+#[test]
+fn role_transition_readiness_per_release() {
+    for rel in ALL.into_iter().chain([Release::R21]) {
+        let (d, ev) = run("primary", primary(rel, 1), 2);
+        let s = good_samples(&ev, "primary");
+        for x in &s {
+            let db = x.db.as_ref().unwrap();
+            assert_eq!(
+                db.switchover_status.as_deref(),
+                Some("TO STANDBY"),
+                "{rel:?}"
+            );
+            assert_eq!(db.force_logging.as_deref(), Some("YES"), "{rel:?}");
+            assert_eq!(db.flashback_on.as_deref(), Some("YES"), "{rel:?}");
+            assert_eq!(db.intended_state, None, "{rel:?}: no fixed view has it");
+            if rel == Release::R11_2 {
+                // No broker: FSFO DISABLED, the NULL target and observer stay absent (not
+                // "" and not false); the threshold is read as Oracle reports it.
+                assert_eq!(db.dataguard_broker.as_deref(), Some("DISABLED"));
+                assert_eq!(db.fs_failover_status.as_deref(), Some("DISABLED"));
+                assert_eq!(db.fs_failover_target, None);
+                assert_eq!(db.fs_failover_observer_present, None);
+                assert_eq!(db.fs_failover_observer_host, None);
+                assert_eq!(db.fs_failover_threshold_s, Some(0));
+            } else {
+                assert_eq!(db.dataguard_broker.as_deref(), Some("ENABLED"), "{rel:?}");
+                assert_eq!(db.fs_failover_status.as_deref(), Some("SYNCHRONIZED"));
+                assert_eq!(db.fs_failover_target.as_deref(), Some("prod_b"));
+                assert_eq!(db.fs_failover_threshold_s, Some(30));
+                assert_eq!(db.fs_failover_observer_present, Some(true));
+                assert_eq!(db.fs_failover_observer_host.as_deref(), Some("obshost1"));
+            }
+            // The fixture's lag limit is 0 beside a threshold of 30: Some(0) is the right
+            // row, absent before 21c.
+            let want = (rel == Release::R21).then_some(0);
+            assert_eq!(db.fs_failover_lag_limit_s, want, "{rel:?}");
+        }
+        let broker_view_read = d
+            .log()
+            .statements
+            .iter()
+            .any(|(_, q)| q.contains("v$dg_broker_property"));
+        assert_eq!(broker_view_read, rel == Release::R21, "{rel:?}");
+    }
+    for rel in [Release::R11_2, Release::R19, Release::R21] {
+        let (d, ev) = run("standby", standby(rel, "MOUNTED"), 2);
+        let db = good_samples(&ev, "standby")[0].db.clone().unwrap();
+        assert_eq!(db.switchover_status.as_deref(), Some("NOT ALLOWED"));
+        assert_eq!(db.flashback_on.as_deref(), Some("NO"));
+        assert_eq!(
+            db.fs_failover_observer_present,
+            (rel != Release::R11_2).then_some(true)
+        );
+        // The lag limit is read on the primary only.
+        assert_eq!(db.fs_failover_lag_limit_s, None);
+        assert!(d
+            .log()
+            .statements
+            .iter()
+            .all(|(_, q)| !q.contains("v$dg_broker_property")));
+    }
+}
+
+/// A `NO` observer and an unexpected spelling: `NO` is false, anything else is not known.
+#[test]
+fn observer_present_no_is_false_and_an_odd_value_is_unknown() {
+    for (value, want) in [("NO", Some(false)), ("UNKNOWN", None)] {
+        let mut db = primary(Release::R19, 1);
+        for r in db.view("V$DATABASE") {
+            r.insert("FS_FAILOVER_OBSERVER_PRESENT".into(), value.into());
+            r.insert("FS_FAILOVER_STATUS".into(), "UNSYNCHRONIZED".into());
+        }
+        let (_, ev) = run("primary", db, 1);
+        let d = good_samples(&ev, "primary")[0].db.clone().unwrap();
+        assert_eq!(d.fs_failover_observer_present, want, "{value}");
+        assert_eq!(d.fs_failover_status.as_deref(), Some("UNSYNCHRONIZED"));
+    }
+}
+
+/// REOPEN_SECS, MAX_FAILURE, FAILURE_COUNT and FAIL_DATE of the remote destination, single
+/// instance and RAC (the instance that failed names the count and the last failure).
+#[test]
+fn destination_retry_settings_and_failures() {
+    for rel in ALL {
+        let (_, ev) = run("primary", primary(rel, 1), 1);
+        let dest = good_samples(&ev, "primary")[0].dests[0].clone();
+        assert_eq!(dest.id, 2);
+        assert_eq!(dest.reopen_secs, Some(300), "{rel:?}");
+        assert_eq!(dest.max_failure, Some(0), "{rel:?}");
+        assert_eq!(dest.failure_count, Some(0), "{rel:?}");
+        assert_eq!(dest.fail_date, None, "{rel:?}: NULL until it fails");
+    }
+    let (_, ev) = run("primary", primary(Release::R19, 2), 1);
+    let dest = good_samples(&ev, "primary")[0].dests[0].clone();
+    assert_eq!(dest.failure_count, Some(3));
+    // 05:58:40 in the database's zone (UTC+1).
+    assert_eq!(dest.fail_date, Some(ts("2026-11-30T04:58:40Z")));
+    assert_eq!(dest.reopen_secs, Some(300));
+}
+
+/// V$DATAFILE's unrecoverable changes: on the primary, on the slow tick only, `Some(empty)`
+/// when every file is logged; never read on a standby.
+#[test]
+fn unrecoverable_changes_are_a_slow_part_of_the_primary() {
+    for rel in [Release::R11_2, Release::R12_1, Release::R19] {
+        let (d, ev) = run("primary", primary(rel, 1), 3);
+        let s = good_samples(&ev, "primary");
+        assert_eq!(s[0].unrecoverable.as_deref(), Some(&vec![]), "{rel:?}");
+        assert!(s[1..].iter().all(|x| x.unrecoverable.is_none()), "{rel:?}");
+        let log = d.log();
+        let per_sample: Vec<&String> = log
+            .statements
+            .iter()
+            .map(|(_, q)| q)
+            .filter(|q| q.contains("UNION ALL"))
+            .collect();
+        assert!(per_sample[0].contains("FROM v$datafile"));
+        assert!(per_sample[1..].iter().all(|q| !q.contains("v$datafile")));
+
+        let (d, ev) = run("primary", primary_nologging(rel), 2);
+        let n = good_samples(&ev, "primary").len();
+        let first = good_samples(&ev, "primary")[0].clone();
+        let u = first.unrecoverable.as_deref().unwrap();
+        assert_eq!(
+            u.iter()
+                .map(|x| (x.file, x.change, x.time))
+                .collect::<Vec<_>>(),
+            vec![
+                (14, 5_965_284_131, Some(ts("2026-11-30T04:41:12Z"))),
+                (32, 5_965_290_077, None),
+            ],
+            "{rel:?}"
+        );
+        assert_eq!(
+            first.db.as_ref().unwrap().force_logging.as_deref(),
+            Some("NO")
+        );
+        // Still one statement a sample (the collector may have begun one more tick before
+        // it was stopped): the new part rides in the UNION ALL, no round trip of its own.
+        let log = d.log();
+        let probes = log
+            .statements
+            .iter()
+            .take_while(|(_, q)| !q.contains("UNION ALL"))
+            .count();
+        let ticks = &log.statements[probes..];
+        assert!(ticks.len() <= n + 1, "{rel:?}: {} for {n}", ticks.len());
+        assert!(
+            ticks.iter().all(|(_, q)| q.contains("UNION ALL")),
+            "{rel:?}"
+        );
+    }
+    for rel in [Release::R11_2, Release::R19] {
+        let (d, ev) = run("standby", standby(rel, "MOUNTED"), 2);
+        assert!(good_samples(&ev, "standby")
+            .iter()
+            .all(|x| x.unrecoverable.is_none()));
+        assert!(d
+            .log()
+            .statements
+            .iter()
+            .all(|(_, q)| !q.contains("v$datafile")));
+    }
+}
+
+/// A monitor without the grant on V$DATAFILE keeps every other part and the other slow
+/// parts; the part is named in the sample's errors and the field stays absent.
+#[test]
+fn a_denied_datafile_view_costs_the_unrecoverable_part_only() {
+    let mut db = primary_nologging(Release::R19);
+    db.denied.insert("V$DATAFILE".into());
+    let (_, ev) = run("primary", db, 2);
+    let s = good_samples(&ev, "primary");
+    assert!(s[0].unrecoverable.is_none());
+    assert!(s[0].fra.is_some() && s[0].logs.is_some());
+    assert!(s[0].errors.iter().any(|e| e.part == "unrecoverable"));
+    assert_eq!(
+        s[0].db.as_ref().unwrap().force_logging.as_deref(),
+        Some("NO")
+    );
 }

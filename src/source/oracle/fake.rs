@@ -441,6 +441,15 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "db_unique_name",
                     "protection_mode",
                     "protection_level",
+                    "switchover_status",
+                    "dataguard_broker",
+                    "fs_failover_status",
+                    "fs_failover_current_target",
+                    "fs_failover_threshold",
+                    "fs_failover_observer_present",
+                    "fs_failover_observer_host",
+                    "force_logging",
+                    "flashback_on",
                 ],
             )?;
             for r in rows_of(db, b, "V$DATABASE") {
@@ -449,13 +458,55 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     None,
                     c(r, "DATABASE_ROLE"),
                     c(r, "OPEN_MODE"),
-                    vec![],
+                    vec![c(r, "FS_FAILOVER_THRESHOLD")],
                     join31(&[
                         r.get("DB_UNIQUE_NAME"),
                         r.get("PROTECTION_MODE"),
                         r.get("PROTECTION_LEVEL"),
+                        r.get("SWITCHOVER_STATUS"),
+                        r.get("DATAGUARD_BROKER"),
+                        r.get("FS_FAILOVER_STATUS"),
+                        r.get("FS_FAILOVER_CURRENT_TARGET"),
+                        r.get("FS_FAILOVER_OBSERVER_PRESENT"),
+                        r.get("FS_FAILOVER_OBSERVER_HOST"),
+                        r.get("FORCE_LOGGING"),
+                        r.get("FLASHBACK_ON"),
                     ]),
                 ));
+            }
+        }
+        "FSL" => {
+            needs(b, &["property", "value"])?;
+            for r in rows_of(db, b, "V$DG_BROKER_PROPERTY") {
+                if r.get("PROPERTY").map(String::as_str) == Some("FastStartFailoverLagLimit") {
+                    out.push(uniform(
+                        tag,
+                        None,
+                        c(r, "PROPERTY"),
+                        None,
+                        vec![],
+                        c(r, "VALUE"),
+                    ));
+                }
+            }
+        }
+        "UNR" => {
+            needs(b, &["file#", "unrecoverable_change#", "unrecoverable_time"])?;
+            for r in rows_of(db, b, "V$DATAFILE") {
+                if num_gt0(r.get("UNRECOVERABLE_CHANGE#")) {
+                    out.push(uniform(
+                        tag,
+                        None,
+                        None,
+                        None,
+                        vec![
+                            c(r, "FILE#"),
+                            c(r, "UNRECOVERABLE_CHANGE#"),
+                            epoch(r.get("UNRECOVERABLE_TIME")),
+                        ],
+                        None,
+                    ));
+                }
             }
         }
         "EVT" => {
@@ -559,6 +610,10 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "s.type",
                     "recovery_mode",
                     "database_mode",
+                    "d.reopen_secs",
+                    "d.max_failure",
+                    "d.failure_count",
+                    "d.fail_date",
                 ],
             )?;
             let with_compression = b.contains("d.compression");
@@ -601,6 +656,10 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         s.get("RECOVERY_MODE"),
                         s.get("DATABASE_MODE"),
                         s.get("SYNCHRONIZATION_STATUS").filter(|_| with_sync),
+                        d.get("REOPEN_SECS"),
+                        d.get("MAX_FAILURE"),
+                        d.get("FAILURE_COUNT"),
+                        epoch(d.get("FAIL_DATE")).as_ref(),
                     ]),
                 ));
             }

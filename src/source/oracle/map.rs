@@ -9,7 +9,7 @@ use super::probe::Probe;
 use crate::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
     InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Name, OpenMode, PartError,
-    Process, Recovery, Role, Sample, Slot, TransmitMode,
+    Process, Recovery, Role, Sample, Slot, TransmitMode, Unrecoverable,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -69,6 +69,18 @@ fn fields(r: &Row) -> Vec<&str> {
 fn nonempty(s: Option<&&str>) -> Option<Name> {
     s.filter(|v| !v.is_empty()).map(|v| Name::new(v))
 }
+/// `YES`/`NO` as Oracle spells it; NULL or anything else is not known.
+fn yes_no(s: Option<&&str>) -> Option<bool> {
+    match s.map(|v| v.to_ascii_uppercase()) {
+        Some(v) if v == "YES" => Some(true),
+        Some(v) if v == "NO" => Some(false),
+        _ => None,
+    }
+}
+/// A whole number carried as text in s1 (`TO_CHAR` of an integer column); NULL is absent.
+fn text_counter(s: Option<&&str>) -> Option<u64> {
+    s.filter(|v| !v.is_empty()).and_then(|v| parse::counter(v))
+}
 
 /// The database clock: naive (local) epoch seconds → UTC `Timestamp`.
 #[derive(Debug, Clone, Copy)]
@@ -120,7 +132,16 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     let clock = DbClock::from_rows(&get("CLK"));
     let mut s = Sample::new(m.t, m.slot.clone());
     s.query_us = m.query_us;
-    s.db = Some(db_info(&get("CLK"), &get("DB"), m.probe, clock));
+    let mut db = db_info(&get("CLK"), &get("DB"), m.probe, clock);
+    if m.included.contains("fsfo_lag_limit") {
+        db.fs_failover_lag_limit_s = get("FSL")
+            .iter()
+            .filter(|r| {
+                text(r, K1).is_some_and(|p| p.eq_ignore_ascii_case("FastStartFailoverLagLimit"))
+            })
+            .find_map(|r| text(r, S1).and_then(parse::counter));
+    }
+    s.db = Some(db);
     s.events = events(&get("EVT"), &get("HIST"));
     s.stats = sum_counters(&get("STAT"));
     s.os = os(&get("OS"));
@@ -133,7 +154,7 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     );
     s.iostat = iostat(&get("IOF"));
     s.cdb = m.probe.cdb;
-    s.dests = dests(&get("DEST"), &get("RESP"));
+    s.dests = dests(&get("DEST"), &get("RESP"), clock);
     let inc = |p: &str| m.included.contains(p);
     // A far sync instance is not a primary either: it has a transport lag, gaps and
     // messages, but never applies (its sample has no apply lag, whatever a view says).
@@ -207,6 +228,9 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     }
     if inc("dg_config") {
         s.dg_config = Some(Arc::new(dg_config(&get("DGC"))));
+    }
+    if inc("unrecoverable") {
+        s.unrecoverable = Some(Arc::new(unrecoverable(&get("UNR"), clock)));
     }
     s.errors = m.errors;
     if m.probe.cdb == Some(true) && inc("iostat") {
@@ -332,8 +356,36 @@ fn db_info(clk: &[&Row], db: &[&Row], probe: &Probe, clock: DbClock) -> DbInfo {
         } else {
             clk.len() as u32
         }),
+        switchover_status: nonempty(f.get(3)),
+        dataguard_broker: nonempty(f.get(4)),
+        fs_failover_status: nonempty(f.get(5)),
+        fs_failover_target: nonempty(f.get(6)),
+        fs_failover_threshold_s: dbr.and_then(|r| cnt(r, 1)),
+        fs_failover_observer_present: yes_no(f.get(7)),
+        fs_failover_observer_host: nonempty(f.get(8)),
+        force_logging: nonempty(f.get(9)),
+        flashback_on: nonempty(f.get(10)),
+        // FastStartFailoverLagLimit comes from its own part (21c+, see to_sample_with);
+        // no fixed view exposes the broker's intended state (docs/ORACLE.md).
         ..DbInfo::default()
     }
+}
+
+/// `V$DATAFILE` rows with an unrecoverable change, by file; a row without its file number or
+/// change is left out, a NULL time stays absent.
+fn unrecoverable(rows: &[&Row], clock: DbClock) -> Vec<Unrecoverable> {
+    let mut out: Vec<Unrecoverable> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(Unrecoverable {
+                file: small(r, 1)?,
+                change: cnt(r, 2).filter(|&c| c > 0)?,
+                time: num(r, 3).and_then(|n| clock.ts(n)),
+            })
+        })
+        .collect();
+    out.sort_by_key(|u| (u.file, u.change));
+    out
 }
 
 fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<Name, Event> {
@@ -428,7 +480,7 @@ fn iostat(rows: &[&Row]) -> BTreeMap<Name, IoStat> {
     out
 }
 
-fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
+fn dests(dest: &[&Row], resp: &[&Row], clock: DbClock) -> Vec<Dest> {
     let mut out: BTreeMap<u32, Dest> = BTreeMap::new();
     for r in dest {
         let Some(id) = text(r, K1).and_then(|s| s.parse::<u32>().ok()) else {
@@ -460,7 +512,14 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
             synchronization_status: nonempty(f.get(10)),
             srl_count: small(r, 5),
             srl_active: small(r, 6),
-            ..Dest::default()
+            reopen_secs: text_counter(f.get(11)),
+            max_failure: text_counter(f.get(12)).and_then(|v| u32::try_from(v).ok()),
+            failure_count: text_counter(f.get(13)).and_then(|v| u32::try_from(v).ok()),
+            fail_date: f
+                .get(14)
+                .filter(|v| !v.is_empty())
+                .and_then(|v| parse::number(v))
+                .and_then(|n| clock.ts(n)),
         };
         match out.get_mut(&id) {
             None => {
@@ -492,6 +551,12 @@ fn dests(dest: &[&Row], resp: &[&Row]) -> Vec<Dest> {
                     .or(row.synchronization_status);
                 d.srl_count = d.srl_count.or(row.srl_count);
                 d.srl_active = d.srl_active.or(row.srl_active);
+                d.reopen_secs = d.reopen_secs.or(row.reopen_secs);
+                d.max_failure = d.max_failure.or(row.max_failure);
+                // Each instance ships its own redo: the worst instance's failures and the
+                // latest failure are the destination's.
+                d.failure_count = d.failure_count.max(row.failure_count);
+                d.fail_date = d.fail_date.max(row.fail_date);
             }
         }
     }
@@ -735,7 +800,7 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "UNR", "FSL", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {
@@ -756,13 +821,164 @@ mod tests {
         })
     }
 
+    fn one(rows: &[Row], included: &[&'static str]) -> Sample {
+        let p = probe();
+        let included: BTreeSet<&'static str> = included.iter().copied().collect();
+        to_sample(
+            rows,
+            MapInput {
+                t: Timestamp::from_millis(0),
+                slot: Slot::standby(),
+                query_us: None,
+                probe: &p,
+                included: &included,
+                errors: Vec::new(),
+            },
+        )
+    }
+
+    fn cells(cells: &[Option<&str>]) -> Row {
+        cells.iter().map(|c| c.map(str::to_string)).collect()
+    }
+
+    #[test]
+    fn null_readiness_columns_stay_absent_and_yes_no_is_a_bool() {
+        let n = None;
+        // DB_UNIQUE_NAME … FLASHBACK_ON with every new column NULL (empty between CHR(31)s).
+        let nulls = "b\u{1f}MAXIMUM PERFORMANCE\u{1f}MAXIMUM PERFORMANCE\u{1f}\u{1f}\u{1f}\u{1f}\u{1f}\u{1f}\u{1f}\u{1f}";
+        let s = one(
+            &[cells(&[
+                Some("DB"),
+                n,
+                Some("PHYSICAL STANDBY"),
+                Some("MOUNTED"),
+                n,
+                n,
+                n,
+                n,
+                n,
+                n,
+                Some(nulls),
+            ])],
+            &[],
+        );
+        let db = s.db.unwrap();
+        assert_eq!(db.name.as_deref(), Some("b"));
+        assert_eq!(
+            (
+                db.switchover_status,
+                db.dataguard_broker,
+                db.fs_failover_status
+            ),
+            (None, None, None)
+        );
+        assert_eq!(
+            (db.fs_failover_threshold_s, db.fs_failover_observer_present),
+            (None, None)
+        );
+        assert_eq!(
+            (
+                db.force_logging,
+                db.flashback_on,
+                db.fs_failover_lag_limit_s
+            ),
+            (None, None, None)
+        );
+
+        let full = "b\u{1f}x\u{1f}y\u{1f}TO PRIMARY\u{1f}ENABLED\u{1f}TARGET OVER LAG LIMIT\u{1f}b\u{1f}no\u{1f}obs\u{1f}STANDBY NOLOGGING FOR DATA AVAILABILITY\u{1f}RESTORE POINT ONLY";
+        let s = one(
+            &[
+                cells(&[
+                    Some("DB"),
+                    n,
+                    Some("PHYSICAL STANDBY"),
+                    Some("MOUNTED"),
+                    Some("45"),
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    Some(full),
+                ]),
+                // A row of another property, then the lag limit.
+                cells(&[
+                    Some("FSL"),
+                    n,
+                    Some("FastStartFailoverThreshold"),
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    Some("45"),
+                ]),
+                cells(&[
+                    Some("FSL"),
+                    n,
+                    Some("FastStartFailoverLagLimit"),
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    n,
+                    Some("60"),
+                ]),
+            ],
+            &["fsfo_lag_limit"],
+        );
+        let db = s.db.unwrap();
+        assert_eq!(
+            db.fs_failover_observer_present,
+            Some(false),
+            "lower-case no"
+        );
+        assert_eq!(db.fs_failover_threshold_s, Some(45));
+        assert_eq!(db.fs_failover_lag_limit_s, Some(60));
+        assert_eq!(
+            db.fs_failover_status.as_deref(),
+            Some("TARGET OVER LAG LIMIT")
+        );
+        assert_eq!(
+            db.force_logging.as_deref(),
+            Some("STANDBY NOLOGGING FOR DATA AVAILABILITY")
+        );
+        assert_eq!(db.flashback_on.as_deref(), Some("RESTORE POINT ONLY"));
+    }
+
+    #[test]
+    fn unrecoverable_read_and_empty_is_some_empty_not_read_is_none() {
+        let n = None;
+        assert_eq!(
+            one(&[], &["unrecoverable"]).unrecoverable.as_deref(),
+            Some(&vec![])
+        );
+        assert_eq!(one(&[], &[]).unrecoverable, None);
+        let s = one(
+            &[
+                cells(&[Some("UNR"), n, n, n, Some("7"), Some("123"), n, n, n, n, n]),
+                // No change number: not a row to believe.
+                cells(&[Some("UNR"), n, n, n, Some("8"), n, n, n, n, n, n]),
+            ],
+            &["unrecoverable"],
+        );
+        let u = s.unrecoverable.unwrap();
+        assert_eq!(u.len(), 1);
+        assert_eq!((u[0].file, u[0].change, u[0].time), (7, 123, None));
+    }
+
     proptest! {
         #[test]
         fn any_rows_map_without_panicking(rows in prop::collection::vec(row(), 0..40)) {
             let p = probe();
             let included: BTreeSet<&'static str> =
                 ["dg", "lag_hist", "params", "logs", "standby_logs", "switches", "gaps", "fra",
-                 "dg_messages", "dg_config", "iostat"].into_iter().collect();
+                 "dg_messages", "dg_config", "iostat", "unrecoverable", "fsfo_lag_limit"]
+                    .into_iter().collect();
             let s = to_sample(&rows, MapInput {
                 t: Timestamp::from_millis(0),
                 slot: Slot::standby(),

@@ -102,6 +102,8 @@ pub fn run(conn: &mut dyn Conn) -> Result<Probe, OraError> {
         // The view exists in every release; PARENT_DBUN/DEST_ROLE come with 12.2, the same
         // release as GV$DATAGUARD_PROCESS.
         dg_config: fixed.contains("GV$DATAGUARD_PROCESS") && fixed.contains("V$DATAGUARD_CONFIG"),
+        // 21c+: the broker's properties as a fixed view (FastStartFailoverLagLimit).
+        broker_props: fixed.contains("V$DG_BROKER_PROPERTY"),
     };
     Ok(Probe {
         version,

@@ -17,6 +17,8 @@ pub enum Release {
     R12_1,
     R12_2,
     R19,
+    /// 21c: `V$DG_BROKER_PROPERTY` (the broker's properties as a fixed view) exists.
+    R21,
 }
 
 impl Release {
@@ -27,6 +29,7 @@ impl Release {
             Release::R12_1 => "12.1.0.2.0",
             Release::R12_2 => "12.2.0.1.0",
             Release::R19 => "19.0.0.0.0",
+            Release::R21 => "21.0.0.0.0",
         }
     }
     fn at_least_12_1(self) -> bool {
@@ -36,7 +39,10 @@ impl Release {
         !matches!(self, Release::R11_2 | Release::R12_1_0_1)
     }
     fn at_least_12_2(self) -> bool {
-        matches!(self, Release::R12_2 | Release::R19)
+        matches!(self, Release::R12_2 | Release::R19 | Release::R21)
+    }
+    fn at_least_21(self) -> bool {
+        self == Release::R21
     }
 }
 
@@ -75,8 +81,20 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         "V$ARCHIVE_GAP",
         "V$RECOVERY_FILE_DEST",
         "V$DATAGUARD_STATUS",
+        "V$DATAFILE",
     ] {
         db.view(v);
+    }
+    // A database that logs everything: UNRECOVERABLE_CHANGE# 0 and no time on every file
+    // (the Reference: set only when an unrecoverable operation completes in ARCHIVELOG mode).
+    for f in 1..=5 {
+        db.view("V$DATAFILE").push(vrow(&[
+            ("FILE#", &f.to_string()),
+            ("UNRECOVERABLE_CHANGE#", "0"),
+        ]));
+    }
+    if rel.at_least_21() {
+        broker_properties(&mut db);
     }
     // A healthy recovery area: 500 GiB, a quarter used, some of it reclaimable.
     db.view("V$RECOVERY_FILE_DEST").push(vrow(&[
@@ -107,6 +125,9 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         ]);
         if rel == Release::R19 {
             r.insert("VERSION_FULL".into(), "19.21.0.0.0".into());
+        }
+        if rel == Release::R21 {
+            r.insert("VERSION_FULL".into(), "21.3.0.0.0".into());
         }
         db.view("V$INSTANCE").push(r);
         db.view("V$OSSTAT").extend([
@@ -146,6 +167,67 @@ fn not_a_cdb(rel: Release, db: &mut FakeDb) {
 /// `V$DATAGUARD_CONFIG` rows `(DB_UNIQUE_NAME, PARENT_DBUN, DEST_ROLE)`, this database
 /// first (the Reference: "The first row of the view lists … the current database"); the
 /// role spellings are the 19c Reference's. Only where the release has the view's columns.
+/// The role-transition readiness columns of `V$DATABASE` (all 10.2+). Values as the Reference
+/// lists them (SWITCHOVER_STATUS, FS_FAILOVER_STATUS) and as the Broker guide's
+/// `SHOW FAST_START FAILOVER` example prints the configuration (threshold 30 seconds, an
+/// active target, a registered observer):
+/// https://docs.oracle.com/en/database/oracle/oracle-database/26/dgbkr/show-fast_start-failover.html
+/// The 11.2 pair runs without the broker, as many 11.2 sites did: FSFO DISABLED, and the
+/// target and observer columns NULL.
+fn readiness(rel: Release, db: &mut FakeDb, switchover: &str, flashback: &str) {
+    let broker = rel != Release::R11_2;
+    for r in db.view("V$DATABASE") {
+        r.insert("SWITCHOVER_STATUS".into(), switchover.into());
+        r.insert("FORCE_LOGGING".into(), "YES".into());
+        r.insert("FLASHBACK_ON".into(), flashback.into());
+        if broker {
+            r.insert("DATAGUARD_BROKER".into(), "ENABLED".into());
+            r.insert("FS_FAILOVER_STATUS".into(), "SYNCHRONIZED".into());
+            r.insert("FS_FAILOVER_CURRENT_TARGET".into(), "prod_b".into());
+            r.insert("FS_FAILOVER_THRESHOLD".into(), "30".into());
+            r.insert("FS_FAILOVER_OBSERVER_PRESENT".into(), "YES".into());
+            r.insert("FS_FAILOVER_OBSERVER_HOST".into(), "obshost1".into());
+        } else {
+            r.insert("DATAGUARD_BROKER".into(), "DISABLED".into());
+            r.insert("FS_FAILOVER_STATUS".into(), "DISABLED".into());
+            r.insert("FS_FAILOVER_THRESHOLD".into(), "0".into());
+        }
+    }
+}
+
+/// 21c+: `V$DG_BROKER_PROPERTY` rows (columns as the 21c Reference documents them). The
+/// configuration-scope rows carry the configuration's name in MEMBER. The lag limit is 0,
+/// as the Broker guide's example prints it for a MaxAvailability configuration ("Lag Limit:
+/// 0 seconds", the page cited at `readiness`); the threshold beside it is 30, so a mapper
+/// that took the wrong row would be seen.
+fn broker_properties(db: &mut FakeDb) {
+    let p = |member: &str, role: &str, prop: &str, value: &str| {
+        vrow(&[
+            ("MEMBER", member),
+            ("DATAGUARD_ROLE", role),
+            ("PROPERTY", prop),
+            ("PROPERTY_TYPE", "CONFIGURABLE"),
+            ("VALUE", value),
+            ("VALUE_TYPE", "INTEGER"),
+        ])
+    };
+    db.view("V$DG_BROKER_PROPERTY").extend([
+        p(
+            "prod_cfg",
+            "CONFIGURATION",
+            "FastStartFailoverThreshold",
+            "30",
+        ),
+        p(
+            "prod_cfg",
+            "CONFIGURATION",
+            "FastStartFailoverLagLimit",
+            "0",
+        ),
+        p("prod_a", "PRIMARY", "ApplyLagThreshold", "30"),
+    ]);
+}
+
 fn config(db: &mut FakeDb, members: &[(&str, &str, &str)]) {
     let Some(rows) = db.views.get_mut("V$DATAGUARD_CONFIG") else {
         return;
@@ -275,6 +357,7 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
     not_a_cdb(rel, &mut db);
+    readiness(rel, &mut db, "TO STANDBY", "YES");
     config(
         &mut db,
         &[
@@ -379,6 +462,18 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
                 );
             }
             d.insert("DELAY_MINS".into(), "0".into());
+            // The retry settings every destination has (REOPEN 300 s is the default, and
+            // MAX_FAILURE 0 means no limit: the Reference's LOG_ARCHIVE_DEST_n attributes).
+            // FAIL_DATE is NULL until the destination fails; instance 2's failing dest 2
+            // has failed three times, the last at 05:58:40 local.
+            d.insert("REOPEN_SECS".into(), "300".into());
+            d.insert("MAX_FAILURE".into(), "0".into());
+            if i == 2 && id == "2" {
+                d.insert("FAILURE_COUNT".into(), "3".into());
+                d.insert("FAIL_DATE".into(), "2026-11-30 05:58:40".into());
+            } else {
+                d.insert("FAILURE_COUNT".into(), "0".into());
+            }
             db.view("V$ARCHIVE_DEST").push(d);
             let remote = id == "2";
             let mut st = vrow(&[
@@ -523,6 +618,7 @@ fn standby_db(rel: Release, open_mode: &str, instances: u32, mrp: u32) -> FakeDb
         ("PROTECTION_LEVEL", "MAXIMUM AVAILABILITY"),
     ]));
     not_a_cdb(rel, &mut db);
+    readiness(rel, &mut db, "NOT ALLOWED", "NO");
     config(
         &mut db,
         &[
@@ -863,6 +959,27 @@ pub fn standby_gap_fra_full(rel: Release) -> FakeDb {
             0,
             "RFS[3]: No standby redo logfiles available for T-1",
         ),
+    ]);
+    db
+}
+
+/// A primary after a NOLOGGING load with FORCE_LOGGING off: two data files carry an
+/// UNRECOVERABLE_CHANGE#. The files are 14 and 32, as in the `REPORT UNRECOVERABLE DATABASE`
+/// output of https://www.pythian.com/blog/technical-track/oracle-what-is-an-unrecoverable-data-file
+/// (its V$ query reads these two columns); file 32's time is NULL, which the mapper keeps
+/// absent.
+pub fn primary_nologging(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    for r in db.view("V$DATABASE") {
+        r.insert("FORCE_LOGGING".into(), "NO".into());
+    }
+    db.view("V$DATAFILE").extend([
+        vrow(&[
+            ("FILE#", "14"),
+            ("UNRECOVERABLE_CHANGE#", "5965284131"),
+            ("UNRECOVERABLE_TIME", "2026-11-30 05:41:12"),
+        ]),
+        vrow(&[("FILE#", "32"), ("UNRECOVERABLE_CHANGE#", "5965290077")]),
     ]);
     db
 }

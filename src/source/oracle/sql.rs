@@ -44,6 +44,9 @@ pub struct Features {
     /// Reference page was not confirmed). Taken from the probe with `GV$DATAGUARD_PROCESS`,
     /// which appears in the same release.
     pub dg_config: bool,
+    /// 21c+: `V$DG_BROKER_PROPERTY` exists: the broker's `FastStartFailoverLagLimit` is read
+    /// from it (no fixed view of an earlier release exposes it).
+    pub broker_props: bool,
 }
 
 /// A named release whose SQL the contract test checks against the documented columns.
@@ -65,6 +68,7 @@ pub fn variants() -> Vec<Variant> {
         sync_status: !lns_events,
         con_id: !lns_events,
         dg_config: dg_process,
+        broker_props: false,
     };
     vec![
         Variant {
@@ -92,6 +96,16 @@ pub fn variants() -> Vec<Variant> {
             label: "19c",
             version: "19.0",
             features: f(true, true, false, true),
+        },
+        // 21c adds V$DG_BROKER_PROPERTY (the Reference: "available starting with Oracle
+        // Database 21c"); 23ai/26ai use this SQL.
+        Variant {
+            label: "21c",
+            version: "21.0",
+            features: Features {
+                broker_props: true,
+                ..f(true, true, false, true)
+            },
         },
     ]
 }
@@ -303,7 +317,25 @@ fn instance_part() -> Part {
     )
 }
 
+/// The database's role and state. Every column here is in `V$DATABASE` from 10.2 on (the
+/// contract), so the text is the same in every release; the fast-start failover columns are
+/// deprecated in 26ai (in favour of `V$FAST_START_FAILOVER_CONFIG`) but still there.
 fn db_part() -> Part {
+    // Positions in s1 are the mapper's contract (map.rs `db_info`); a NULL keeps its place.
+    let s1 = [
+        "db_unique_name",
+        "protection_mode",
+        "protection_level",
+        "switchover_status",
+        "dataguard_broker",
+        "fs_failover_status",
+        "fs_failover_current_target",
+        "fs_failover_observer_present",
+        "fs_failover_observer_host",
+        "force_logging",
+        "flashback_on",
+    ]
+    .join("||CHR(31)||");
     part(
         "db",
         "DB",
@@ -316,9 +348,24 @@ fn db_part() -> Part {
                 NN,
                 "database_role",
                 "open_mode",
-                &[],
-                "db_unique_name||CHR(31)||protection_mode||CHR(31)||protection_level"
+                &["fs_failover_threshold"],
+                &s1
             )
+        ),
+    )
+}
+
+/// 21c+: the broker's `FastStartFailoverLagLimit` (a configuration property, seconds), one
+/// row. On the primary only, where the broker decides whether the target is within it.
+fn fsfo_lag_limit_part() -> Part {
+    part(
+        "fsfo_lag_limit",
+        "FSL",
+        &["V$DG_BROKER_PROPERTY"],
+        false,
+        format!(
+            "{} FROM v$dg_broker_property WHERE property = 'FastStartFailoverLagLimit'",
+            select("FSL", NN, "property", NC, &[], "value")
         ),
     )
 }
@@ -417,6 +464,7 @@ fn resp_part() -> Part {
 
 /// `compression`/`sync_status`: whether to name those columns (see `dests_part`).
 fn dests_sql(compression: bool, sync_status: bool) -> String {
+    let fail_date = format!("TO_CHAR(ROUND({}))", epoch("d.fail_date"));
     // Positions in s1 are the mapper's contract (map.rs `dests`); a NULL keeps its place.
     let s1 = [
         "d.status",
@@ -434,6 +482,13 @@ fn dests_sql(compression: bool, sync_status: bool) -> String {
         } else {
             NC
         },
+        // The retry settings and failure state (10.1+, every release): no numeric slot is
+        // left, so whole numbers as text (TO_CHAR of an integer has no decimal separator
+        // whatever NLS_NUMERIC_CHARACTERS says).
+        "TO_CHAR(d.reopen_secs)",
+        "TO_CHAR(d.max_failure)",
+        "TO_CHAR(d.failure_count)",
+        &fail_date,
     ]
     .join("||CHR(31)||");
     format!(
@@ -660,6 +715,33 @@ fn fra_part() -> Part {
     )
 }
 
+/// Primary: data files with a NOLOGGING change the redo did not carry (the standby's copy of
+/// those blocks is unusable). Files change rarely, so once a minute like the other slow
+/// parts; one row per such file, none on a database that logs everything.
+fn unrecoverable_part() -> Part {
+    part(
+        "unrecoverable",
+        "UNR",
+        &["V$DATAFILE"],
+        true,
+        format!(
+            "{} FROM v$datafile WHERE unrecoverable_change# > 0",
+            select(
+                "UNR",
+                NN,
+                NC,
+                NC,
+                &[
+                    "file#",
+                    "unrecoverable_change#",
+                    &epoch("unrecoverable_time")
+                ],
+                NC
+            )
+        ),
+    )
+}
+
 /// How far back `V$DATAGUARD_STATUS` is read, in minutes. The text must not change from
 /// sample to sample (a new literal each time would be a hard parse each time), so the
 /// "newer than the previous sample" filter is the mapper's (`messages.rs`, by
@@ -816,6 +898,9 @@ pub fn parts(kind: DbKind, f: Features) -> Vec<Part> {
     if f.dg_config {
         v.push(dg_config_part());
     }
+    if f.broker_props && kind == DbKind::Primary {
+        v.push(fsfo_lag_limit_part());
+    }
     v
 }
 
@@ -837,6 +922,7 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             logs_part(),
             standby_logs_part(),
             switches_part(),
+            unrecoverable_part(),
         ],
         DbKind::Standby => vec![
             instance_part(),
@@ -1070,6 +1156,34 @@ mod tests {
                 assert!(names.contains(&transport), "{}: {transport}", var.label);
             }
             assert_eq!(names.contains(&"dg_config"), var.features.dg_config);
+        }
+    }
+
+    #[test]
+    fn unrecoverable_is_a_slow_primary_part_and_the_lag_limit_needs_21c() {
+        for v in variants() {
+            for kind in kinds(&v) {
+                let ps = parts(kind, v.features);
+                let unr = ps.iter().find(|p| p.name == "unrecoverable");
+                assert_eq!(unr.is_some(), kind == DbKind::Primary, "{}", v.label);
+                if let Some(p) = unr {
+                    assert!(p.slow, "{}", v.label);
+                    assert!(p.sql.contains("WHERE unrecoverable_change# > 0"));
+                }
+                let fsl = ps.iter().find(|p| p.name == "fsfo_lag_limit");
+                assert_eq!(
+                    fsl.is_some(),
+                    kind == DbKind::Primary && v.label == "21c",
+                    "{}/{kind:?}",
+                    v.label
+                );
+                // Every release reads the readiness columns and the retry state.
+                let all = statement(&ps);
+                assert!(all.contains("fs_failover_observer_present"), "{}", v.label);
+                if kind != DbKind::Standby {
+                    assert!(all.contains("d.fail_date"), "{}", v.label);
+                }
+            }
         }
     }
 
