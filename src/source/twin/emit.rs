@@ -10,7 +10,7 @@ use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
     LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
-    TransmitMode,
+    TransmitMode, Unrecoverable,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -38,6 +38,79 @@ const REDO_BLOCKSIZE: u32 = 512;
 fn startup(twin: &Twin) -> Timestamp {
     // The instances started with the run, so counters since startup are the run's counters.
     twin.epoch
+}
+
+/// The Data Guard state columns of `V$DATABASE` (and the broker's intended state) that do
+/// not depend on the side's identity: broker ENABLED, fast-start failover DISABLED unless
+/// the scenario enables it, FORCE_LOGGING and FLASHBACK_ON as MAA has them.
+pub(super) fn db_state(twin: &Twin, p: &Params, primary: bool) -> DbInfo {
+    let since = since_scenario_s(twin);
+    let link = &twin.cp.link;
+    let deferred = matches!(p.transport, Transport::Defer) || p.deferred(since);
+    let switchover = if !primary {
+        // A physical standby says so until the primary's switchover request arrives.
+        "NOT ALLOWED"
+    } else if deferred || link.is_error() {
+        // No valid, enabled standby destination.
+        "NOT ALLOWED"
+    } else if link.resolving_gap {
+        "RESOLVABLE GAP"
+    } else {
+        "TO STANDBY"
+    };
+    let intended = if primary {
+        // A DEFER set by SQL behind the broker's back leaves its intended state alone.
+        "TRANSPORT-ON"
+    } else if p.apply_off_now(since).is_some() {
+        "APPLY-OFF"
+    } else {
+        "APPLY-ON"
+    };
+    let mut db = DbInfo {
+        switchover_status: Some(switchover.into()),
+        dataguard_broker: Some("ENABLED".into()),
+        fs_failover_status: Some("DISABLED".into()),
+        force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
+        flashback_on: Some("YES".into()),
+        intended_state: Some(intended.into()),
+        ..DbInfo::default()
+    };
+    if let Some(f) = p.fsfo {
+        // The broker compares the target's lag with FastStartFailoverLagLimit.
+        let lag = twin.sb.apply_lag_s;
+        db.fs_failover_status = Some(
+            if lag > f.lag_limit_s as f64 {
+                "TARGET OVER LAG LIMIT"
+            } else {
+                "TARGET UNDER LAG LIMIT"
+            }
+            .into(),
+        );
+        db.fs_failover_target = Some(STANDBY.into());
+        db.fs_failover_threshold_s = Some(f.threshold_s);
+        db.fs_failover_observer_present = Some(true);
+        db.fs_failover_observer_host = Some(f.observer_host.into());
+        db.fs_failover_lag_limit_s = Some(f.lag_limit_s);
+    }
+    db
+}
+
+/// `V$DATAFILE` rows with an unrecoverable change: none, or under a NOLOGGING load the
+/// files it writes, their change# and time those of the latest direct-path write.
+fn unrecoverable(twin: &Twin, p: &Params, t: Timestamp) -> Vec<Unrecoverable> {
+    if !p.nologging {
+        return Vec::new();
+    }
+    // The SCN moves with the commits; the load's last NOLOGGING write was moments ago.
+    let scn = 14_250_000_000 + twin.cp.c.user_commits * 2;
+    [(7u32, 0u64, 3_000i64), (8, 4_200, 1_000)]
+        .into_iter()
+        .map(|(file, back, ms)| Unrecoverable {
+            file,
+            change: scn.saturating_sub(back),
+            time: Some(Timestamp::from_millis(t.ms - ms - t.ms.rem_euclid(1000))),
+        })
+        .collect()
 }
 
 fn protection(p: &Params) -> &'static str {
@@ -282,7 +355,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost1".into()),
         instances: Some(p.threads),
-        ..DbInfo::default()
+        ..db_state(twin, &p, true)
     });
     use Waiter::{Background, Foreground};
     put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync, Foreground);
@@ -401,6 +474,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     }
     s.params = Some(Arc::new(params));
     s.fra = Some(fra(&p.primary_fra, p.primary_fra.used_bytes as f64, 0));
+    s.unrecoverable = Some(Arc::new(unrecoverable(twin, &p, t)));
     s.dg_messages = Some(twin.msgs.take_primary());
     s
 }
@@ -496,7 +570,10 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         synchronization_status: Some(sync_status.into()),
         srl_count: Some(srl_count),
         srl_active: Some(srl_active),
-        ..Dest::default()
+        reopen_secs: Some(p.reopen_s as u64),
+        max_failure: Some(0),
+        failure_count: Some(link.failure_count),
+        fail_date: link.fail_at.map(|ns| twin.at(ns)),
     }
 }
 
@@ -550,7 +627,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost2".into()),
         instances: Some(p.apply.instances.max(1)),
-        ..DbInfo::default()
+        ..db_state(twin, &p, false)
     });
     // RFS, MRP, the recovery slaves and DBWR are all background processes.
     let bg = Waiter::Background;

@@ -44,7 +44,7 @@ pub fn member_params(p: &Params, m: &Member) -> Params {
     q.compression = None;
     q.srl.s0_us = m.srl_us;
     q.srl.sigma = m.srl_sigma;
-    q.srl.members = 1;
+    q.srl.members = m.srl_members.max(1);
     q.outage = None;
     q.link_outage = None;
     q.defer_at_s = None;
@@ -225,6 +225,10 @@ fn async_dest(id: u32, name: &str, srl_count: Option<u32>, sb: &Standby, p: &Par
         synchronization_status: Some("CHECK CONFIGURATION".into()),
         srl_count,
         srl_active: Some(p.threads),
+        reopen_secs: Some(p.reopen_s as u64),
+        max_failure: Some(0),
+        failure_count: Some(0),
+        fail_date: None,
         ..Dest::default()
     }
 }
@@ -246,6 +250,8 @@ pub fn dress_standby(twin: &Twin, s: &mut Sample) {
                 db.role = Some(Role::FarSync);
                 db.open_mode = Some(OpenMode::Mounted);
                 db.host = Some("fshost1".into());
+                // A far sync instance forwards redo: the broker has it TRANSPORT-ON.
+                db.intended_state = Some("TRANSPORT-ON".into());
             }
             for e in [
                 event::RECOVERY_READ,
@@ -343,6 +349,12 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         startup: Some(twin.epoch),
         host: Some("dbhost3".into()),
         instances: Some(1),
+        switchover_status: Some("NOT ALLOWED".into()),
+        dataguard_broker: Some("ENABLED".into()),
+        fs_failover_status: Some("DISABLED".into()),
+        force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
+        flashback_on: Some("YES".into()),
+        intended_state: Some("APPLY-ON".into()),
         ..DbInfo::default()
     });
     put_receiver_events(&mut s, &sb.c);

@@ -296,6 +296,7 @@ impl Scenario {
                     far: Member {
                         srl_us: 4_000.0,
                         srl_sigma: 0.3,
+                        srl_members: 1,
                         ship_bw_bps: 200.0 * MB,
                     },
                 };
@@ -311,6 +312,7 @@ impl Scenario {
                     terminal: Member {
                         srl_us: 500.0,
                         srl_sigma: 0.2,
+                        srl_members: 1,
                         ship_bw_bps: 200.0 * MB,
                     },
                 };
