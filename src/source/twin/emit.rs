@@ -22,6 +22,7 @@ const PRIMARY: &str = "prod_a";
 const STANDBY: &str = "prod_b";
 const UNREACHABLE: &str = "ORA-12543: TNS:destination host unreachable";
 const NO_SRL: &str = "ORA-16086: Redo data cannot be written to the standby redo log";
+const TIMED_OUT: &str = "ORA-16198: Timeout incurred on internal channel during remote archival";
 /// MRP0 shows ERROR this long after it died, then its row is gone.
 const MRP_ERROR_ROW_S: f64 = 5.0;
 
@@ -490,6 +491,9 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         LinkState::Down { .. } if twin.sb.rfs_blocked() => {
             (DestStatus::Error, Some(NO_SRL.to_string()))
         }
+        LinkState::Down { .. } if p.net_stall.is_some() => {
+            (DestStatus::Error, Some(TIMED_OUT.to_string()))
+        }
         LinkState::Down { .. } => (DestStatus::Error, Some(UNREACHABLE.to_string())),
         _ => (DestStatus::Valid, None),
     };
@@ -514,8 +518,12 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
     } else {
         "MANAGED REAL TIME APPLY"
     };
+    let snapshot = p.snapshot_now(since);
     let database_mode = if !in_contact {
         "UNKNOWN"
+    } else if snapshot {
+        // A snapshot standby is open read/write.
+        "OPEN"
     } else if p.active_dg {
         "OPEN_READ-ONLY"
     } else {
@@ -563,7 +571,7 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
             Vec::new()
         },
         db_unique_name: Some(STANDBY.into()),
-        dest_type: Some("PHYSICAL".into()),
+        dest_type: Some(if snapshot { "SNAPSHOT" } else { "PHYSICAL" }.into()),
         delay_mins: Some(p.delay_mins),
         recovery_mode: Some(recovery_mode.into()),
         database_mode: Some(database_mode.into()),
@@ -613,10 +621,17 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let c = &twin.cp.c;
     let mut s = Sample::new(t, Slot::standby());
     s.query_us = Some(Micros(2500 + (twin.emit_rng.uniform() * 4000.0) as u64));
+    let snapshot = p.snapshot_now(since);
     s.db = Some(DbInfo {
         name: Some(STANDBY.into()),
-        role: Some(Role::PhysicalStandby),
-        open_mode: Some(if p.active_dg {
+        role: Some(if snapshot {
+            Role::SnapshotStandby
+        } else {
+            Role::PhysicalStandby
+        }),
+        open_mode: Some(if snapshot {
+            OpenMode::ReadWrite
+        } else if p.active_dg {
             OpenMode::ReadOnlyWithApply
         } else {
             OpenMode::Mounted
@@ -837,12 +852,12 @@ fn standby_processes(twin: &Twin, p: &Params, since: f64) -> Vec<Process> {
             inst_id: Some(th as u32 % instances + 1),
         });
     }
-    let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
-        l.sequence
-            .saturating_sub(behind + logs_behind(sb.apply.bytes, p))
-    });
+    let mrp_seq = mrp_sequence(twin, p);
     let running = p.apply_running(since);
-    let action = if !running {
+    let action = if p.apply_off_now(since).is_some() {
+        // Cancelled on request: MRP0 is gone, not in error.
+        None
+    } else if !running {
         let stopped_for = since - p.apply_stop_s.unwrap_or(since);
         (stopped_for < MRP_ERROR_ROW_S).then_some("ERROR")
     } else if receiving || sb.apply.bytes > 0.0 {
@@ -880,6 +895,16 @@ fn standby_processes(twin: &Twin, p: &Params, since: f64) -> Vec<Process> {
     procs
 }
 
+/// The sequence (thread 1) MRP0 applies: behind the primary's by what is still to ship and
+/// to apply.
+fn mrp_sequence(twin: &Twin, p: &Params) -> u64 {
+    let sb = &twin.sb;
+    twin.cp.lgwr.first().map_or(0, |l| {
+        l.sequence
+            .saturating_sub(logs_behind(sb.send.bytes, p) + logs_behind(sb.apply.bytes, p))
+    })
+}
+
 /// `V$ARCHIVE_GAP`: what the standby knows it misses. With RFS blocked, every thread from
 /// the log it could not finish up to the primary's current one; while an outage's backlog
 /// ships, the whole logs still behind.
@@ -896,6 +921,18 @@ fn archive_gaps(twin: &Twin, p: &Params) -> Vec<Gap> {
                 high: lg.sequence.max(low),
             })
             .collect();
+    }
+    if p.transient_gap
+        .is_some_and(|g| g.contains(since_scenario_s(twin)))
+    {
+        // The view lists a log that has arrived and that MRP0 is applying right now (seen
+        // in the field: logic.edchen.org, "Sometimes Archive Gap is Just Temporary").
+        let seq = mrp_sequence(twin, p);
+        return vec![Gap {
+            thread: 1,
+            low: seq,
+            high: seq,
+        }];
     }
     let behind = logs_behind(twin.sb.send.bytes, p);
     if !twin.cp.link.resolving_gap || behind == 0 {

@@ -297,6 +297,9 @@ pub enum Topology {
     /// The simulated SYNC member is a far sync instance that forwards ASYNC to a terminal
     /// standby.
     FarSync { terminal: Member },
+    /// SYNC to the simulated near standby and SYNC AFFIRM to a second one: LGWR waits for
+    /// both remote writes, so every commit waits for the slower.
+    TwoSync { second: Member },
 }
 
 /// A member beside the simulated one: fed ASYNC (the far standby, the terminal standby
