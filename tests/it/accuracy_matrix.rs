@@ -19,7 +19,12 @@ fn expected(s: Scenario) -> Option<&'static str> {
         | Scenario::DelayedApply
         | Scenario::MiraApply
         // The far ASYNC standby's slow SRL disk is in no commit's path.
-        | Scenario::TwoStandbys => None,
+        | Scenario::TwoStandbys
+        // Part 3: apply off by design (apply-off INFO only), and a lone gap row while MRP0
+        // applies that very log.
+        | Scenario::SnapshotStandby
+        | Scenario::ApplyOff
+        | Scenario::GapTransient => None,
         Scenario::SlowSrl => Some("standby-redo-write-slow"),
         Scenario::SyncHighRtt => Some("network-latency"),
         Scenario::AdaptivePolling => Some("adaptive-lfs-polling"),
@@ -37,8 +42,28 @@ fn expected(s: Scenario) -> Option<&'static str> {
         Scenario::SyncStall => Some("sync-stall"),
         Scenario::RacNodeSaturated => Some("lgwr-cpu-starved"),
         Scenario::FarSync => Some("standby-redo-write-slow"),
+        Scenario::CatchUp => Some("lag-high"),
+        Scenario::SyncNetTimeout => Some("protection-degraded"),
+        Scenario::FsfoOverLagLimit => Some("fsfo-not-ready"),
+        Scenario::Nologging => Some("unrecoverable-changes"),
+        Scenario::TwoSyncOneSlow => Some("standby-redo-write-slow"),
     }
 }
+
+/// The part-3 scenarios (CAUSES.md "Catalog, part 3"), skipped by the matrix below until
+/// their rules land (lag-high, apply-off, fsfo-not-ready, unrecoverable-changes are being
+/// written in src/causes). The rules author removes this list, and its use below, with
+/// those rules; `expected()` already holds what each must put at rank 1.
+const NEW_IN_PART_3: &[Scenario] = &[
+    Scenario::SnapshotStandby,
+    Scenario::ApplyOff,
+    Scenario::GapTransient,
+    Scenario::CatchUp,
+    Scenario::SyncNetTimeout,
+    Scenario::FsfoOverLagLimit,
+    Scenario::Nologging,
+    Scenario::TwoSyncOneSlow,
+];
 
 fn check(s: Scenario, seed: u64, minutes: u64) -> CheckResult {
     let mut twin = Twin::new(s, seed);
@@ -85,9 +110,14 @@ fn verdict(s: Scenario, seed: u64) -> Result<(), String> {
 fn every_scenario_and_five_seeds_put_the_expected_cause_first() {
     // Two threads: the machine has two cores.
     let failures: Vec<String> = std::thread::scope(|scope| {
+        let judged: Vec<Scenario> = Scenario::ALL
+            .iter()
+            .copied()
+            .filter(|s| !NEW_IN_PART_3.contains(s))
+            .collect();
         let halves: Vec<Vec<Scenario>> = vec![
-            Scenario::ALL.iter().copied().step_by(2).collect(),
-            Scenario::ALL.iter().copied().skip(1).step_by(2).collect(),
+            judged.iter().copied().step_by(2).collect(),
+            judged.iter().copied().skip(1).step_by(2).collect(),
         ];
         let handles: Vec<_> = halves
             .into_iter()
@@ -114,7 +144,7 @@ fn every_scenario_and_five_seeds_put_the_expected_cause_first() {
         failures.is_empty(),
         "{} of {} runs wrong:\n{}",
         failures.len(),
-        Scenario::ALL.len() * 5,
+        (Scenario::ALL.len() - NEW_IN_PART_3.len()) * 5,
         failures.join("\n")
     );
 }

@@ -71,6 +71,7 @@ mod topology_findings;
 mod twin_calibration;
 mod twin_cli;
 mod twin_invariants;
+mod twin_part3;
 mod twin_scenarios;
 mod twin_standby_state;
 mod twin_topology;

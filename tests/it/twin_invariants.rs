@@ -15,7 +15,11 @@ fn littles_law_holds_within_one_percent() {
         let p = scenario.params();
         // Commits held for NET_TIMEOUT at a window's end have not completed yet, so the
         // window closes before an outage begins.
-        let outage = p.outage.or(p.link_outage).map(|o| o.start_s as usize);
+        let outage = p
+            .outage
+            .or(p.link_outage)
+            .or(p.net_stall)
+            .map(|o| o.start_s as usize);
         let to = outage.map_or(69, |s| s - 5);
         let r = run(scenario, seed, 70);
         let w = window(&r, 10, to);

@@ -8,7 +8,7 @@
 
 use super::hist::EventAcc;
 use super::link::{Link, LinkState, Ns, NS_PER_S};
-use super::params::{Params, SyncStalls, Transport};
+use super::params::{Params, SyncStalls, Topology, Transport};
 use super::queue::EventQueue;
 use super::rng::Rng;
 
@@ -80,6 +80,28 @@ pub struct ThreadCounters {
     pub redo_synch_poll_writes: u64,
 }
 
+/// What a second SYNC standby's RFS does for each of LGWR's writes, and the responses the
+/// primary's destination to it sees.
+#[derive(Debug, Clone, Default)]
+pub struct SecondSync {
+    pub rfs_random_io: EventAcc,
+    pub srl_write_reqs: u64,
+    pub srl_write_us: u64,
+    pub srl_write_bytes: u64,
+    pub resp_hist: Vec<(u64, u64)>,
+}
+
+fn count_resp(hist: &mut Vec<(u64, u64)>, us: f64) {
+    let secs = ceil_u64(us / 1e6).max(1);
+    match hist.iter_mut().find(|b| b.0 == secs) {
+        Some(b) => b.1 += 1,
+        None => {
+            hist.push((secs, 1));
+            hist.sort_unstable();
+        }
+    }
+}
+
 /// Cumulative counters the primary's sample is built from.
 #[derive(Debug, Clone, Default)]
 pub struct CommitCounters {
@@ -102,6 +124,8 @@ pub struct CommitCounters {
     /// Primary `Log File` write requests (one per member) and their µs.
     pub log_write_reqs: u64,
     pub log_write_us: u64,
+    /// The second SYNC standby's SRL writes and responses (`two-sync-one-slow`).
+    pub second: SecondSync,
     /// Standby SRL write requests (one per member) and their µs.
     pub srl_write_reqs: u64,
     pub srl_write_us: u64,
@@ -385,11 +409,35 @@ impl CommitPath {
                 self.c.rfs_random_io.add(rfs as u64);
                 let net = self.p.net0_us + size / self.p.net_bw_bps * 1e6;
                 let hang = self.stall_left_us(since);
-                Some(hang + if affirm { net + rfs } else { net })
+                let mut r = if affirm { net + rfs } else { net };
+                if let Topology::TwoSync { second } = self.p.topology {
+                    // Sent to both at once (12c+): LGWR waits for the slower response.
+                    let r2 = net + self.second_srl_write_us(&second, size);
+                    count_resp(&mut self.c.second.resp_hist, r2);
+                    r = r.max(r2);
+                }
+                Some(hang + r)
             }
             LinkState::Stalled { until } => Some((until - t) as f64 / 1000.0),
             LinkState::Down { .. } => None,
         }
+    }
+
+    /// The second SYNC standby's SRL write: the slowest of its members (its own disk, no
+    /// checkpoint burst modelled).
+    fn second_srl_write_us(&mut self, m: &super::params::Member, size: f64) -> f64 {
+        let mean = m.srl_us + size / self.p.srl.bw_bps * 1e6;
+        let members = m.srl_members.max(1);
+        let mut worst: f64 = 0.0;
+        for _ in 0..members {
+            let w = self.rng.lognormal(mean, m.srl_sigma);
+            self.c.second.srl_write_us += w as u64;
+            worst = worst.max(w);
+        }
+        self.c.second.srl_write_reqs += u64::from(members);
+        self.c.second.srl_write_bytes += size as u64 * u64::from(members);
+        self.c.second.rfs_random_io.add(worst as u64);
+        worst
     }
 
     /// Inside a SYNC stall window: µs until it ends (the response arrives after it).

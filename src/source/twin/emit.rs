@@ -10,7 +10,7 @@ use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
     LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
-    TransmitMode,
+    TransmitMode, Unrecoverable,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -22,6 +22,7 @@ const PRIMARY: &str = "prod_a";
 const STANDBY: &str = "prod_b";
 const UNREACHABLE: &str = "ORA-12543: TNS:destination host unreachable";
 const NO_SRL: &str = "ORA-16086: Redo data cannot be written to the standby redo log";
+const TIMED_OUT: &str = "ORA-16198: Timeout incurred on internal channel during remote archival";
 /// MRP0 shows ERROR this long after it died, then its row is gone.
 const MRP_ERROR_ROW_S: f64 = 5.0;
 
@@ -38,6 +39,79 @@ const REDO_BLOCKSIZE: u32 = 512;
 fn startup(twin: &Twin) -> Timestamp {
     // The instances started with the run, so counters since startup are the run's counters.
     twin.epoch
+}
+
+/// The Data Guard state columns of `V$DATABASE` (and the broker's intended state) that do
+/// not depend on the side's identity: broker ENABLED, fast-start failover DISABLED unless
+/// the scenario enables it, FORCE_LOGGING and FLASHBACK_ON as MAA has them.
+pub(super) fn db_state(twin: &Twin, p: &Params, primary: bool) -> DbInfo {
+    let since = since_scenario_s(twin);
+    let link = &twin.cp.link;
+    let deferred = matches!(p.transport, Transport::Defer) || p.deferred(since);
+    let switchover = if !primary {
+        // A physical standby says so until the primary's switchover request arrives.
+        "NOT ALLOWED"
+    } else if deferred || link.is_error() {
+        // No valid, enabled standby destination.
+        "NOT ALLOWED"
+    } else if link.resolving_gap {
+        "RESOLVABLE GAP"
+    } else {
+        "TO STANDBY"
+    };
+    let intended = if primary {
+        // A DEFER set by SQL behind the broker's back leaves its intended state alone.
+        "TRANSPORT-ON"
+    } else if p.apply_off_now(since).is_some() {
+        "APPLY-OFF"
+    } else {
+        "APPLY-ON"
+    };
+    let mut db = DbInfo {
+        switchover_status: Some(switchover.into()),
+        dataguard_broker: Some("ENABLED".into()),
+        fs_failover_status: Some("DISABLED".into()),
+        force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
+        flashback_on: Some("YES".into()),
+        intended_state: Some(intended.into()),
+        ..DbInfo::default()
+    };
+    if let Some(f) = p.fsfo {
+        // The broker compares the target's lag with FastStartFailoverLagLimit.
+        let lag = twin.sb.apply_lag_s;
+        db.fs_failover_status = Some(
+            if lag > f.lag_limit_s as f64 {
+                "TARGET OVER LAG LIMIT"
+            } else {
+                "TARGET UNDER LAG LIMIT"
+            }
+            .into(),
+        );
+        db.fs_failover_target = Some(STANDBY.into());
+        db.fs_failover_threshold_s = Some(f.threshold_s);
+        db.fs_failover_observer_present = Some(true);
+        db.fs_failover_observer_host = Some(f.observer_host.into());
+        db.fs_failover_lag_limit_s = Some(f.lag_limit_s);
+    }
+    db
+}
+
+/// `V$DATAFILE` rows with an unrecoverable change: none, or under a NOLOGGING load the
+/// files it writes, their change# and time those of the latest direct-path write.
+fn unrecoverable(twin: &Twin, p: &Params, t: Timestamp) -> Vec<Unrecoverable> {
+    if !p.nologging {
+        return Vec::new();
+    }
+    // The SCN moves with the commits; the load's last NOLOGGING write was moments ago.
+    let scn = 14_250_000_000 + twin.cp.c.user_commits * 2;
+    [(7u32, 0u64, 3_000i64), (8, 4_200, 1_000)]
+        .into_iter()
+        .map(|(file, back, ms)| Unrecoverable {
+            file,
+            change: scn.saturating_sub(back),
+            time: Some(Timestamp::from_millis(t.ms - ms - t.ms.rem_euclid(1000))),
+        })
+        .collect()
 }
 
 fn protection(p: &Params) -> &'static str {
@@ -282,7 +356,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost1".into()),
         instances: Some(p.threads),
-        ..DbInfo::default()
+        ..db_state(twin, &p, true)
     });
     use Waiter::{Background, Foreground};
     put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync, Foreground);
@@ -401,6 +475,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     }
     s.params = Some(Arc::new(params));
     s.fra = Some(fra(&p.primary_fra, p.primary_fra.used_bytes as f64, 0));
+    s.unrecoverable = Some(Arc::new(unrecoverable(twin, &p, t)));
     s.dg_messages = Some(twin.msgs.take_primary());
     s
 }
@@ -415,6 +490,9 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         _ if deferred => (DestStatus::Deferred, None),
         LinkState::Down { .. } if twin.sb.rfs_blocked() => {
             (DestStatus::Error, Some(NO_SRL.to_string()))
+        }
+        LinkState::Down { .. } if p.net_stall.is_some() => {
+            (DestStatus::Error, Some(TIMED_OUT.to_string()))
         }
         LinkState::Down { .. } => (DestStatus::Error, Some(UNREACHABLE.to_string())),
         _ => (DestStatus::Valid, None),
@@ -440,8 +518,12 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
     } else {
         "MANAGED REAL TIME APPLY"
     };
+    let snapshot = p.snapshot_now(since);
     let database_mode = if !in_contact {
         "UNKNOWN"
+    } else if snapshot {
+        // A snapshot standby is open read/write.
+        "OPEN"
     } else if p.active_dg {
         "OPEN_READ-ONLY"
     } else {
@@ -489,14 +571,17 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
             Vec::new()
         },
         db_unique_name: Some(STANDBY.into()),
-        dest_type: Some("PHYSICAL".into()),
+        dest_type: Some(if snapshot { "SNAPSHOT" } else { "PHYSICAL" }.into()),
         delay_mins: Some(p.delay_mins),
         recovery_mode: Some(recovery_mode.into()),
         database_mode: Some(database_mode.into()),
         synchronization_status: Some(sync_status.into()),
         srl_count: Some(srl_count),
         srl_active: Some(srl_active),
-        ..Dest::default()
+        reopen_secs: Some(p.reopen_s as u64),
+        max_failure: Some(0),
+        failure_count: Some(link.failure_count),
+        fail_date: link.fail_at.map(|ns| twin.at(ns)),
     }
 }
 
@@ -536,10 +621,17 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let c = &twin.cp.c;
     let mut s = Sample::new(t, Slot::standby());
     s.query_us = Some(Micros(2500 + (twin.emit_rng.uniform() * 4000.0) as u64));
+    let snapshot = p.snapshot_now(since);
     s.db = Some(DbInfo {
         name: Some(STANDBY.into()),
-        role: Some(Role::PhysicalStandby),
-        open_mode: Some(if p.active_dg {
+        role: Some(if snapshot {
+            Role::SnapshotStandby
+        } else {
+            Role::PhysicalStandby
+        }),
+        open_mode: Some(if snapshot {
+            OpenMode::ReadWrite
+        } else if p.active_dg {
             OpenMode::ReadOnlyWithApply
         } else {
             OpenMode::Mounted
@@ -550,7 +642,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
         startup: Some(startup(twin)),
         host: Some("dbhost2".into()),
         instances: Some(p.apply.instances.max(1)),
-        ..DbInfo::default()
+        ..db_state(twin, &p, false)
     });
     // RFS, MRP, the recovery slaves and DBWR are all background processes.
     let bg = Waiter::Background;
@@ -760,12 +852,12 @@ fn standby_processes(twin: &Twin, p: &Params, since: f64) -> Vec<Process> {
             inst_id: Some(th as u32 % instances + 1),
         });
     }
-    let mrp_seq = twin.cp.lgwr.first().map_or(0, |l| {
-        l.sequence
-            .saturating_sub(behind + logs_behind(sb.apply.bytes, p))
-    });
+    let mrp_seq = mrp_sequence(twin, p);
     let running = p.apply_running(since);
-    let action = if !running {
+    let action = if p.apply_off_now(since).is_some() {
+        // Cancelled on request: MRP0 is gone, not in error.
+        None
+    } else if !running {
         let stopped_for = since - p.apply_stop_s.unwrap_or(since);
         (stopped_for < MRP_ERROR_ROW_S).then_some("ERROR")
     } else if receiving || sb.apply.bytes > 0.0 {
@@ -803,6 +895,16 @@ fn standby_processes(twin: &Twin, p: &Params, since: f64) -> Vec<Process> {
     procs
 }
 
+/// The sequence (thread 1) MRP0 applies: behind the primary's by what is still to ship and
+/// to apply.
+fn mrp_sequence(twin: &Twin, p: &Params) -> u64 {
+    let sb = &twin.sb;
+    twin.cp.lgwr.first().map_or(0, |l| {
+        l.sequence
+            .saturating_sub(logs_behind(sb.send.bytes, p) + logs_behind(sb.apply.bytes, p))
+    })
+}
+
 /// `V$ARCHIVE_GAP`: what the standby knows it misses. With RFS blocked, every thread from
 /// the log it could not finish up to the primary's current one; while an outage's backlog
 /// ships, the whole logs still behind.
@@ -819,6 +921,18 @@ fn archive_gaps(twin: &Twin, p: &Params) -> Vec<Gap> {
                 high: lg.sequence.max(low),
             })
             .collect();
+    }
+    if p.transient_gap
+        .is_some_and(|g| g.contains(since_scenario_s(twin)))
+    {
+        // The view lists a log that has arrived and that MRP0 is applying right now (seen
+        // in the field: logic.edchen.org, "Sometimes Archive Gap is Just Temporary").
+        let seq = mrp_sequence(twin, p);
+        return vec![Gap {
+            thread: 1,
+            low: seq,
+            high: seq,
+        }];
     }
     let behind = logs_behind(twin.sb.send.bytes, p);
     if !twin.cp.link.resolving_gap || behind == 0 {

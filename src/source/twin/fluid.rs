@@ -172,8 +172,16 @@ impl Standby {
             for i in (1..=secs).rev() {
                 sb.apply.push(rate, -(i as f64));
             }
-            sb.c.preloaded = sb.apply.bytes;
         }
+        if p.catch_up_s > 0.0 {
+            // A returning standby's fetched gap: 10 s chunks at the nominal redo rate.
+            let rate = p.nominal_redo_bps();
+            let chunks = (p.catch_up_s / 10.0).ceil() as i64;
+            for i in (1..=chunks).rev() {
+                sb.apply.push(rate * 10.0, -(i as f64) * 10.0);
+            }
+        }
+        sb.c.preloaded = sb.apply.bytes;
         sb
     }
 

@@ -25,6 +25,12 @@ pub struct Link {
     /// Set at reconnect after an outage, cleared when the backlog is shipped: the gap.
     pub resolving_gap: bool,
     pub failures: u64,
+    /// `V$ARCHIVE_DEST.FAILURE_COUNT`: failed attempts since the last success (the failure
+    /// itself, then each failed REOPEN retry); 0 once the destination reconnects.
+    pub failure_count: u32,
+    /// `V$ARCHIVE_DEST.FAIL_DATE`: when the destination last failed (the failure, or the
+    /// last failed retry); kept after it reconnects, as Oracle keeps the last error's date.
+    pub fail_at: Option<Ns>,
 }
 
 impl Default for Link {
@@ -33,6 +39,8 @@ impl Default for Link {
             state: LinkState::Connected,
             resolving_gap: false,
             failures: 0,
+            failure_count: 0,
+            fail_at: None,
         }
     }
 }
@@ -57,6 +65,8 @@ impl Link {
                         until: t + (net_timeout_s * NS_PER_S) as Ns,
                     }
                 } else {
+                    self.failure_count = 1;
+                    self.fail_at = Some(t);
                     LinkState::Down {
                         next_try: t + reopen,
                     }
@@ -64,6 +74,9 @@ impl Link {
                 false
             }
             LinkState::Stalled { until } if t >= until => {
+                // NET_TIMEOUT expired: the destination is marked failed now.
+                self.failure_count = 1;
+                self.fail_at = Some(until);
                 self.state = LinkState::Down {
                     next_try: until + reopen,
                 };
@@ -73,10 +86,14 @@ impl Link {
                 if up {
                     self.state = LinkState::Connected;
                     self.resolving_gap = true;
+                    self.failure_count = 0;
                     true
                 } else {
                     let mut n = next_try;
                     while n <= t {
+                        // Each REOPEN retry that fails counts and dates the failure.
+                        self.failure_count += 1;
+                        self.fail_at = Some(n);
                         n += reopen.max(1);
                     }
                     self.state = LinkState::Down { next_try: n };
@@ -107,14 +124,22 @@ mod tests {
         let mut l = Link::default();
         assert!(!l.observe(10 * S, false, true, 30.0, 300.0));
         assert_eq!(l.state, LinkState::Stalled { until: 40 * S });
+        assert_eq!(
+            (l.failure_count, l.fail_at),
+            (0, None),
+            "within NET_TIMEOUT"
+        );
         l.observe(41 * S, false, true, 30.0, 300.0);
         assert_eq!(l.state, LinkState::Down { next_try: 340 * S });
+        assert_eq!((l.failure_count, l.fail_at), (1, Some(40 * S)));
         l.observe(345 * S, false, true, 30.0, 300.0);
         assert_eq!(l.state, LinkState::Down { next_try: 640 * S });
+        assert_eq!((l.failure_count, l.fail_at), (2, Some(340 * S)));
         assert!(!l.observe(600 * S, true, true, 30.0, 300.0));
         assert!(l.observe(640 * S, true, true, 30.0, 300.0));
         assert!(l.is_connected() && l.resolving_gap);
         assert_eq!(l.failures, 1);
+        assert_eq!((l.failure_count, l.fail_at), (0, Some(340 * S)));
     }
 
     #[test]

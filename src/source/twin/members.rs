@@ -31,6 +31,7 @@ pub fn extra_member(p: &Params) -> Option<Member> {
     match p.topology {
         Topology::TwoStandbys { far } => Some(far),
         Topology::FarSync { terminal } => Some(terminal),
+        Topology::TwoSync { second } => Some(second),
         Topology::Pair | Topology::Rac { .. } => None,
     }
 }
@@ -39,12 +40,16 @@ pub fn extra_member(p: &Params) -> Option<Member> {
 /// none of the scenario's faults (they belong to the simulated member).
 pub fn member_params(p: &Params, m: &Member) -> Params {
     let mut q = p.clone();
-    q.transport = Transport::Async;
+    // The second SYNC standby's redo lands with each remote write; the others' ships ASYNC.
+    q.transport = match p.topology {
+        Topology::TwoSync { .. } => Transport::Sync { affirm: true },
+        _ => Transport::Async,
+    };
     q.ship_bw_bps = m.ship_bw_bps;
     q.compression = None;
     q.srl.s0_us = m.srl_us;
     q.srl.sigma = m.srl_sigma;
-    q.srl.members = 1;
+    q.srl.members = m.srl_members.max(1);
     q.outage = None;
     q.link_outage = None;
     q.defer_at_s = None;
@@ -67,7 +72,7 @@ fn member(name: &str, parent: Option<&str>, role: &str) -> DgMember {
 fn dg_config(p: &Params, me: &str) -> Option<Arc<Vec<DgMember>>> {
     let mut all = vec![member(PRIMARY, None, "PRIMARY DATABASE")];
     match p.topology {
-        Topology::TwoStandbys { .. } => {
+        Topology::TwoStandbys { .. } | Topology::TwoSync { .. } => {
             all.push(member(NEAR, Some(PRIMARY), "PHYSICAL STANDBY"));
             all.push(member(FAR, Some(PRIMARY), "PHYSICAL STANDBY"));
         }
@@ -171,6 +176,36 @@ pub fn dress_primary(twin: &Twin, s: &mut Sample) {
             rename_params(s, NEAR, FAR_SYNC);
             s.dg_config = dg_config(p, PRIMARY);
         }
+        Topology::TwoSync { .. } => {
+            let near = s.dests.first().cloned();
+            if let (Some(near), Some(x)) = (near, twin.extra.as_ref()) {
+                let mut d = async_dest(3, FAR, near.srl_count, &x.sb, p);
+                d.mode = TransmitMode::Sync;
+                d.affirm = true;
+                d.gap = Some("NO GAP".into());
+                d.synchronization_status = Some("OK".into());
+                d.resp_hist = twin.cp.c.second.resp_hist.clone();
+                d.archived_seq = near.archived_seq;
+                d.applied_seq = near.applied_seq;
+                s.dests.push(d);
+            }
+            if let Some(pm) = s.params.as_mut().map(Arc::make_mut) {
+                pm.insert(
+                    "log_archive_dest_3".into(),
+                    format!(
+                        "SERVICE={FAR} SYNC AFFIRM NET_TIMEOUT={} REOPEN={} VALID_FOR=(ONLINE_LOGFILES,PRIMARY_ROLE) DB_UNIQUE_NAME={FAR}",
+                        p.net_timeout_s as u64, p.reopen_s as u64
+                    )
+                    .into(),
+                );
+                pm.insert("log_archive_dest_state_3".into(), "ENABLE".into());
+                pm.insert(
+                    "log_archive_config".into(),
+                    format!("DG_CONFIG=({PRIMARY},{NEAR},{FAR})").into(),
+                );
+            }
+            s.dg_config = dg_config(p, PRIMARY);
+        }
         Topology::TwoStandbys { .. } => {
             let far = twin.extra.as_ref().map(|x| &x.sb);
             let near = s.dests.first().cloned();
@@ -225,6 +260,10 @@ fn async_dest(id: u32, name: &str, srl_count: Option<u32>, sb: &Standby, p: &Par
         synchronization_status: Some("CHECK CONFIGURATION".into()),
         srl_count,
         srl_active: Some(p.threads),
+        reopen_secs: Some(p.reopen_s as u64),
+        max_failure: Some(0),
+        failure_count: Some(0),
+        fail_date: None,
         ..Dest::default()
     }
 }
@@ -236,7 +275,7 @@ pub fn dress_standby(twin: &Twin, s: &mut Sample) {
     let p = twin.cp.params();
     match p.topology {
         Topology::Pair | Topology::Rac { .. } => {}
-        Topology::TwoStandbys { .. } => s.dg_config = dg_config(p, NEAR),
+        Topology::TwoStandbys { .. } | Topology::TwoSync { .. } => s.dg_config = dg_config(p, NEAR),
         Topology::FarSync { .. } => {
             if s.is_error() {
                 return;
@@ -246,6 +285,8 @@ pub fn dress_standby(twin: &Twin, s: &mut Sample) {
                 db.role = Some(Role::FarSync);
                 db.open_mode = Some(OpenMode::Mounted);
                 db.host = Some("fshost1".into());
+                // A far sync instance forwards redo: the broker has it TRANSPORT-ON.
+                db.intended_state = Some("TRANSPORT-ON".into());
             }
             for e in [
                 event::RECOVERY_READ,
@@ -343,9 +384,26 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         startup: Some(twin.epoch),
         host: Some("dbhost3".into()),
         instances: Some(1),
+        switchover_status: Some("NOT ALLOWED".into()),
+        dataguard_broker: Some("ENABLED".into()),
+        fs_failover_status: Some("DISABLED".into()),
+        force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
+        flashback_on: Some("YES".into()),
+        intended_state: Some("APPLY-ON".into()),
         ..DbInfo::default()
     });
     put_receiver_events(&mut s, &sb.c);
+    let sync2 = matches!(twin.cp.params().topology, Topology::TwoSync { .. });
+    let second = &twin.cp.c.second;
+    if sync2 {
+        // Its SRL writes happen in the primary's commit path, where they are counted.
+        put_event(
+            &mut s,
+            event::RFS_RANDOM_IO,
+            &second.rfs_random_io,
+            Waiter::Background,
+        );
+    }
     let busy = 0.12 + 0.25 * (sb.c.apply_busy_s / elapsed.max(1.0));
     s.os = host_os(p.cpu.num_cpus, busy, busy, elapsed);
     let io = |rreq: u64, wreq: u64, rb: f64, wb: f64, rus: f64, wus: f64| IoStat {
@@ -361,11 +419,11 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         filetype::LOG_FILE.into(),
         io(
             c.log_rreq,
-            c.log_wreq,
+            c.log_wreq + second.srl_write_reqs * u64::from(sync2),
             c.log_rbytes,
-            c.log_wbytes,
+            c.log_wbytes + (second.srl_write_bytes * u64::from(sync2)) as f64,
             c.log_rus,
-            c.log_wus,
+            c.log_wus + (second.srl_write_us * u64::from(sync2)) as f64,
         ),
     );
     s.iostat.insert(
@@ -412,7 +470,7 @@ pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
     for (th, seq) in seqs.iter().enumerate() {
         s.processes.push(Process {
             name: "RFS".into(),
-            role: Some("RFS async".into()),
+            role: Some(if sync2 { "RFS sync" } else { "RFS async" }.into()),
             action: Some("RECEIVING".into()),
             thread: Some(th as u32 + 1),
             sequence: Some(*seq),

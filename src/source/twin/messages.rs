@@ -18,8 +18,13 @@ pub struct View<'a> {
     pub t_s: f64,
     pub sync: bool,
     pub link_down: bool,
+    /// The link failed by timing out (no answer), not by a refused connection.
+    pub net_timeout: bool,
     pub resolving_gap: bool,
-    pub apply_running: bool,
+    /// MRP0 died on an error.
+    pub mrp_died: bool,
+    /// Apply stopped by design (snapshot conversion, broker APPLY-OFF).
+    pub apply_cancelled: bool,
     pub fra_limit: u64,
     pub fra_used: f64,
     pub fra_full: bool,
@@ -32,7 +37,8 @@ pub struct View<'a> {
 struct Seen {
     link_down: bool,
     resolving_gap: bool,
-    apply_running: bool,
+    mrp_died: bool,
+    apply_cancelled: bool,
     fra_warned: bool,
     next_fra_retry_s: Option<f64>,
 }
@@ -53,7 +59,8 @@ impl Default for StatusLog {
             seen: Seen {
                 link_down: false,
                 resolving_gap: false,
-                apply_running: true,
+                mrp_died: false,
+                apply_cancelled: false,
                 fra_warned: false,
                 next_fra_retry_s: None,
             },
@@ -88,6 +95,12 @@ impl StatusLog {
                     16086,
                     "ORA-16086: Redo data cannot be written to the standby redo log".to_string(),
                 )
+            } else if v.net_timeout {
+                // As the primary's alert log words it after LGWR's NET_TIMEOUT.
+                (
+                    16198,
+                    "Error 16198 for archive log file 1 to 'prod_b'".to_string(),
+                )
             } else {
                 (
                     12543,
@@ -118,8 +131,11 @@ impl StatusLog {
                 "Destination LOG_ARCHIVE_DEST_2 is SYNCHRONIZED".into(),
             ));
         }
-        if self.seen.apply_running && !v.apply_running {
+        if !self.seen.mrp_died && v.mrp_died {
             self.mrp_died(t);
+        }
+        if !self.seen.apply_cancelled && v.apply_cancelled {
+            self.apply_cancelled(t);
         }
         let pct = v.fra_used * 100.0 / v.fra_limit.max(1) as f64;
         if pct >= 97.0 && !self.seen.fra_warned {
@@ -143,7 +159,8 @@ impl StatusLog {
         }
         self.seen.link_down = v.link_down;
         self.seen.resolving_gap = v.resolving_gap;
-        self.seen.apply_running = v.apply_running;
+        self.seen.mrp_died = v.mrp_died;
+        self.seen.apply_cancelled = v.apply_cancelled;
     }
 
     /// ARCn cannot archive the full SRLs; RFS finds none free for the next log.
@@ -207,6 +224,28 @@ impl StatusLog {
         }
     }
 
+    /// Managed recovery cancelled on request (the broker's APPLY-OFF, a snapshot
+    /// conversion): MRP0 ends with ORA-16037.
+    fn apply_cancelled(&mut self, t: Timestamp) {
+        let rows = [
+            (
+                "Error",
+                16037,
+                "MRP0: Background Media Recovery cancelled with status 16037",
+            ),
+            (
+                "Error",
+                16037,
+                "ORA-16037: user requested cancel of managed recovery operation",
+            ),
+            ("Informational", 0, "Managed Standby Recovery Canceled"),
+        ];
+        for (sev, code, text) in rows {
+            self.standby
+                .push(msg(t, sev, LAS, code, 0, text.to_string()));
+        }
+    }
+
     /// RFS starts the next SRL for a thread's new log.
     pub fn standby_switch(&mut self, t: Timestamp, thread: u32, sequence: u64, group: u32) {
         self.standby.push(msg(
@@ -241,8 +280,10 @@ mod tests {
             t_s: 0.0,
             sync: true,
             link_down: false,
+            net_timeout: false,
             resolving_gap: false,
-            apply_running: true,
+            mrp_died: false,
+            apply_cancelled: false,
             fra_limit: 100,
             fra_used: 50.0,
             fra_full: false,
@@ -275,7 +316,7 @@ mod tests {
         log.observe(&view(&seqs));
         assert!(log.take_primary()[0].message.ends_with("is SYNCHRONIZED"));
         log.observe(&View {
-            apply_running: false,
+            mrp_died: true,
             ..view(&seqs)
         });
         let s = log.take_standby();

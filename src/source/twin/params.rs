@@ -151,6 +151,12 @@ pub struct Outage {
     pub len_s: f64,
 }
 
+impl Outage {
+    pub fn contains(&self, since_scenario_s: f64) -> bool {
+        since_scenario_s >= self.start_s && since_scenario_s < self.start_s + self.len_s
+    }
+}
+
 /// SYNC response stalls (standby or network hiccups): about every `every_s` the remote write
 /// hangs for a length drawn from `min_s..max_s`. Windows are fixed by the seed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,6 +176,32 @@ pub struct FraParams {
     pub reclaimable_bytes: u64,
     pub files: u64,
     pub fills: bool,
+}
+
+/// Redo apply switched off by design from `at_s` seconds after the scenario starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ApplyOff {
+    pub at_s: f64,
+    pub kind: ApplyOffKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApplyOffKind {
+    /// `CONVERT TO SNAPSHOT STANDBY`: open READ WRITE, redo received and archived only.
+    Snapshot,
+    /// The broker's `EDIT DATABASE … SET STATE='APPLY-OFF'` on a mounted physical standby.
+    Broker,
+}
+
+/// Fast-start failover enabled, the simulated standby its target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fsfo {
+    /// `FastStartFailoverThreshold` (`V$DATABASE.FS_FAILOVER_THRESHOLD`), seconds.
+    pub threshold_s: u64,
+    /// `FastStartFailoverLagLimit`, seconds.
+    pub lag_limit_s: u64,
+    /// The master observer's host.
+    pub observer_host: &'static str,
 }
 
 /// Redo rate over time: `burst_s` at the nominal rate, then `quiet_s` with think time ×
@@ -230,6 +262,20 @@ pub struct Params {
     /// primary under `standby_file_management=MANUAL`) and nobody restarts it.
     pub apply_stop_s: Option<f64>,
     pub sync_stalls: Option<SyncStalls>,
+    /// The SYNC link stops answering (no reset, packets lost) for this window: LGWR waits
+    /// NET_TIMEOUT, then the destination fails with ORA-16198, not ORA-12543.
+    pub net_stall: Option<Outage>,
+    /// Apply off by design (snapshot standby, broker APPLY-OFF).
+    pub apply_off: Option<ApplyOff>,
+    /// A lone `V$ARCHIVE_GAP` row for the sequence MRP0 is applying, in this window.
+    pub transient_gap: Option<Outage>,
+    /// Seconds of redo the standby had received but not applied when the run began (it
+    /// returns from a long outage with its gap already fetched).
+    pub catch_up_s: f64,
+    pub fsfo: Option<Fsfo>,
+    /// A NOLOGGING load on the primary with FORCE_LOGGING off: `V$DATAFILE` shows
+    /// unrecoverable changes.
+    pub nologging: bool,
     pub primary_fra: FraParams,
     pub standby_fra: FraParams,
     /// Active Data Guard (READ ONLY WITH APPLY): the standby has `lag_hist`.
@@ -251,14 +297,20 @@ pub enum Topology {
     /// The simulated SYNC member is a far sync instance that forwards ASYNC to a terminal
     /// standby.
     FarSync { terminal: Member },
+    /// SYNC to the simulated near standby and SYNC AFFIRM to a second one: LGWR waits for
+    /// both remote writes, so every commit waits for the slower.
+    TwoSync { second: Member },
 }
 
-/// A member fed ASYNC (the far standby, the terminal standby behind a far sync).
+/// A member beside the simulated one: fed ASYNC (the far standby, the terminal standby
+/// behind a far sync) or SYNC (the second SYNC standby).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Member {
     /// Its SRL write latency (µs, lognormal median) and spread.
     pub srl_us: f64,
     pub srl_sigma: f64,
+    /// Members per SRL group (RFS waits for the slowest).
+    pub srl_members: u32,
     /// Shipping bandwidth to it (bytes/s).
     pub ship_bw_bps: f64,
 }
@@ -354,6 +406,12 @@ impl Params {
             delay_mins: 0,
             apply_stop_s: None,
             sync_stalls: None,
+            net_stall: None,
+            apply_off: None,
+            transient_gap: None,
+            catch_up_s: 0.0,
+            fsfo: None,
+            nologging: false,
             // 2 TB recovery areas, steady: the primary's archives are backed up and deleted,
             // the standby's are reclaimable once applied.
             primary_fra: FraParams {
@@ -404,13 +462,8 @@ impl Params {
     /// Is the redo transport network up at `since_scenario_s`? (The standby itself may be
     /// reachable while it is not.)
     pub fn link_up(&self, since_scenario_s: f64) -> bool {
-        self.standby_up(since_scenario_s)
-            && match self.link_outage {
-                Some(o) => {
-                    !(since_scenario_s >= o.start_s && since_scenario_s < o.start_s + o.len_s)
-                }
-                None => true,
-            }
+        let inside = |o: Option<Outage>| o.is_some_and(|o| o.contains(since_scenario_s));
+        self.standby_up(since_scenario_s) && !inside(self.link_outage) && !inside(self.net_stall)
     }
 
     /// Has `log_archive_dest_state_2` been set to DEFER by `since_scenario_s`?
@@ -420,7 +473,24 @@ impl Params {
 
     /// Is MRP running at `since_scenario_s`?
     pub fn apply_running(&self, since_scenario_s: f64) -> bool {
-        !self.apply_stop_s.is_some_and(|s| since_scenario_s >= s)
+        !self.mrp_died(since_scenario_s) && self.apply_off_now(since_scenario_s).is_none()
+    }
+
+    /// Has MRP0 died on an error by `since_scenario_s` (not stopped by design)?
+    pub fn mrp_died(&self, since_scenario_s: f64) -> bool {
+        self.apply_stop_s.is_some_and(|s| since_scenario_s >= s)
+    }
+
+    /// Apply off by design at `since_scenario_s`, and how.
+    pub fn apply_off_now(&self, since_scenario_s: f64) -> Option<ApplyOffKind> {
+        self.apply_off
+            .filter(|a| since_scenario_s >= a.at_s)
+            .map(|a| a.kind)
+    }
+
+    /// A snapshot standby at `since_scenario_s`.
+    pub fn snapshot_now(&self, since_scenario_s: f64) -> bool {
+        self.apply_off_now(since_scenario_s) == Some(ApplyOffKind::Snapshot)
     }
 
     /// How old redo must be before MRP applies it: the destination's DELAY plus MIRA's merge.

@@ -2,8 +2,8 @@
 //! `dgscope demo --scenario`, `check --twin`, `record --twin` and the fault menu spell it.
 
 use super::params::{
-    Compression, CpuParams, FraParams, Member, Outage, Params, Profile, Spikes, Stalls, SyncStalls,
-    Topology, Transport, GB, KB, MB,
+    ApplyOff, ApplyOffKind, Compression, CpuParams, FraParams, Fsfo, Member, Outage, Params,
+    Profile, Spikes, Stalls, SyncStalls, Topology, Transport, GB, KB, MB,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -35,6 +35,14 @@ pub enum Scenario {
     RacNodeSaturated,
     TwoStandbys,
     FarSync,
+    SnapshotStandby,
+    ApplyOff,
+    GapTransient,
+    CatchUp,
+    SyncNetTimeout,
+    FsfoOverLagLimit,
+    Nologging,
+    TwoSyncOneSlow,
 }
 
 /// An unknown scenario name; the message lists the valid ones.
@@ -45,7 +53,7 @@ pub struct UnknownScenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 25] = [
+    pub const ALL: [Scenario; 33] = [
         Scenario::HealthySync,
         Scenario::Fastsync,
         Scenario::HealthyAsync,
@@ -71,6 +79,14 @@ impl Scenario {
         Scenario::RacNodeSaturated,
         Scenario::TwoStandbys,
         Scenario::FarSync,
+        Scenario::SnapshotStandby,
+        Scenario::ApplyOff,
+        Scenario::GapTransient,
+        Scenario::CatchUp,
+        Scenario::SyncNetTimeout,
+        Scenario::FsfoOverLagLimit,
+        Scenario::Nologging,
+        Scenario::TwoSyncOneSlow,
     ];
 
     pub fn name(self) -> &'static str {
@@ -100,6 +116,14 @@ impl Scenario {
             Scenario::RacNodeSaturated => "rac-node-saturated",
             Scenario::TwoStandbys => "two-standbys",
             Scenario::FarSync => "far-sync",
+            Scenario::SnapshotStandby => "snapshot-standby",
+            Scenario::ApplyOff => "apply-off",
+            Scenario::GapTransient => "gap-transient",
+            Scenario::CatchUp => "catch-up",
+            Scenario::SyncNetTimeout => "sync-net-timeout",
+            Scenario::FsfoOverLagLimit => "fsfo-over-lag-limit",
+            Scenario::Nologging => "nologging",
+            Scenario::TwoSyncOneSlow => "two-sync-one-slow",
         }
     }
 
@@ -135,6 +159,14 @@ impl Scenario {
             Scenario::RacNodeSaturated => "3-instance RAC primary, one host at 100 % CPU: its log file sync ~3x the others'",
             Scenario::TwoStandbys => "SYNC to a near standby with fast SRLs, ASYNC to a far one with a slow SRL disk",
             Scenario::FarSync => "primary -> far sync (SYNC, slow SRL disk) -> terminal standby (ASYNC)",
+            Scenario::SnapshotStandby => "the standby converted to a snapshot standby after 1 min: READ WRITE, no MRP, redo still received",
+            Scenario::ApplyOff => "broker APPLY-OFF for maintenance after 1 min: mounted standby, no MRP, redo still received",
+            Scenario::GapTransient => "healthy SYNC; for 20 s a V$ARCHIVE_GAP row names the very log MRP0 is applying",
+            Scenario::CatchUp => "the standby back from a 2-day outage, gap fetched: apply lag ~2 d, applied at 3x real time",
+            Scenario::SyncNetTimeout => "MaxAvailability; the SYNC link stalls 70 s past NET_TIMEOUT: ORA-16198, REOPEN 300 s, resync",
+            Scenario::FsfoOverLagLimit => "fast-start failover to an ASYNC target on a 15 MB/s link: lag passes the 30 s lag limit",
+            Scenario::TwoSyncOneSlow => "SYNC to two standbys; the second's 2-member SRLs write in ~4 ms: every commit waits for it",
+            Scenario::Nologging => "a NOLOGGING load on the primary with FORCE_LOGGING off: unrecoverable changes in V$DATAFILE",
         }
     }
 
@@ -296,6 +328,7 @@ impl Scenario {
                     far: Member {
                         srl_us: 4_000.0,
                         srl_sigma: 0.3,
+                        srl_members: 1,
                         ship_bw_bps: 200.0 * MB,
                     },
                 };
@@ -311,6 +344,73 @@ impl Scenario {
                     terminal: Member {
                         srl_us: 500.0,
                         srl_sigma: 0.2,
+                        srl_members: 1,
+                        ship_bw_bps: 200.0 * MB,
+                    },
+                };
+            }
+            Scenario::SnapshotStandby => {
+                p.apply_off = Some(ApplyOff {
+                    at_s: 60.0,
+                    kind: ApplyOffKind::Snapshot,
+                });
+            }
+            Scenario::ApplyOff => {
+                p.apply_off = Some(ApplyOff {
+                    at_s: 60.0,
+                    kind: ApplyOffKind::Broker,
+                });
+            }
+            Scenario::GapTransient => {
+                p.transient_gap = Some(Outage {
+                    start_s: 60.0,
+                    len_s: 20.0,
+                });
+            }
+            Scenario::CatchUp => {
+                // Two days of redo wait on the standby; apply runs at 3x the redo rate, so
+                // it works through 3 s of the primary's time each second (the lag shrinks
+                // 2 s/s) and its recovery area holds every unapplied log.
+                p.catch_up_s = 2.0 * 86_400.0;
+                let redo = p.nominal_redo_bps();
+                p.apply.rate_bps = 3.0 * redo;
+                let backlog = (p.catch_up_s * redo) as u64;
+                p.standby_fra = FraParams {
+                    limit_bytes: 8 << 40,
+                    used_bytes: backlog + (600 << 30),
+                    reclaimable_bytes: 40 << 30,
+                    files: 1610 + backlog / p.orl_bytes,
+                    fills: false,
+                };
+            }
+            Scenario::SyncNetTimeout => {
+                // The link black-holes (no reset): LGWR waits NET_TIMEOUT, fails the
+                // destination with ORA-16198; the link is back after 70 s but the next
+                // REOPEN try is 300 s after the failure.
+                p.net_stall = Some(Outage {
+                    start_s: 60.0,
+                    len_s: 70.0,
+                });
+            }
+            Scenario::FsfoOverLagLimit => {
+                // MaxPerformance FSFO (ASYNC target) over a WAN link short of the redo rate.
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 15.0 * MB;
+                p.fsfo = Some(Fsfo {
+                    threshold_s: 30,
+                    lag_limit_s: 30,
+                    observer_host: "obshost1",
+                });
+            }
+            Scenario::Nologging => p.nologging = true,
+            Scenario::TwoSyncOneSlow => {
+                // The near standby as healthy-sync; the second SYNC standby's SRL groups
+                // have two members on a slow disk, each write ~4 ms.
+                p.topology = Topology::TwoSync {
+                    second: Member {
+                        srl_us: 3_300.0,
+                        srl_sigma: 0.25,
+                        srl_members: 2,
                         ship_bw_bps: 200.0 * MB,
                     },
                 };
@@ -357,7 +457,7 @@ mod tests {
         for n in Scenario::names() {
             assert!(err.contains(n), "{err}");
         }
-        assert_eq!(Scenario::names().len(), 25);
+        assert_eq!(Scenario::names().len(), Scenario::ALL.len());
     }
 
     #[test]
