@@ -208,7 +208,7 @@ fn a_standby_catching_up_is_lag_high_with_an_eta_and_nothing_else_blamed() {
     assert_eq!(f.severity, Severity::Crit);
     assert_eq!(a.findings[0].id, "lag-high", "{:?}", ids(&a));
     assert!(
-        f.title.contains("catching up, done in ≈ 1 d 0 h"),
+        f.title.contains("catching up, done in ≈ 1d00h"),
         "{}",
         f.title
     );

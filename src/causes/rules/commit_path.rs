@@ -288,8 +288,16 @@ pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .rev() // the first of equals
         .max_by_key(|d| ctx.dest_resp(d.id).map(|r| r.1))?;
     let remote = ctx.remote()?;
-    // The RFS writes of the member this destination ships to, never another standby's.
-    let rfs = ctx.rfs_of(dest);
+    // The RFS writes of the member this destination ships to, never another standby's. With
+    // several SYNC AFFIRM destinations SYNC Remote Write mixes them and each commit waits for
+    // the slowest: only what the slowest member's disk leaves unexplained can be network.
+    let rfs = ctx
+        .sync_dests()
+        .into_iter()
+        .filter(|d| d.affirm)
+        .filter_map(|d| ctx.rfs_of(d))
+        .max_by(f64::total_cmp)
+        .or_else(|| ctx.rfs_of(dest));
     // With NOAFFIRM the standby acknowledges on receipt: the remote time is the network's.
     let network = match (dest.affirm, rfs) {
         (false, _) => Some(remote),

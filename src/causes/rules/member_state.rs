@@ -12,6 +12,7 @@ use crate::causes::state::{
 };
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
+use crate::display::dur;
 use crate::sample::Sample;
 
 pub const LAG_HIGH: &str = "lag-high";
@@ -80,25 +81,6 @@ pub(super) const RULES: &[RuleSpec] = &[
 
 fn text(metric: String, source: &str) -> Evidence {
     ev(&metric, f64::NAN, "", None, source)
-}
-
-pub(crate) fn fmt_dur(s: f64) -> String {
-    let s = s.max(0.0);
-    if s >= 86_400.0 {
-        let d = (s / 86_400.0).floor();
-        format!("{d:.0} d {:.0} h", ((s - d * 86_400.0) / 3600.0).floor())
-    } else if s >= 3600.0 {
-        let h = (s / 3600.0).floor();
-        format!("{h:.0} h {:02.0} min", ((s - h * 3600.0) / 60.0).floor())
-    } else if s >= 60.0 {
-        format!(
-            "{:.0} min {:02.0} s",
-            (s / 60.0).floor(),
-            (s % 60.0).floor()
-        )
-    } else {
-        format!("{s:.0} s")
-    }
 }
 
 /// One lag judged against its levels: (which, value, warn, crit).
@@ -191,11 +173,7 @@ pub fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ),
             o.lag,
             "s",
-            Some(format!(
-                "WARN ≥ {}, CRIT ≥ {}",
-                fmt_dur(o.warn),
-                fmt_dur(o.crit)
-            )),
+            Some(format!("WARN ≥ {}, CRIT ≥ {}", dur(o.warn), dur(o.crit))),
             "V$DATAGUARD_STATS",
         ));
     }
@@ -207,7 +185,7 @@ pub fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     }
     evidence.push(text(format!("why: {because}"), "dgscope state model"));
     let explained = match (finding, eta_s) {
-        (_, Some(e)) => format!("catching up, done in ≈ {}", fmt_dur(e)),
+        (_, Some(e)) => format!("catching up, done in ≈ {}", dur(e)),
         (Some(id), None) => format!("{because} (see {id})"),
         (None, None) => because.to_string(),
     };
@@ -221,8 +199,8 @@ pub fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             } else {
                 "Transport"
             },
-            fmt_dur(worst.lag),
-            fmt_dur(worst.warn)
+            dur(worst.lag),
+            dur(worst.warn)
         ),
         evidence,
         meaning: "A lag over its threshold is never OK, whatever its cause: a failover now would lose (transport lag) or first have to apply (apply lag) this much redo. The finding names what explains the lag when dgscope can tell; when the lag shrinks it gives the time to catch up.",
@@ -288,7 +266,7 @@ pub fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             title: format!(
                 "Redo apply is off by design: {} (for at least {})",
                 off.describe(),
-                fmt_dur(for_s)
+                dur(for_s)
             ),
             evidence,
             meaning: "Apply is off on purpose, not broken: redo still arrives and is kept, and the apply lag grows until apply is switched back on. No alarm while it is intended; lag-high still speaks once the apply lag passes its threshold, because a failover would first have to apply all of it.",

@@ -200,10 +200,12 @@ fn text(metric: String, source: &str) -> crate::causes::finding::Evidence {
 }
 
 fn message_text(m: &DgMessage) -> String {
+    // Oracle's text often starts with the code itself: say it once ("ORA-16037: …").
     let code = m
         .error_code
         .filter(|&c| c != 0)
-        .map(|c| format!("ORA-{c:05}: "));
+        .map(|c| format!("ORA-{:05}: ", c.abs()))
+        .filter(|prefix| !m.message.trim_start().starts_with(prefix.trim_end()));
     format!(
         "{}{}{}",
         m.facility
@@ -890,9 +892,11 @@ pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    // A deliberate cancel of managed recovery (ORA-16037) is logged with severity Error,
+    // yet it is an operator's or the broker's choice: `apply-off` speaks for it.
     let errors: Vec<&DgMessage> = messages(ctx, true)
         .into_iter()
-        .filter(|m| m.is_error())
+        .filter(|m| m.is_error() && !crate::metrics::is_recovery_cancel(m))
         .collect();
     let last = *errors.last()?;
     let mut evidence: Vec<_> = errors
