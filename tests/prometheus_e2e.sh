@@ -173,7 +173,7 @@ checks=$((checks + 1))
 rules=$(curl -sf --max-time 5 "$API/api/v1/rules" | jq '[.data.groups[].rules[]] | length')
 say "Prometheus loaded $rules alert rules"
 checks=$((checks + 1))
-[ "$rules" = 6 ] || failures=$((failures + 1))
+[ "$rules" = 10 ] || failures=$((failures + 1))
 
 echo "prometheus-e2e: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ] || fail "$failures comparison(s) failed"

@@ -166,16 +166,82 @@ pub const FAMILIES: &[Family] = &[
     Family {
         name: "dgscope_apply_rate_bytes_per_second",
         kind: Kind::Gauge,
-        help: "Active apply rate of media recovery (V$RECOVERY_PROGRESS 'Active Apply Rate', KB/s x 1024); absent while unknown or stale.",
+        help: "Active apply rate of media recovery (V$RECOVERY_PROGRESS 'Active Apply Rate', KB/s x 1024); absent while unknown or stale, and a 0 under Multi-Instance Redo Apply or on a RAC standby (unknown, not zero).",
         labels: SLOT,
         emit: |o, p| {
             lag(o, p, "dgscope_apply_rate_bytes_per_second", |s| {
-                s.recovery
-                    .as_ref()?
-                    .active_apply_kbps
-                    .map(|k| k * 1024.0)
+                let kbps = s.recovery.as_ref()?.active_apply_kbps?;
+                // Under Multi-Instance Redo Apply (and on a RAC standby's other instances)
+                // Oracle reports 0: unknown, not zero (review M5).
+                if kbps == 0.0 && apply_rate_zero_means_unknown(s) {
+                    return None;
+                }
+                Some(kbps * 1024.0)
             })
         },
+    },
+    Family {
+        name: "dgscope_apply_finish_seconds",
+        kind: Kind::Gauge,
+        help: "Estimated time for the standby to apply the redo it has received (V$DATAGUARD_STATS 'apply finish time'); absent while unknown or stale.",
+        labels: SLOT,
+        emit: |o, p| lag(o, p, "dgscope_apply_finish_seconds", |s| s.dg.as_ref()?.apply_finish_s.map(|x| x.0)),
+    },
+    Family {
+        name: "dgscope_apply_state",
+        kind: Kind::Gauge,
+        help: "Redo apply on each standby as dgscope judges it: 1 for the current state (running, waiting-for-gap, stopped, off by design, not-applicable on a far sync), 0 for the others; absent while unknown or stale.",
+        labels: &["pair", "database", "slot", "state"],
+        emit: apply_state,
+    },
+    Family {
+        name: "dgscope_transport_state",
+        kind: Kind::Gauge,
+        help: "Redo transport to each standby as its destination says: 1 for the current state (shipping, gap, error, not-shipping), 0 for the others; absent while unknown or stale.",
+        labels: &["pair", "database", "slot", "state"],
+        emit: transport_state,
+    },
+    Family {
+        name: "dgscope_switchover_status",
+        kind: Kind::Gauge,
+        help: "V$DATABASE.SWITCHOVER_STATUS of each database: 1 for the current status, 0 for the others; absent while unknown or stale.",
+        labels: &["pair", "database", "slot", "status"],
+        emit: switchover_status,
+    },
+    Family {
+        name: "dgscope_switchover_ready",
+        kind: Kind::Gauge,
+        help: "1 when the primary's SWITCHOVER_STATUS is TO STANDBY or SESSIONS ACTIVE (a switchover can start), else 0; absent while unknown.",
+        labels: SLOT,
+        emit: switchover_ready,
+    },
+    Family {
+        name: "dgscope_fsfo_status",
+        kind: Kind::Gauge,
+        help: "Fast-start failover as the primary reports it (V$DATABASE.FS_FAILOVER_STATUS): 1 for the current status, 0 for the others; absent while unknown.",
+        labels: &["pair", "database", "slot", "status"],
+        emit: fsfo_status,
+    },
+    Family {
+        name: "dgscope_fsfo_ready",
+        kind: Kind::Gauge,
+        help: "1 when fast-start failover is enabled and its status is SYNCHRONIZED or TARGET UNDER LAG LIMIT, 0 when enabled and not; absent when disabled or unknown.",
+        labels: SLOT,
+        emit: fsfo_ready,
+    },
+    Family {
+        name: "dgscope_fsfo_observer_present",
+        kind: Kind::Gauge,
+        help: "1 when the fast-start failover observer is present (V$DATABASE.FS_FAILOVER_OBSERVER_PRESENT), 0 when not; absent when FSFO is disabled or unknown.",
+        labels: SLOT,
+        emit: fsfo_observer,
+    },
+    Family {
+        name: "dgscope_fsfo_target_info",
+        kind: Kind::Gauge,
+        help: "The fast-start failover target and observer host (V$DATABASE.FS_FAILOVER_CURRENT_TARGET, _OBSERVER_HOST; always 1); absent when FSFO is disabled or unknown.",
+        labels: &["pair", "database", "slot", "target", "observer_host"],
+        emit: fsfo_target,
     },
     Family {
         name: "dgscope_dataguard_stats_instance_info",
@@ -697,6 +763,258 @@ fn warming_up(o: &mut Out<'_>, p: &PairSnapshot) {
         &[("pair", Some(p.pair.as_str()))],
         u64::from(p.warming_up),
     );
+}
+
+/// `Active Apply Rate` 0 means unknown: recovery processes on more than one instance
+/// (Multi-Instance Redo Apply), or a standby with more than one open instance.
+fn apply_rate_zero_means_unknown(s: &Sample) -> bool {
+    let recovery = |p: &crate::sample::Process| {
+        let n = p.name.to_ascii_uppercase();
+        let role = p.role.as_deref().unwrap_or("").to_ascii_lowercase();
+        n.starts_with("MRP")
+            || n.starts_with("PR")
+            || n == "MR(FG)"
+            || role == "managed recovery"
+            || role.starts_with("recovery")
+    };
+    let insts: std::collections::BTreeSet<u32> = s
+        .processes
+        .iter()
+        .filter(|p| recovery(p))
+        .filter_map(|p| p.inst_id)
+        .collect();
+    insts.len() > 1
+        || s.db
+            .as_ref()
+            .and_then(|d| d.instances)
+            .is_some_and(|n| n > 1)
+}
+
+/// A stateset: one series per known state, 1 for `current` (and one more for a spelling
+/// outside the list).
+fn stateset(
+    o: &mut Out<'_>,
+    name: &str,
+    base: [(&'static str, Option<&str>); 3],
+    key: &'static str,
+    states: &[&str],
+    current: &str,
+) {
+    let [a, b, c] = base;
+    let mut known = false;
+    for st in states {
+        let on = st.eq_ignore_ascii_case(current.trim());
+        known |= on;
+        o.int(name, "", &[a, b, c, (key, Some(st))], u64::from(on));
+    }
+    if !known {
+        o.int(name, "", &[a, b, c, (key, Some(current.trim()))], 1);
+    }
+}
+
+const APPLY_STATES: [&str; 5] = [
+    "running",
+    "waiting-for-gap",
+    "stopped",
+    "off",
+    "not-applicable",
+];
+const TRANSPORT_STATES: [&str; 4] = ["shipping", "gap", "error", "not-shipping"];
+
+/// The overview's row of a current standby slot.
+fn members(p: &PairSnapshot) -> impl Iterator<Item = (&SlotSnapshot, &crate::causes::MemberState)> {
+    current(p).filter_map(|(s, _)| {
+        let m = p
+            .overview
+            .standbys
+            .iter()
+            .find(|m| m.slot == s.slot.as_str())?;
+        (!m.stale).then_some((s, m))
+    })
+}
+
+fn apply_state(o: &mut Out<'_>, p: &PairSnapshot) {
+    use crate::report::overview::apply_code;
+    for (s, m) in members(p) {
+        if m.apply == crate::causes::ApplyState::Unknown {
+            continue;
+        }
+        let code = apply_code(&m.apply);
+        stateset(
+            o,
+            "dgscope_apply_state",
+            base(p, s),
+            "state",
+            &APPLY_STATES,
+            code,
+        );
+    }
+}
+
+fn transport_state(o: &mut Out<'_>, p: &PairSnapshot) {
+    use crate::causes::TransportState;
+    use crate::report::overview::transport_code;
+    for (s, m) in members(p) {
+        if matches!(
+            m.transport,
+            TransportState::Unknown | TransportState::StandbyDown
+        ) {
+            continue;
+        }
+        let code = transport_code(&m.transport);
+        stateset(
+            o,
+            "dgscope_transport_state",
+            base(p, s),
+            "state",
+            &TRANSPORT_STATES,
+            code,
+        );
+    }
+}
+
+/// `V$DATABASE.SWITCHOVER_STATUS` values (Oracle Database Reference).
+const SWITCHOVER_STATES: [&str; 13] = [
+    "NOT ALLOWED",
+    "SESSIONS ACTIVE",
+    "SWITCHOVER PENDING",
+    "SWITCHOVER LATENT",
+    "TO PRIMARY",
+    "TO STANDBY",
+    "TO LOGICAL STANDBY",
+    "RECOVERY NEEDED",
+    "PREPARING SWITCHOVER",
+    "PREPARING DICTIONARY",
+    "FAILED DESTINATION",
+    "RESOLVABLE GAP",
+    "UNRESOLVABLE GAP",
+];
+
+fn switchover_status(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, c) in current(p) {
+        let Some(st) = c.db.as_ref().and_then(|d| d.switchover_status.as_deref()) else {
+            continue;
+        };
+        if st.trim().is_empty() {
+            continue;
+        }
+        stateset(
+            o,
+            "dgscope_switchover_status",
+            base(p, s),
+            "status",
+            &SWITCHOVER_STATES,
+            st,
+        );
+    }
+}
+
+/// The current primary's sample (by role).
+fn primary_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, &Sample)> {
+    current(p).find(|(_, c)| c.role() == Some(&crate::sample::Role::Primary))
+}
+
+fn switchover_ready(o: &mut Out<'_>, p: &PairSnapshot) {
+    let Some((s, c)) = primary_now(p) else { return };
+    let Some(st) = c.db.as_ref().and_then(|d| d.switchover_status.as_deref()) else {
+        return;
+    };
+    if st.trim().is_empty() {
+        return;
+    }
+    let st = st.trim().to_ascii_uppercase();
+    let ready = st == "TO STANDBY" || st == "SESSIONS ACTIVE";
+    o.int(
+        "dgscope_switchover_ready",
+        "",
+        &base(p, s),
+        u64::from(ready),
+    );
+}
+
+/// `V$DATABASE.FS_FAILOVER_STATUS` values (Oracle Database Reference).
+const FSFO_STATES: [&str; 11] = [
+    "DISABLED",
+    "BYSTANDER",
+    "SYNCHRONIZED",
+    "UNSYNCHRONIZED",
+    "SUSPENDED",
+    "STALLED",
+    "LOADING DICTIONARY",
+    "PRIMARY UNOBSERVED",
+    "REINSTATE REQUIRED",
+    "TARGET OVER LAG LIMIT",
+    "TARGET UNDER LAG LIMIT",
+];
+
+/// The primary's fast-start failover fields, when its newest sample is current and has them.
+fn fsfo_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, crate::causes::Fsfo)> {
+    let (s, c) = primary_now(p)?;
+    let d = c.db.as_ref()?;
+    let status = d.fs_failover_status.as_deref()?.trim();
+    if status.is_empty() {
+        return None;
+    }
+    Some((
+        s,
+        crate::causes::Fsfo {
+            status: status.to_string(),
+            target: d.fs_failover_target.as_ref().map(|n| n.to_string()),
+            threshold_s: d.fs_failover_threshold_s,
+            observer_present: d.fs_failover_observer_present,
+            observer_host: d.fs_failover_observer_host.as_ref().map(|n| n.to_string()),
+            lag_limit_s: d.fs_failover_lag_limit_s,
+        },
+    ))
+}
+
+fn fsfo_status(o: &mut Out<'_>, p: &PairSnapshot) {
+    if let Some((s, f)) = fsfo_now(p) {
+        stateset(
+            o,
+            "dgscope_fsfo_status",
+            base(p, s),
+            "status",
+            &FSFO_STATES,
+            &f.status,
+        );
+    }
+}
+
+fn fsfo_ready(o: &mut Out<'_>, p: &PairSnapshot) {
+    if let Some((s, f)) = fsfo_now(p).filter(|(_, f)| f.enabled()) {
+        o.int("dgscope_fsfo_ready", "", &base(p, s), u64::from(f.ready()));
+    }
+}
+
+fn fsfo_observer(o: &mut Out<'_>, p: &PairSnapshot) {
+    if let Some((s, f)) = fsfo_now(p).filter(|(_, f)| f.enabled()) {
+        if let Some(present) = f.observer_present {
+            o.int(
+                "dgscope_fsfo_observer_present",
+                "",
+                &base(p, s),
+                u64::from(present),
+            );
+        }
+    }
+}
+
+fn fsfo_target(o: &mut Out<'_>, p: &PairSnapshot) {
+    if let Some((s, f)) = fsfo_now(p).filter(|(_, f)| f.enabled()) {
+        if f.target.is_none() && f.observer_host.is_none() {
+            return;
+        }
+        let [a, b, c] = base(p, s);
+        let labels = [
+            a,
+            b,
+            c,
+            ("target", f.target.as_deref()),
+            ("observer_host", f.observer_host.as_deref()),
+        ];
+        o.int("dgscope_fsfo_target_info", "", &labels, 1);
+    }
 }
 
 /// The worst severity raised for a pair (the landing page).

@@ -1,7 +1,7 @@
 //! What one pair looks like at an instant, as the exposition needs it: cheap to build (the
 //! samples are shared `Arc`s), immutable once published, no reference to the engine.
 
-use crate::causes::{Assessment, Severity};
+use crate::causes::{Assessment, Overview, Severity};
 use crate::metrics::Engine;
 use crate::sample::{Name, Sample, Slot};
 use crate::timestamp::Timestamp;
@@ -57,6 +57,8 @@ pub struct PairSnapshot {
     pub warming_up: bool,
     /// The engine's newest instant.
     pub latest: Option<Timestamp>,
+    /// Every member's state at the assessment's instant (apply and transport states).
+    pub overview: Overview,
 }
 
 /// The database's name for the `database` label: `DbInfo::name`, which the Oracle source
@@ -95,6 +97,7 @@ impl PairSnapshot {
             findings: Vec::new(),
             warming_up: true,
             latest: None,
+            overview: Overview::default(),
         }
     }
 
@@ -155,6 +158,7 @@ impl PairSnapshot {
                 .collect(),
             warming_up: assessment.warming_up,
             latest: engine.latest(),
+            overview: assessment.overview.clone(),
         }
     }
 

@@ -158,6 +158,18 @@ pub struct CheckMetrics {
     pub rfs_random_io_ms: Option<f64>,
     pub transport_lag_s: Option<f64>,
     pub apply_lag_s: Option<f64>,
+    /// Each standby's own figures over the window (the first standby's are also above), in
+    /// the engine's standby order: a figure of one member is never shown as another's.
+    pub standbys: Vec<StandbyMetrics>,
+}
+
+/// One standby's (or far sync's) figures over the window.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StandbyMetrics {
+    /// The slot, as `MemberState::slot` spells it.
+    pub slot: String,
+    /// `RFS random i/o` average over the window; `None` while the standby is stale.
+    pub rfs_random_io_ms: Option<f64>,
 }
 
 impl CheckMetrics {
@@ -177,6 +189,22 @@ impl CheckMetrics {
             .and_then(|st| st.current().cloned());
         let dg = standby_last.as_ref().and_then(|s| s.dg.clone());
         let s = s.filter(|_| standby_current);
+        let standbys = engine
+            .standby_slots()
+            .into_iter()
+            .map(|slot| {
+                let current = !engine.freshness(slot).is_stale();
+                let d = engine.window_deltas(window, Some(slot)).standby;
+                StandbyMetrics {
+                    slot: slot.to_string(),
+                    rfs_random_io_ms: d
+                        .as_ref()
+                        .filter(|_| current)
+                        .and_then(Delta::rfs_avg)
+                        .map(|m| m.0),
+                }
+            })
+            .collect();
         CheckMetrics {
             tps: p.and_then(Delta::tps),
             redo_rate_mb_s: p.and_then(Delta::redo_mb_s),
@@ -190,6 +218,7 @@ impl CheckMetrics {
             rfs_random_io_ms: s.and_then(Delta::rfs_avg).map(|m| m.0),
             transport_lag_s: dg.as_ref().and_then(|d| d.transport_lag_s).map(|x| x.0),
             apply_lag_s: dg.as_ref().and_then(|d| d.apply_lag_s).map(|x| x.0),
+            standbys,
         }
     }
 }

@@ -8,11 +8,13 @@ use crate::timestamp::Timestamp;
 use serde_json::json;
 
 /// The `schema` of `check --format json` (docs/schema/check.json): the number changes
-/// when a key changes meaning or goes; new keys come with a new number too.
-pub const SCHEMA: &str = "dgscope.check/1";
+/// when a key changes meaning or goes; new keys come with a new number too (2: `overview`).
+pub const SCHEMA: &str = "dgscope.check/2";
 
 // The result of a run is the pipeline's (one driver); this module renders it.
-pub use crate::pipeline::check::{pull_entries, releases, CheckMetrics, CheckResult};
+pub use crate::pipeline::check::{
+    pull_entries, releases, CheckMetrics, CheckResult, StandbyMetrics,
+};
 
 /// A finding raised during a run (`history`): the standby it is about when not the first.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,6 +157,7 @@ impl CheckResult {
                 "transport_lag_s": r(m.transport_lag_s),
                 "apply_lag_s": r(m.apply_lag_s),
             },
+            "overview": super::overview::json(&self.assessment.overview, &m.standbys),
         });
         let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
         s.push('\n');
@@ -231,6 +234,12 @@ impl CheckResult {
                 ));
             }
         }
+        out.push_str(&super::overview::text(
+            &self.assessment.overview,
+            &self.metrics.standbys,
+        ));
+        // The primary's figures: each standby's are on its own row above (never one
+        // member's next to another's).
         let m = &self.metrics;
         let part = |label: &str, v: Option<f64>, unit: &str| {
             v.map(|x| format!("{label} {} {unit}", fmt_value(x)))
@@ -245,18 +254,16 @@ impl CheckResult {
                 "ms",
             ),
             part("SYNC remote write", m.sync_remote_write_ms, "ms"),
-            part("RFS random i/o", m.rfs_random_io_ms, "ms"),
-            part("transport lag", m.transport_lag_s, "s"),
-            part("apply lag", m.apply_lag_s, "s"),
         ]
         .into_iter()
         .flatten()
         .collect();
         if !parts.is_empty() {
-            out.push_str(&format!("metrics: {}\n", parts.join(", ")));
+            out.push_str(&format!("primary: {}\n", parts.join(", ")));
         }
         // Nagios performance data after `|` on the first line.
-        let perf = super::perfdata::perfdata(&self.metrics, &self.thresholds);
+        let perf =
+            super::perfdata::perfdata(&self.metrics, &self.assessment.overview, &self.thresholds);
         super::perfdata::append_to_first_line(&out, &perf)
     }
 }

@@ -5,6 +5,7 @@ pub mod format;
 pub mod histogram;
 pub mod impact;
 pub mod incident;
+pub mod overview;
 pub mod perfdata;
 pub mod scan;
 pub mod text;

@@ -6,38 +6,56 @@
 //! left empty where no threshold on the figure alone applies. Every figure is at least 0.
 //! A figure dgscope could not determine (a standby that stopped answering, no commits in
 //! the window) is left out, never written as 0.
+//!
+//! The primary's figures have plain labels (`log_file_sync`); each standby's carry its name
+//! (`transport_lag_prod_b`, quoted when the name needs it), so two standbys, or a far sync
+//! and the terminal standby behind it, never share a label. The apply lag is net of the
+//! standby's DELAY, against `lag-high`'s levels: what the verdict judges.
 
 use super::check::CheckMetrics;
-use crate::causes::Thresholds;
+use super::overview::{member_label, net_apply_lag};
+use crate::causes::{Overview, Thresholds};
 
 /// One `label=value...` term.
 struct Term {
-    label: &'static str,
+    label: String,
     value: Option<f64>,
     uom: &'static str,
     warn: Option<f64>,
     crit: Option<f64>,
 }
 
+/// A label as the guidelines allow it: no `=` or `'` (nor a `|`, which would end the
+/// performance data, nor control characters), quoted when it holds a space.
+pub fn label(raw: &str) -> String {
+    let clean: String = raw
+        .chars()
+        .map(|c| {
+            if c == '=' || c == '\'' || c == '|' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if clean.contains(' ') {
+        format!("'{clean}'")
+    } else {
+        clean
+    }
+}
+
 /// The performance data for a run's figures, space-separated; empty when no figure is
 /// known.
-pub fn perfdata(m: &CheckMetrics, t: &Thresholds) -> String {
-    let term = |label, value, uom, warn, crit| Term {
-        label,
+pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> String {
+    let term = |label: &str, value, uom, warn, crit| Term {
+        label: label.to_string(),
         value,
         uom,
         warn,
         crit,
     };
-    let terms = [
-        term(
-            "transport_lag",
-            m.transport_lag_s,
-            "s",
-            Some(t.transport_lag_s),
-            Some(t.lag_crit_s),
-        ),
-        term("apply_lag", m.apply_lag_s, "s", None, Some(t.lag_crit_s)),
+    let mut terms = vec![
         term("log_file_sync", m.log_file_sync_ms, "ms", None, None),
         term(
             "log_file_parallel_write",
@@ -53,10 +71,43 @@ pub fn perfdata(m: &CheckMetrics, t: &Thresholds) -> String {
             Some(t.remote_min_ms),
             Some(t.remote_crit_ms),
         ),
-        term("rfs_random_io", m.rfs_random_io_ms, "ms", None, None),
         term("tps", m.tps, "", None, None),
         term("redo_mb_per_s", m.redo_rate_mb_s, "", None, None),
     ];
+    let (tw, tc) = t.transport_lag_levels();
+    let (aw, ac) = t.apply_lag_levels();
+    for sb in &o.standbys {
+        let name = member_label(sb);
+        let rfs = m
+            .standbys
+            .iter()
+            .find(|f| f.slot == sb.slot)
+            .and_then(|f| f.rfs_random_io_ms);
+        terms.extend([
+            term(
+                &format!("transport_lag_{name}"),
+                sb.transport_lag_s,
+                "s",
+                Some(tw),
+                Some(tc),
+            ),
+            term(
+                &format!("apply_lag_{name}"),
+                net_apply_lag(sb),
+                "s",
+                Some(aw),
+                Some(ac),
+            ),
+            term(
+                &format!("apply_finish_{name}"),
+                sb.apply_finish_s,
+                "s",
+                None,
+                None,
+            ),
+            term(&format!("rfs_random_io_{name}"), rfs, "ms", None, None),
+        ]);
+    }
     terms
         .iter()
         .filter_map(|x| {
@@ -64,8 +115,8 @@ pub fn perfdata(m: &CheckMetrics, t: &Thresholds) -> String {
             let opt = |o: Option<f64>| o.filter(|v| v.is_finite()).map(number).unwrap_or_default();
             let s = format!(
                 "{}={}{};{};{};0",
-                x.label,
-                number(v),
+                label(&x.label),
+                number(v.max(0.0)),
                 x.uom,
                 opt(x.warn),
                 opt(x.crit)
@@ -115,23 +166,38 @@ mod tests {
     #[test]
     fn unknown_figures_are_left_out_and_thresholds_follow_the_config() {
         let m = CheckMetrics {
-            transport_lag_s: Some(12.0),
-            apply_lag_s: None,
             log_file_sync_ms: Some(5.3),
+            sync_remote_write_ms: None,
             ..CheckMetrics::default()
         };
         let t = Thresholds {
-            transport_lag_s: 20.0,
+            lfpw_warn_ms: 2.0,
             ..Thresholds::default()
         };
         assert_eq!(
-            perfdata(&m, &t),
-            format!(
-                "transport_lag=12s;20;{};0 log_file_sync=5.3ms;;;0",
-                number(t.lag_crit_s)
-            )
+            perfdata(&m, &Overview::default(), &t),
+            "log_file_sync=5.3ms;;;0"
         );
-        assert_eq!(perfdata(&CheckMetrics::default(), &t), "");
+        let m = CheckMetrics {
+            log_file_parallel_write_ms: Some(0.5),
+            ..m
+        };
+        assert!(perfdata(&m, &Overview::default(), &t).ends_with(&format!(
+            "log_file_parallel_write=0.5ms;2;{};0",
+            number(t.lfpw_crit_ms)
+        )));
+        assert_eq!(
+            perfdata(&CheckMetrics::default(), &Overview::default(), &t),
+            ""
+        );
+    }
+
+    #[test]
+    fn labels_follow_the_guidelines() {
+        assert_eq!(label("transport_lag_prod_b"), "transport_lag_prod_b");
+        assert_eq!(label("apply_lag_my db"), "'apply_lag_my db'");
+        assert_eq!(label("x='a|b"), "x__a_b");
+        assert_eq!(label("x\nb"), "x_b");
     }
 
     #[test]

@@ -152,10 +152,8 @@ fn split_output(text: &str) -> (String, Vec<Term>) {
     (status.to_string(), terms)
 }
 
-/// Perfdata label, JSON metric, unit.
-const FIGURES: [(&str, &str, &str); 8] = [
-    ("transport_lag", "transport_lag_s", "s"),
-    ("apply_lag", "apply_lag_s", "s"),
+/// The primary's figures: perfdata label, JSON metric, unit.
+const FIGURES: [(&str, &str, &str); 5] = [
     ("log_file_sync", "log_file_sync_ms", "ms"),
     (
         "log_file_parallel_write",
@@ -163,10 +161,34 @@ const FIGURES: [(&str, &str, &str); 8] = [
         "ms",
     ),
     ("sync_remote_write", "sync_remote_write_ms", "ms"),
-    ("rfs_random_io", "rfs_random_io_ms", "ms"),
     ("tps", "tps", ""),
     ("redo_mb_per_s", "redo_rate_mb_s", ""),
 ];
+
+/// Each standby's figures: perfdata label prefix (the member's name follows), its key in
+/// the JSON's `overview.standbys[]`, unit. The apply lag is the one net of DELAY.
+const MEMBER_FIGURES: [(&str, &str, &str); 4] = [
+    ("transport_lag_", "transport_lag_s", "s"),
+    ("apply_lag_", "apply_lag_net_s", "s"),
+    ("apply_finish_", "apply_finish_s", "s"),
+    ("rfs_random_io_", "rfs_random_io_ms", "ms"),
+];
+
+/// Every figure's (label, JSON value, unit) for a run: the primary's, then each standby's
+/// under its name.
+fn expected(v: &Value) -> Vec<(String, Option<f64>, &'static str)> {
+    let mut out: Vec<_> = FIGURES
+        .iter()
+        .map(|(l, k, u)| (l.to_string(), v["metrics"][k].as_f64(), *u))
+        .collect();
+    for m in v["overview"]["standbys"].as_array().unwrap() {
+        let name = m["name"].as_str().or(m["slot"].as_str()).unwrap();
+        for (prefix, key, uom) in MEMBER_FIGURES {
+            out.push((format!("{prefix}{name}"), m[key].as_f64(), uom));
+        }
+    }
+    out
+}
 
 /// The text and the JSON of the same run agree, figure by figure.
 fn agree(args: &[&str]) -> (Vec<Term>, Value) {
@@ -186,16 +208,17 @@ fn agree(args: &[&str]) -> (Vec<Term>, Value) {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), labels.len(), "a label twice: {labels:?}");
+    let want = expected(&v);
     for t in &terms {
         assert!(
-            FIGURES.iter().any(|(l, _, _)| *l == t.label),
+            want.iter().any(|(l, _, _)| *l == t.label),
             "unexpected label {}",
             t.label
         );
     }
-    for (label, key, uom) in FIGURES {
+    for (label, x, uom) in want {
         let term = terms.iter().find(|t| t.label == label);
-        match (v["metrics"][key].as_f64(), term) {
+        match (x, term) {
             (None, None) => {}
             (Some(x), Some(t)) => {
                 assert!(
@@ -225,24 +248,52 @@ fn scenarios() -> Vec<String> {
     names
 }
 
+fn term<'a>(terms: &'a [Term], label: &str) -> Option<&'a Term> {
+    terms.iter().find(|t| t.label == label)
+}
+
 #[test]
 fn every_scenario_prints_perfdata_that_parses_and_matches_the_json() {
     let mut left_out = 0;
     for s in scenarios() {
         for d in ["20s", "3m"] {
-            let (terms, _) = agree(&["check", "--twin", &s, "--duration", d]);
-            left_out += FIGURES.len() - terms.len();
-            // Thresholds are the defaults' (docs/CONFIG.md): transport 10 s / 300 s.
-            if let Some(t) = terms.iter().find(|t| t.label == "transport_lag") {
-                assert_eq!(t.warn.as_deref(), Some("10"));
-                assert_eq!(t.crit.as_deref(), Some("300"));
+            let (terms, v) = agree(&["check", "--twin", &s, "--duration", d]);
+            left_out += expected(&v).len() - terms.len();
+            // Thresholds are the defaults' (docs/CONFIG.md): lag-high's 30 s / 120 s for
+            // transport, 300 s / 1200 s for apply net of DELAY.
+            for t in &terms {
+                let levels = if t.label.starts_with("transport_lag_") {
+                    Some(("30", "120"))
+                } else if t.label.starts_with("apply_lag_") {
+                    Some(("300", "1200"))
+                } else if t.label.starts_with("apply_finish_")
+                    || t.label.starts_with("rfs_random_io_")
+                {
+                    Some(("", ""))
+                } else {
+                    None
+                };
+                if let Some((w, c)) = levels {
+                    assert_eq!(
+                        (
+                            t.warn.as_deref().unwrap_or(""),
+                            t.crit.as_deref().unwrap_or("")
+                        ),
+                        (w, c),
+                        "{s} {d}: {t:?}"
+                    );
+                }
             }
-            if let Some(t) = terms.iter().find(|t| t.label == "log_file_parallel_write") {
+            if let Some(t) = term(&terms, "log_file_parallel_write") {
                 assert_eq!(t.warn.as_deref(), Some("1"));
                 assert_eq!(t.crit.as_deref(), Some("10"));
             }
-            if let Some(t) = terms.iter().find(|t| t.label == "log_file_sync") {
+            if let Some(t) = term(&terms, "log_file_sync") {
                 assert_eq!((t.warn.as_deref(), t.crit.as_deref()), (None, None));
+            }
+            // The old unlabelled lag keys are gone: every standby's figure names it.
+            for old in ["transport_lag", "apply_lag", "rfs_random_io"] {
+                assert!(term(&terms, old).is_none(), "{s}: {old}");
             }
         }
     }
@@ -255,9 +306,172 @@ fn every_scenario_prints_perfdata_that_parses_and_matches_the_json() {
 fn a_stopped_standby_leaves_its_lag_out_rather_than_zero() {
     let (terms, v) = agree(&["check", "--twin", "standby-down", "--duration", "3m"]);
     assert!(v["metrics"]["transport_lag_s"].is_null());
-    assert!(!terms.iter().any(|t| t.label == "transport_lag"));
-    assert!(!terms.iter().any(|t| t.label == "apply_lag"));
-    assert!(terms.iter().any(|t| t.label == "log_file_sync"));
+    let m = &v["overview"]["standbys"][0];
+    assert_eq!(m["stale"], true, "{m}");
+    for k in [
+        "transport_lag_s",
+        "apply_lag_s",
+        "apply_lag_net_s",
+        "apply_finish_s",
+        "rfs_random_io_ms",
+        "delay_s",
+    ] {
+        assert!(m[k].is_null(), "{k}: {m}");
+    }
+    assert_eq!(m["transport"]["state"], "standby-down");
+    assert_eq!(m["apply"]["state"], "unknown");
+    assert!(m["as_of"].is_string(), "its last good word is dated: {m}");
+    assert!(!terms.iter().any(|t| t.label.contains("lag")), "{terms:?}");
+    assert!(
+        !terms.iter().any(|t| t.label.contains("prod_b")),
+        "{terms:?}"
+    );
+    assert!(term(&terms, "log_file_sync").is_some());
+    // The text says so, with the as-of time, and prints no lag for it.
+    let (text, _) = dgscope(&["check", "--twin", "standby-down", "--duration", "3m"]);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("prod_b ") && l.contains("PHYSICAL STANDBY"))
+        .unwrap_or_else(|| panic!("no row for prod_b:\n{text}"));
+    assert!(row.contains("standby down"), "{row}");
+    assert!(!row.contains(" s "), "a lag as now: {row}");
+    let as_of = m["as_of"].as_str().unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("prod_b: stale") && l.contains(as_of)),
+        "{text}"
+    );
+}
+
+/// Two standbys: each has its own labelled figures, with its own values (the far one's slow
+/// SRL disk is not the near one's).
+#[test]
+fn two_standbys_each_have_their_own_figures() {
+    let (terms, v) = agree(&["check", "--twin", "two-standbys", "--duration", "2m"]);
+    let names: Vec<&str> = v["overview"]["standbys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["prod_b", "prod_c"]);
+    for n in &names {
+        for p in ["transport_lag_", "apply_lag_", "rfs_random_io_"] {
+            assert!(term(&terms, &format!("{p}{n}")).is_some(), "{p}{n}");
+        }
+    }
+    let near = term(&terms, "rfs_random_io_prod_b").unwrap().value;
+    let far = term(&terms, "rfs_random_io_prod_c").unwrap().value;
+    assert!(far > 2.0 * near, "near {near} ms, far {far} ms");
+    let modes: Vec<&str> = v["overview"]["standbys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["transport_mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["SYNC", "ASYNC"]);
+}
+
+/// A far sync: its RFS figure is on its own row and label, the terminal standby's on the
+/// terminal's (review #10), and the far sync has no apply lag (it applies nothing).
+#[test]
+fn far_sync_figures_stay_with_their_member() {
+    let (terms, v) = agree(&["check", "--twin", "far-sync", "--duration", "2m"]);
+    let fs = term(&terms, "rfs_random_io_prod_fs")
+        .expect("the far sync's RFS")
+        .value;
+    let terminal = term(&terms, "rfs_random_io_prod_c")
+        .expect("the terminal's RFS")
+        .value;
+    assert!(
+        fs > 2.0 * terminal,
+        "far sync {fs} ms, terminal {terminal} ms"
+    );
+    assert!(term(&terms, "apply_lag_prod_fs").is_none());
+    assert!(term(&terms, "apply_lag_prod_c").is_some());
+    let finding = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "standby-redo-write-slow")
+        .expect("the far sync's slow SRL is found");
+    let rfs_ev = finding["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["metric"].as_str().unwrap().starts_with("RFS random i/o"))
+        .unwrap()["value"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (rfs_ev - fs).abs() < 0.01,
+        "finding {rfs_ev} vs perfdata {fs}"
+    );
+    // The text: the primary's line holds no standby figure; each row holds its own.
+    let (text, _) = dgscope(&["check", "--twin", "far-sync", "--duration", "2m"]);
+    let primary = text.lines().find(|l| l.starts_with("primary: ")).unwrap();
+    assert!(
+        !primary.contains("RFS") && !primary.contains("lag"),
+        "{primary}"
+    );
+    let row = |n: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_else(|| panic!("no row for {n}:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        row("prod_fs").contains(&format!("{:.2} ms", fs)),
+        "{}",
+        row("prod_fs")
+    );
+    assert!(row("prod_fs").contains("FAR SYNC"));
+    assert!(
+        row("prod_c").contains(&format!("{:.2} ms", terminal)),
+        "{}",
+        row("prod_c")
+    );
+}
+
+/// DELAY=30: the apply lag in the performance data is net of it, under its WARN level, so
+/// the figures agree with an OK verdict; the gross 1800 s is in the JSON and the text says
+/// the figure is net.
+#[test]
+fn a_delayed_standby_reports_its_apply_lag_net_of_the_delay() {
+    let (terms, v) = agree(&["check", "--twin", "delayed-apply", "--duration", "3m"]);
+    assert_eq!(v["status"], "OK");
+    let m = &v["overview"]["standbys"][0];
+    assert_eq!(m["delay_s"], 1800.0);
+    assert!(m["apply_lag_s"].as_f64().unwrap() >= 1790.0, "{m}");
+    let a = term(&terms, "apply_lag_prod_b").unwrap();
+    let warn: f64 = a.warn.as_deref().unwrap().parse().unwrap();
+    assert!(a.value < warn, "{a:?}: over WARN while the verdict is OK");
+    assert!(a.value < 60.0, "{a:?}");
+    let (text, code) = dgscope(&["check", "--twin", "delayed-apply", "--duration", "3m"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("prod_b: apply delayed on purpose by 30m00s")
+                && l.contains("net of it")),
+        "{text}"
+    );
+}
+
+/// Across every scenario, no perfdata lag is at or over its CRIT level while the verdict
+/// is OK: the figures and the exit code do not contradict each other.
+#[test]
+fn no_lag_over_crit_with_an_ok_verdict() {
+    for s in scenarios() {
+        let (text, code) = dgscope(&["check", "--twin", &s, "--duration", "3m"]);
+        let (_, terms) = split_output(&text);
+        for t in terms.iter().filter(|t| t.label.contains("_lag_")) {
+            let crit: f64 = t.crit.as_deref().unwrap().parse().unwrap();
+            assert!(
+                !(code == 0 && t.value >= crit),
+                "{s}: {t:?} over CRIT with exit 0"
+            );
+        }
+    }
 }
 
 #[test]
@@ -276,7 +490,7 @@ fn thresholds_come_from_the_config() {
     let cfg = dir.path().join("config.toml");
     std::fs::write(
         &cfg,
-        "[thresholds]\ntransport_lag_s = 42.5\nlag_crit_s = 600\nlfpw_warn_ms = 2\n",
+        "[thresholds]\nlag_high_transport_s = 42.5\nlag_high_apply_s = 600\nlag_high_crit_factor = 3\nlfpw_warn_ms = 2\n",
     )
     .unwrap();
     let cfg = cfg.to_str().unwrap();
@@ -290,17 +504,17 @@ fn thresholds_come_from_the_config() {
         "30s",
     ]);
     let (_, terms) = split_output(&text);
-    let t = terms.iter().find(|t| t.label == "transport_lag").unwrap();
+    let t = term(&terms, "transport_lag_prod_b").unwrap();
     assert_eq!(
         (t.warn.as_deref(), t.crit.as_deref()),
-        (Some("42.5"), Some("600"))
+        (Some("42.5"), Some("127.5"))
     );
-    let a = terms.iter().find(|t| t.label == "apply_lag").unwrap();
-    assert_eq!((a.warn.as_deref(), a.crit.as_deref()), (None, Some("600")));
-    let w = terms
-        .iter()
-        .find(|t| t.label == "log_file_parallel_write")
-        .unwrap();
+    let a = term(&terms, "apply_lag_prod_b").unwrap();
+    assert_eq!(
+        (a.warn.as_deref(), a.crit.as_deref()),
+        (Some("600"), Some("1800"))
+    );
+    let w = term(&terms, "log_file_parallel_write").unwrap();
     assert_eq!(w.warn.as_deref(), Some("2"));
 }
 

@@ -210,6 +210,16 @@ fn a_failed_standby_is_down_with_its_error_and_no_figures() {
             .matching("dgscope_wait_event_duration_seconds_count", &[S])
             .is_empty());
         assert!(e.matching("dgscope_database_info", &[S]).is_empty());
+        // Nor its states or apply finish time: a down standby is dgscope_up 0, not a
+        // last-known "running".
+        for fam in [
+            "dgscope_apply_state",
+            "dgscope_transport_state",
+            "dgscope_apply_finish_seconds",
+            "dgscope_switchover_status",
+        ] {
+            assert!(e.matching(fam, &[S]).is_empty(), "{fam}");
+        }
         // How old the standby's figures are stays visible; the primary is unaffected.
         assert_eq!(
             e.value("dgscope_last_sample_timestamp_seconds", &[S]),
@@ -383,5 +393,162 @@ fn a_finding_about_another_standby_is_its_own_series() {
         let labels: Vec<Option<&str>> = series.iter().map(|s| s.label("standby")).collect();
         assert!(labels.contains(&None), "{labels:?}");
         assert!(labels.contains(&Some("standby:far")), "{labels:?}");
+    }
+}
+
+/// Stateset families: every known state is written, exactly one is 1.
+fn one_current(e: &Exposition, fam: &str, labels: &[(&str, &str)], key: &str) -> String {
+    let series = e.matching(fam, labels);
+    assert!(
+        series.len() > 1,
+        "{fam} {labels:?}: {} series",
+        series.len()
+    );
+    let on: Vec<_> = series.iter().filter(|s| s.value == 1.0).collect();
+    assert_eq!(on.len(), 1, "{fam} {labels:?}: {} at 1", on.len());
+    assert!(series.iter().all(|s| s.value == 0.0 || s.value == 1.0));
+    on[0].label(key).unwrap().to_string()
+}
+
+/// Two standbys and a far sync: each member's apply and transport state and apply finish
+/// time on its own slot; the far sync applies nothing. The twin reads no switchover or FSFO
+/// state: those families stay empty rather than invent a value.
+#[test]
+fn each_member_has_its_apply_and_transport_state() {
+    for (scenario, pair) in [
+        (Scenario::TwoStandbys, "twin-two-standbys"),
+        (Scenario::FarSync, "twin-far-sync"),
+    ] {
+        let (d, _) = driven(scenario, 60);
+        let (t, o, _) = both(&[snap(pair, &d)]);
+        let far = ("slot", "standby:prod_c");
+        for e in [&t, &o] {
+            for slot in [S, far] {
+                let apply = one_current(e, "dgscope_apply_state", &[slot], "state");
+                let transport = one_current(e, "dgscope_transport_state", &[slot], "state");
+                assert_eq!(transport, "shipping", "{pair} {slot:?}");
+                let fs = e.matching("dgscope_database_info", &[slot])[0]
+                    .label("role")
+                    .unwrap()
+                    == "FAR SYNC";
+                assert_eq!(
+                    apply,
+                    if fs { "not-applicable" } else { "running" },
+                    "{pair} {slot:?}"
+                );
+                assert_eq!(
+                    e.value("dgscope_apply_finish_seconds", &[slot]).is_some(),
+                    !fs,
+                    "{pair} {slot:?}"
+                );
+            }
+            assert!(e.matching("dgscope_apply_state", &[P]).is_empty());
+            assert!(e.matching("dgscope_transport_state", &[P]).is_empty());
+            for fam in [
+                "dgscope_switchover_status",
+                "dgscope_switchover_ready",
+                "dgscope_fsfo_status",
+                "dgscope_fsfo_ready",
+                "dgscope_fsfo_observer_present",
+                "dgscope_fsfo_target_info",
+            ] {
+                assert!(
+                    e.series(fam).is_empty(),
+                    "{fam}: unknown is absent, never 0"
+                );
+            }
+        }
+    }
+}
+
+/// A primary with fast-start failover over its lag limit, no observer and a switchover that
+/// is not allowed; a standby reporting its own switchover status. Then FSFO disabled.
+#[test]
+fn fsfo_and_switchover_readiness() {
+    let run = |fsfo: &str, observer: bool| {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::HealthySync, 1);
+        for _ in 0..20 {
+            for mut s in twin.next_tick().unwrap().samples {
+                let primary = s.slot == Slot::primary();
+                if let Some(db) = s.db.as_mut() {
+                    if primary {
+                        db.fs_failover_status = Some(fsfo.into());
+                        db.fs_failover_target = Some("prod_b".into());
+                        db.fs_failover_observer_present = Some(observer);
+                        db.fs_failover_observer_host = Some("obs \"1\"".into());
+                        db.switchover_status = Some("FAILED DESTINATION".into());
+                    } else {
+                        db.switchover_status = Some("NOT ALLOWED".into());
+                    }
+                }
+                d.push(Entry::Sample(Box::new(s)));
+            }
+        }
+        d.finish();
+        both(&[snap("p", &d)])
+    };
+    let (t, o, _) = run("TARGET OVER LAG LIMIT", false);
+    for e in [&t, &o] {
+        assert_eq!(
+            one_current(e, "dgscope_fsfo_status", &[P], "status"),
+            "TARGET OVER LAG LIMIT"
+        );
+        assert_eq!(e.value("dgscope_fsfo_ready", &[P]), Some(0.0));
+        assert_eq!(e.value("dgscope_fsfo_observer_present", &[P]), Some(0.0));
+        let info = e.matching("dgscope_fsfo_target_info", &[P]);
+        assert_eq!(info[0].label("target"), Some("prod_b"));
+        assert_eq!(info[0].label("observer_host"), Some("obs \"1\""));
+        assert!(
+            e.matching("dgscope_fsfo_status", &[S]).is_empty(),
+            "the primary's"
+        );
+        assert_eq!(
+            one_current(e, "dgscope_switchover_status", &[P], "status"),
+            "FAILED DESTINATION"
+        );
+        assert_eq!(
+            one_current(e, "dgscope_switchover_status", &[S], "status"),
+            "NOT ALLOWED"
+        );
+        assert_eq!(e.value("dgscope_switchover_ready", &[P]), Some(0.0));
+        assert!(e.matching("dgscope_switchover_ready", &[S]).is_empty());
+    }
+    let (t, o, _) = run("SYNCHRONIZED", true);
+    for e in [&t, &o] {
+        assert_eq!(e.value("dgscope_fsfo_ready", &[P]), Some(1.0));
+        assert_eq!(e.value("dgscope_fsfo_observer_present", &[P]), Some(1.0));
+    }
+    let (t, o, _) = run("DISABLED", false);
+    for e in [&t, &o] {
+        assert_eq!(
+            one_current(e, "dgscope_fsfo_status", &[P], "status"),
+            "DISABLED"
+        );
+        for fam in [
+            "dgscope_fsfo_ready",
+            "dgscope_fsfo_observer_present",
+            "dgscope_fsfo_target_info",
+        ] {
+            assert!(e.series(fam).is_empty(), "{fam} while FSFO is disabled");
+        }
+    }
+}
+
+/// Under Multi-Instance Redo Apply Oracle's Active Apply Rate is 0: unknown, so absent
+/// (review M5), while a single-instance standby's rate is exported.
+#[test]
+fn the_apply_rate_under_mira_is_absent_not_zero() {
+    let (d, last) = driven(Scenario::MiraApply, 60);
+    let standby = last.iter().find(|s| s.slot == Slot::standby()).unwrap();
+    let kbps = standby.recovery.as_ref().unwrap().active_apply_kbps;
+    assert_eq!(kbps, Some(0.0), "the twin reports Oracle's 0 under MIRA");
+    let (t, o, _) = both(&[snap("twin-mira-apply", &d)]);
+    for e in [&t, &o] {
+        assert!(e.value("dgscope_up", &[S]) == Some(1.0));
+        assert!(e
+            .matching("dgscope_apply_rate_bytes_per_second", &[])
+            .is_empty());
+        assert!(e.value("dgscope_apply_lag_seconds", &[S]).is_some());
     }
 }

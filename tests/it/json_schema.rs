@@ -268,12 +268,12 @@ fn scenarios() -> Vec<String> {
 #[test]
 fn check_json_matches_its_schema_for_every_scenario() {
     let s = schema("check.json");
-    assert_eq!(s["$id"], "dgscope.check/1");
+    assert_eq!(s["$id"], "dgscope.check/2");
     let mut findings = 0;
     for sc in scenarios() {
         for d in ["20s", "3m"] {
             let v = dgscope_json(&["check", "--twin", &sc, "--duration", d, "--format", "json"]);
-            assert_eq!(v["schema"], "dgscope.check/1");
+            assert_eq!(v["schema"], "dgscope.check/2");
             assert_valid(&s, &v, &format!("check --twin {sc} --duration {d}"));
             findings += v["findings"].as_array().unwrap().len();
         }
@@ -358,7 +358,25 @@ fn the_validator_rejects_what_the_schema_forbids() {
         ("not in", Box::new(|v| v["status"] = "FINE".into())),
         (
             "dgscope.check/2",
-            Box::new(|v| v["schema"] = "dgscope.check/2".into()),
+            Box::new(|v| v["schema"] = "dgscope.check/1".into()),
+        ),
+        (
+            "missing",
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("overview");
+            }),
+        ),
+        (
+            "not in",
+            Box::new(|v| v["overview"]["standbys"][0]["apply"]["state"] = "sleeping".into()),
+        ),
+        (
+            "minimum",
+            Box::new(|v| v["overview"]["standbys"][0]["apply_lag_net_s"] = (-5.0).into()),
+        ),
+        (
+            "not allowed",
+            Box::new(|v| v["overview"]["primary"]["extra"] = 1.into()),
         ),
         ("not allowed", Box::new(|v| v["extra"] = 1.into())),
         (
