@@ -39,6 +39,8 @@ pub enum Action {
     NextStandby,
     /// Commit path pane: all instances, then each RAC instance in turn.
     CycleInstance,
+    /// The configuration view: every member in one table (`show configuration`), and back.
+    Configuration,
     /// Text input (the mark note): not bound through the keymap.
     Char(char),
     DeleteChar,
@@ -46,7 +48,7 @@ pub enum Action {
 
 impl Action {
     /// Bindable actions in the order the help overlay lists them.
-    pub const BINDABLE: [Action; 38] = [
+    pub const BINDABLE: [Action; 39] = [
         Action::Help,
         Action::Quit,
         Action::QuitKeepFrame,
@@ -85,6 +87,7 @@ impl Action {
         Action::PrevStandby,
         Action::NextStandby,
         Action::CycleInstance,
+        Action::Configuration,
     ];
 
     /// The name used in the config file (`[bindings] quit = "ctrl-q"`).
@@ -128,6 +131,7 @@ impl Action {
             Action::PrevStandby => "prev-standby",
             Action::NextStandby => "next-standby",
             Action::CycleInstance => "next-instance",
+            Action::Configuration => "configuration",
             Action::Char(_) => "char",
             Action::DeleteChar => "delete-char",
         }
@@ -178,6 +182,7 @@ impl Action {
             Action::PrevStandby => "previous standby",
             Action::NextStandby => "next standby",
             Action::CycleInstance => "next instance (commit)",
+            Action::Configuration => "configuration: every member",
             Action::Char(_) | Action::DeleteChar => "text input",
         }
     }

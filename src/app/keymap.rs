@@ -174,6 +174,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::PrevStandby, &["["]),
     (Action::NextStandby, &["]"]),
     (Action::CycleInstance, &["n"]),
+    (Action::Configuration, &["c"]),
 ];
 
 impl Default for Keymap {

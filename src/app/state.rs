@@ -89,6 +89,8 @@ pub enum Screen {
     Zoom(Pane),
     /// A cause's drill-down (index into the findings shown).
     Cause(usize),
+    /// The configuration: every member's state in one table (DGMGRL `show configuration`).
+    Members,
 }
 
 /// A box drawn over the screen; keys go to it first.

@@ -180,6 +180,14 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
                 });
             }
         }
+        Action::Configuration => {
+            app.scroll = 0;
+            app.screen = if app.screen == Screen::Members {
+                Screen::Main
+            } else {
+                Screen::Members
+            };
+        }
         Action::Char(_) | Action::DeleteChar => {}
     }
 }
@@ -223,7 +231,7 @@ fn move_selection<T>(app: &mut App<T>, by: i64) {
             }
         }
         Screen::Main => {}
-        Screen::Zoom(_) | Screen::Cause(_) => {
+        Screen::Zoom(_) | Screen::Cause(_) | Screen::Members => {
             let max = app.scroll_max.min(10_000) as i64;
             app.scroll = (app.scroll as i64 + by).clamp(0, max) as u16;
         }

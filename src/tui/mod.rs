@@ -482,7 +482,8 @@ fn toggle_recording(
     }
 }
 
-/// What `y` copies: the drill-down being read, or the focused pane zoomed.
+/// What `y` copies: the drill-down or the configuration being read, or the focused pane
+/// zoomed.
 pub fn copy_screen(app: &App) -> Screen {
     match app.screen {
         Screen::Main => Screen::Zoom(app.focus),
@@ -504,6 +505,7 @@ pub fn copy_text(app: &App) -> String {
             return ui::drill::text(&ui::Ctx::new(app), i)
                 .unwrap_or_else(|| "this cause has cleared\n".to_string())
         }
+        Screen::Members => return ui::members::text(&ui::Ctx::new(app)),
         Screen::Zoom(p) => p,
         Screen::Main => app.focus,
     };

@@ -86,7 +86,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         } else if !problems.is_empty() {
             "No cause above INFO in what could be read; the parts above are not judged".to_string()
         } else {
-            "No cause above INFO — primary and standby look healthy".to_string()
+            healthy_line(cx)
         };
         frame.render_widget(
             Paragraph::new(msg)
@@ -150,4 +150,32 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         ));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What the causes pane says when nothing was raised: healthy only when every member of the
+/// overview ships and applies and none is stale; otherwise who is not, and where to look.
+fn healthy_line(cx: &Ctx) -> String {
+    let o = &cx.app.assessment.overview;
+    let bad = super::members::unhealthy(o);
+    if !bad.is_empty() {
+        let key = cx.app.cfg.keymap.label(crate::app::Action::Configuration);
+        let look = if key.is_empty() {
+            String::new()
+        } else {
+            format!(" ({key}: configuration)")
+        };
+        return format!(
+            "No cause above INFO, but not every member looks healthy: {}{look}",
+            bad.join("; ")
+        );
+    }
+    match o.standbys.len() {
+        0 if o.primary.is_some() => {
+            "No cause above INFO — the primary looks healthy; no standby is monitored".into()
+        }
+        n if n > 1 => {
+            format!("No cause above INFO — the primary and all {n} standbys look healthy")
+        }
+        _ => "No cause above INFO — primary and standby look healthy".into(),
+    }
 }

@@ -7,6 +7,7 @@ use super::header::dest_for;
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
+use crate::causes::ApplyState;
 use crate::metrics::Point;
 use crate::sample::Sample;
 use ratatui::layout::Rect;
@@ -17,7 +18,7 @@ use ratatui::Frame;
 use std::sync::Arc;
 
 /// Lag thresholds for colour: MAA wants transport lag under 10 s; five minutes is an incident.
-fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
+pub(crate) fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
     match v {
         Some(v) if v >= 300.0 => cx.theme.style(Role::Crit),
         Some(v) if v >= 10.0 => cx.theme.style(Role::Warn),
@@ -91,31 +92,71 @@ fn now_line(
     Line::from(spans)
 }
 
+/// Apply rate vs redo rate, only where the rate means something (the chosen standby's apply
+/// state from the overview): not while apply waits for a gap, is stopped or off, nor when
+/// the Active Apply Rate reads 0 (unknown under Multi-Instance Redo Apply, not zero).
 fn rate_line(cx: &Ctx, p: Option<&Point>, style: Style) -> Line<'static> {
     let t = cx.theme;
-    let apply = p.and_then(|p| p.apply_mb_s);
+    let app = cx.app;
     let redo = cx.d.primary.as_ref().and_then(|d| d.redo_mb_s());
-    let headroom = match (apply, redo) {
-        (Some(a), Some(r)) if r > 0.0 => Some(a / r),
+    let redo_spans = |lead: &str| {
+        vec![
+            Span::styled(format!("{lead}redo "), t.muted()),
+            Span::styled(format!("{} MB/s", fmt::opt(redo, 1)), style),
+        ]
+    };
+    let chosen = app.standby().map(|s| s.to_string());
+    let state = app
+        .assessment
+        .overview
+        .standbys
+        .iter()
+        .find(|m| Some(&m.slot) == chosen.as_ref())
+        .map(|m| &m.apply);
+    let why = match state {
+        Some(ApplyState::WaitingForGap) => Some("apply waits for a gap"),
+        Some(ApplyState::Stopped(_)) => Some("apply stopped"),
+        Some(ApplyState::Off(_)) => Some("apply off"),
+        Some(ApplyState::NotApplicable) => Some("far sync: no apply"),
         _ => None,
     };
+    // A stale standby's last rate against the primary's redo now would mix two instants.
+    let stale = cx.staleness(app.standby()).is_some();
+    let why = why.or(stale.then_some("standby stale"));
+    if let Some(why) = why {
+        let mut spans = vec![Span::styled(
+            format!("{why}: no apply rate"),
+            t.style(Role::Warn),
+        )];
+        spans.extend(redo_spans("  "));
+        return Line::from(spans);
+    }
+    // Active Apply Rate 0: unknown (MIRA, or apply just started), never "no headroom".
+    let apply = p.and_then(|p| p.apply_mb_s).filter(|a| *a > 0.0);
+    let Some(apply) = apply else {
+        let mut spans = vec![Span::styled("apply rate unknown", t.muted())];
+        spans.extend(redo_spans("  "));
+        return Line::from(spans);
+    };
+    let headroom = redo.filter(|r| *r > 0.0).map(|r| apply / r);
     let hs = match headroom {
         Some(h) if h < 1.0 => t.style(Role::Crit),
         Some(h) if h < 1.2 => t.style(Role::Warn),
         _ => style,
     };
     let x = if cx.ascii { "x" } else { "×" };
-    Line::from(vec![
+    let mut spans = vec![
         Span::styled("apply ", t.muted()),
-        Span::styled(format!("{} MB/s", fmt::opt(apply, 1)), style),
-        Span::styled(" vs redo ", t.muted()),
-        Span::styled(format!("{} MB/s", fmt::opt(redo, 1)), style),
-        Span::styled("  headroom ", t.muted()),
-        Span::styled(
-            headroom.map_or_else(|| fmt::NONE.into(), |h| format!("{h:.2}{x}")),
-            hs,
-        ),
-    ])
+        Span::styled(format!("{} MB/s", fmt::num(apply, 1)), style),
+    ];
+    spans.extend(redo_spans(" vs "));
+    spans.push(Span::styled("  headroom ", t.muted()));
+    // A rate measured while applying, not a capacity: one decimal is all it says.
+    spans.push(Span::styled(
+        headroom.map_or_else(|| fmt::NONE.into(), |h| format!("{h:.1}{x}")),
+        hs,
+    ));
+    Line::from(spans)
 }
 
 fn state_line(cx: &Ctx, sb: Option<&Sample>, style: Style) -> Line<'static> {
@@ -250,7 +291,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let style = cx.value_style(stale);
     let p = point_at(cx);
     let sb = last_good(cx, slot).map(|a| &**a);
-    let top = vec![now_line(cx, p, sb, style, cx.staleness(slot))];
+    let mut top = vec![now_line(cx, p, sb, style, cx.staleness(slot))];
+    // Two or more standbys: every member's lag on one line, under the chosen one's.
+    top.extend(super::members::summary(cx, inner.width as usize));
     let mut bottom = vec![rate_line(cx, p, style), state_line(cx, sb, style)];
     bottom.extend(lag_hist_lines(cx, sb, detail == Detail::Full));
     if detail == Detail::Full {
@@ -284,16 +327,17 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         .height
         .saturating_sub((top.len() + bottom.len()) as u16);
     let (x, w) = (inner.x, inner.width);
-    frame.render_widget(Paragraph::new(top), Rect::new(x, inner.y, w, 1));
+    let top_h = (top.len() as u16).min(inner.height);
+    frame.render_widget(Paragraph::new(top), Rect::new(x, inner.y, w, top_h));
     if chart_h >= 3 {
         lag_chart(
             frame.buffer_mut(),
-            Rect::new(x, inner.y + 1, w, chart_h),
+            Rect::new(x, inner.y + top_h, w, chart_h),
             cx,
             detail == Detail::Full,
         );
     }
-    let by = inner.y + 1 + chart_h;
+    let by = inner.y + top_h + chart_h;
     let bh = inner.bottom().saturating_sub(by);
     frame.render_widget(Paragraph::new(bottom), Rect::new(x, by, w, bh));
 }

@@ -23,6 +23,12 @@ fn rows(area: Rect, y: u16, h: u16) -> Rect {
 }
 
 pub fn main(area: Rect, screen: Screen) -> Areas {
+    with_standbys(area, screen, 1)
+}
+
+/// The areas for a configuration with `standbys` monitored standbys: with two or more, the
+/// stacked lag pane takes one more line (its per-member summary) from the causes.
+pub fn with_standbys(area: Rect, screen: Screen, standbys: usize) -> Areas {
     let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
     let header = rows(area, area.y, 1);
     let footer = rows(area, area.bottom() - 1, 1);
@@ -43,7 +49,7 @@ pub fn main(area: Rect, screen: Screen) -> Areas {
     let panes = if wide {
         two_columns(body)
     } else {
-        stacked(body)
+        stacked(body, standbys > 1)
     };
     Areas {
         header,
@@ -77,9 +83,10 @@ fn two_columns(body: Rect) -> Vec<(Pane, Rect)> {
 }
 
 /// Stacked panes with a title line each and no side borders; shorter terminals get fewer
-/// lines per pane, the causes keep what is left.
-fn stacked(body: Rect) -> Vec<(Pane, Rect)> {
-    let heights: [u16; 4] = if body.height >= 22 {
+/// lines per pane, the causes keep what is left. `several` standbys: the lag pane has one
+/// more line, the one-line summary of every member's lag.
+fn stacked(body: Rect, several: bool) -> Vec<(Pane, Rect)> {
+    let mut heights: [u16; 4] = if body.height >= 22 {
         // A taller terminal uses its height: the commit path gets room for its latency
         // chart first, then the lag pane for its chart, the causes what is left.
         let extra = body.height - 22;
@@ -95,6 +102,10 @@ fn stacked(body: Rect) -> Vec<(Pane, Rect)> {
     } else {
         [4, 2, 3, 2]
     };
+    if several && body.height >= 18 {
+        // From the causes (the commit pane's chart would vanish a row shorter).
+        heights[2] += 1;
+    }
     let mut y = body.y;
     let mut out = Vec::with_capacity(5);
     for (pane, h) in [Pane::Commit, Pane::Throughput, Pane::Lag, Pane::StandbyIo]
@@ -117,7 +128,7 @@ pub fn pane_at(area: Rect, app: &App, col: u16, row: u16) -> Option<Pane> {
     if app.screen != Screen::Main || area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
-    main(area, app.screen)
+    with_standbys(area, app.screen, app.engine().standby_slots().len())
         .panes
         .into_iter()
         .find(|(_, r)| r.contains(ratatui::layout::Position::new(col, row)))
@@ -145,13 +156,25 @@ mod tests {
 
     #[test]
     fn stacked_layout_fits_down_to_the_minimum() {
-        for (w, h) in [(80, 24), (60, 16), (100, 30), (119, 40), (119, 31)] {
-            let a = main(Rect::new(0, 0, w, h), Screen::Main);
+        for (w, h, n) in [
+            (80, 24, 1),
+            (60, 16, 1),
+            (100, 30, 1),
+            (119, 40, 1),
+            (119, 31, 1),
+            (80, 24, 2),
+            (60, 16, 3),
+            (60, 20, 2),
+            (100, 30, 2),
+        ] {
+            let a = with_standbys(Rect::new(0, 0, w, h), Screen::Main, n);
             assert!(!a.wide);
             let last = a.panes.last().unwrap().1;
             assert!(last.bottom() < h, "{w}x{h}: {last:?}");
             assert!(last.height >= 2, "{w}x{h}: causes keep room");
-            assert!(last.height >= 6 || h < 30, "{w}x{h}: causes keep room");
+            // Several standbys: one row goes to the per-member lag line.
+            let keep = if n > 1 { 5 } else { 6 };
+            assert!(last.height >= keep || h < 30, "{w}x{h}: causes keep room");
             let cells: u32 = a.panes.iter().map(|(_, r)| r.area()).sum();
             assert_eq!(
                 cells,

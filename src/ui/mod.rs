@@ -14,6 +14,7 @@ pub mod impact;
 pub mod lag;
 pub mod layout;
 pub mod mark_input;
+pub mod members;
 pub mod standby_io;
 pub mod theme;
 pub mod throughput;
@@ -284,7 +285,7 @@ pub fn draw_in(
         too_small(frame, area, &cx);
         return;
     }
-    let l = layout::main(area, screen);
+    let l = layout::with_standbys(area, screen, app.engine().standby_slots().len());
     header::render(frame, l.header, &cx, l.wide);
     match screen {
         Screen::Main => {
@@ -305,6 +306,11 @@ pub fn draw_in(
         Screen::Cause(i) => {
             if let Some((_, r)) = l.panes.first() {
                 drill::render(frame, *r, &cx, i);
+            }
+        }
+        Screen::Members => {
+            if let Some((_, r)) = l.panes.first() {
+                members::render(frame, *r, &cx);
             }
         }
     }
@@ -375,8 +381,16 @@ fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
             (A::CycleWindow, "window"),
             (A::TogglePause, "pause"),
             (A::Impact, "impact"),
+            (A::Configuration, "config"),
             (A::ToggleRecording, "record"),
             (A::Copy, "copy"),
+        ],
+        Screen::Members => vec![
+            (A::Back, "back"),
+            (A::Down, "scroll"),
+            (A::Copy, "copy"),
+            (A::Help, "help"),
+            (A::Quit, "quit"),
         ],
         Screen::Zoom(_) | Screen::Cause(_) => vec![
             (A::Back, "back"),
@@ -541,6 +555,7 @@ pub fn scroll_max(area: Rect, app: &App) -> u16 {
     };
     match app.screen {
         Screen::Cause(i) => drill::scroll_max(&cx, *r, i),
+        Screen::Members => members::scroll_max(&cx, *r),
         Screen::Zoom(p) => {
             let h = zoom_height(&cx, p, r.width, r.height);
             h.saturating_sub(r.height)

@@ -77,6 +77,7 @@ mod twin_standby_state;
 mod twin_topology;
 mod tz_cli;
 mod ui_fixture;
+mod ui_members;
 mod ui_snapshots;
 mod ui_topology;
 mod ui_twin;

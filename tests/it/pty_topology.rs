@@ -162,3 +162,32 @@ fn the_twin_topologies_draw_their_configuration_and_brackets_switch() {
     t.send("q");
     assert_eq!(t.wait_exit(), 0);
 }
+
+/// `c` in the demo's two-standbys configuration opens the configuration view with a row for
+/// each standby, readable at 80×24, and `c` again goes back to the panes.
+#[test]
+fn c_opens_the_configuration_view_with_both_standbys() {
+    let mut t = Tui::spawn(
+        &["demo", "--scenario", "two-standbys", "--speed", "8"],
+        80,
+        24,
+    );
+    t.wait_text("[prod_b]");
+    t.wait_text("lags  [prod_b]");
+    t.send("c");
+    t.wait_text("Configuration  as of");
+    t.wait_for("a row per standby", |s| {
+        let text = s.contents();
+        let row = |n: &str| {
+            text.lines()
+                .any(|l| l.contains(n) && (l.contains("SYNC") || l.contains("applying")))
+        };
+        row("prod_b") && row("prod_c")
+    });
+    let text = t.text();
+    assert!(text.contains("apply lag"), "{text}");
+    t.send("c");
+    t.wait_text("3 Lag");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}

@@ -204,14 +204,19 @@ pub fn app(s: Setup) -> App {
     themes.rotate_left(i);
     let since = dgscope::timestamp::Timestamp::from_millis(synthetic::T0_MS + 75_000);
     let with_findings = s.findings;
-    let assessor = Box::new(move |_: &mut dgscope::pipeline::Driver| Assessment {
-        findings: if with_findings {
-            findings::slow_srl(since)
-        } else {
-            Vec::<Finding>::new()
-        },
-        warming_up: false,
-        overview: Default::default(),
+    // The findings are the fixture's; the configuration overview is the driver's own, taken
+    // at the newest instant as the screen's assessor takes it.
+    let assessor = Box::new(move |d: &mut dgscope::pipeline::Driver| {
+        d.assess_now();
+        Assessment {
+            findings: if with_findings {
+                findings::slow_srl(since)
+            } else {
+                Vec::<Finding>::new()
+            },
+            warming_up: false,
+            overview: d.assessment().overview.clone(),
+        }
     });
     let mut app = tui::build_app(&opts, themes, assessor);
     let mut g = synthetic::Synth::new(s.seed);
