@@ -411,8 +411,7 @@ fn one_current(e: &Exposition, fam: &str, labels: &[(&str, &str)], key: &str) ->
 }
 
 /// Two standbys and a far sync: each member's apply and transport state and apply finish
-/// time on its own slot; the far sync applies nothing. The twin reads no switchover or FSFO
-/// state: those families stay empty rather than invent a value.
+/// time on its own slot; the far sync applies nothing; the primary's switchover readiness.
 #[test]
 fn each_member_has_its_apply_and_transport_state() {
     for (scenario, pair) in [
@@ -444,17 +443,31 @@ fn each_member_has_its_apply_and_transport_state() {
             }
             assert!(e.matching("dgscope_apply_state", &[P]).is_empty());
             assert!(e.matching("dgscope_transport_state", &[P]).is_empty());
+            // The twin's primary can switch over (TO STANDBY); its FSFO is DISABLED: the
+            // status says so, and readiness is absent rather than a 0 that reads "not ready".
+            assert_eq!(
+                one_current(e, "dgscope_switchover_status", &[P], "status"),
+                "TO STANDBY",
+                "{pair}"
+            );
+            assert_eq!(
+                e.value("dgscope_switchover_ready", &[P]),
+                Some(1.0),
+                "{pair}"
+            );
+            assert_eq!(
+                one_current(e, "dgscope_fsfo_status", &[P], "status"),
+                "DISABLED",
+                "{pair}"
+            );
             for fam in [
-                "dgscope_switchover_status",
-                "dgscope_switchover_ready",
-                "dgscope_fsfo_status",
                 "dgscope_fsfo_ready",
                 "dgscope_fsfo_observer_present",
                 "dgscope_fsfo_target_info",
             ] {
                 assert!(
                     e.series(fam).is_empty(),
-                    "{fam}: unknown is absent, never 0"
+                    "{fam}: disabled is absent, never 0"
                 );
             }
         }
