@@ -490,6 +490,36 @@ mod tests {
         assert_ne!(o.standbys[0].dest_id, o.standbys[1].dest_id);
     }
 
+    /// The SYNC link back but the destination still in ERROR: the evidence says the REOPEN
+    /// retry is what keeps it down, and when it is due.
+    #[test]
+    fn a_failed_destination_says_when_reopen_retries_it() {
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut twin = Twin::new(Scenario::SyncNetTimeout, 2);
+        feed(&mut d, &mut twin, 200);
+        let f = d
+            .assessment()
+            .findings
+            .iter()
+            .find(|f| f.id == "dest-error")
+            .expect("dest-error");
+        let reopen = f
+            .evidence
+            .iter()
+            .find(|e| e.metric.contains("REOPEN"))
+            .expect("the REOPEN evidence");
+        assert_eq!(reopen.value, 300.0);
+        assert!(
+            reopen.metric.contains("next retry 05:06:30"),
+            "{}",
+            reopen.metric
+        );
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.metric.ends_with("failures") && e.value >= 1.0));
+    }
+
     #[test]
     fn a_standby_that_does_not_answer_is_stale_in_the_overview_with_no_figures_as_now() {
         use crate::causes::{ApplyState, TransportState};

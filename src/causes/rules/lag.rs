@@ -622,6 +622,7 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "V$ARCHIVE_DEST",
             ));
         }
+        evidence.extend(reopen_evidence(ctx, d, &of));
         if let Some(g) = d.gap.as_deref().filter(|_| d.has_gap()) {
             let (lasted, switches) = if from.is_none() {
                 log_switch_gap_age(ctx, d)
@@ -682,6 +683,7 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             meaning,
             advice: &[
                 "Read the destination's ERROR text; fix the network or standby problem it names.",
+                "A failed destination is retried only every REOPEN seconds (REOPEN_SECS, 300 by default; broker property ReopenSecs) and given up after MAX_FAILURE retries when that is not 0: after the link returns, redo and, under Maximum Availability, zero data loss wait for the next retry. Lower REOPEN for a SYNC standby if minutes without protection are too long; ALTER SYSTEM SET log_archive_dest_state_N=ENABLE retries at once.",
                 "Once the destination is VALID again, watch the gap resolve (V$ARCHIVE_GAP on the standby).",
             ],
             explains,
@@ -689,6 +691,53 @@ pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .finish(ctx);
     f.caused_by = fra_full(ctx, th).map(|_| STANDBY_FRA_FULL);
     Some(f)
+}
+
+/// Why a failed destination stays down: its REOPEN retry and failure count
+/// (`V$ARCHIVE_DEST.REOPEN_SECS`, `FAILURE_COUNT`, `MAX_FAILURE`, `FAIL_DATE`).
+fn reopen_evidence(ctx: &Context, d: &Dest, of: &str) -> Vec<crate::causes::finding::Evidence> {
+    if d.status != DestStatus::Error {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(r) = d.reopen_secs {
+        let next = d
+            .fail_date
+            .map(|f| f.add_millis(r.min(86_400 * 365) as i64 * 1000));
+        let next = next
+            .map(|n| {
+                let wait = n.secs_since(ctx.now);
+                if wait > 0.0 {
+                    format!(
+                        " (next retry {}, in {})",
+                        n.clock(),
+                        crate::display::dur(wait)
+                    )
+                } else {
+                    format!(" (a retry was due {})", n.clock())
+                }
+            })
+            .unwrap_or_default();
+        out.push(ev(
+            &format!("{of}dest {} REOPEN{next}", d.id),
+            r as f64,
+            "s",
+            None,
+            "V$ARCHIVE_DEST",
+        ));
+    }
+    if let Some(c) = d.failure_count {
+        out.push(ev(
+            &format!("{of}dest {} failures", d.id),
+            f64::from(c),
+            "",
+            d.max_failure
+                .filter(|m| *m > 0)
+                .map(|m| format!("given up after {m} (MAX_FAILURE)")),
+            "V$ARCHIVE_DEST",
+        ));
+    }
+    out
 }
 
 pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
