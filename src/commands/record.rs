@@ -4,7 +4,8 @@
 use super::{limits, settings, Failure};
 use crate::cli::RecordArgs;
 use crate::output::{is_stdout, OutputError, StreamFile};
-use crate::sample::recording::{Header, RecordingWriter};
+use crate::pipeline::Recorder;
+use crate::sample::recording::Header;
 use crate::source::twin::{Scenario, Twin, EPOCH};
 use crate::source::PullSource;
 use std::io::Write;
@@ -90,8 +91,8 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
             super::EXIT_BAD_INPUT
         },
     };
-    let (sink, stream): (Box<dyn Write>, Option<StreamFile>) = if is_stdout(out) {
-        (Box::new(std::io::stdout().lock()), None)
+    let (sink, stream): (Box<dyn Write + Send>, Option<StreamFile>) = if is_stdout(out) {
+        (Box::new(std::io::stdout()), None)
     } else {
         let s = StreamFile::create(out, a.force).map_err(|e| match e {
             OutputError::Io { path, source } => Failure::bad_input(format!(
@@ -110,7 +111,7 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
     let progress = super::progress::Progress::new("record", duration);
     // `-o FILE.jsonl.zst` compresses; standard output stays plain text.
     let zstd = !is_stdout(out) && crate::sample::recording::wants_zstd(out);
-    let mut w = RecordingWriter::with_form(sink, &header, zstd).map_err(fail)?;
+    let mut w = Recorder::new(sink, &header, zstd).map_err(fail)?;
     let written = (|| {
         for i in 0..ticks {
             let Some(tick) = src.next_tick() else { break };

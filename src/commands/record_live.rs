@@ -6,7 +6,7 @@ use super::live::{self, LiveSource};
 use super::{Failure, EXIT_BAD_INPUT};
 use crate::cli::oracle::ConnArgs;
 use crate::output::StreamFile;
-use crate::sample::recording::{Header, RecordingWriter};
+use crate::sample::recording::Header;
 use crate::source::{ConnState, SourceEvent};
 use crate::timestamp::Timestamp;
 use std::fs::File;
@@ -15,12 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Writes `SourceEvent`s to a recording. The TUI's `watch --record` can use it as a tee.
+/// `record --primary`'s side of the one recorder ([`crate::pipeline::Recorder`]): opens the
+/// file safely, names it in failures, and says on stderr what happened to the connections.
 pub struct Recorder {
-    w: RecordingWriter<Box<dyn Write + Send>>,
+    rec: crate::pipeline::Recorder,
     path: PathBuf,
-    pub samples: u64,
-    pub failed: u64,
 }
 
 impl Recorder {
@@ -55,8 +54,8 @@ impl Recorder {
             &src.describe,
         );
         let zstd = !crate::output::is_stdout(path) && crate::sample::recording::wants_zstd(path);
-        let w =
-            RecordingWriter::with_form(out, &header, zstd).map_err(|e| write_failure(path, &e))?;
+        let rec = crate::pipeline::Recorder::new(out, &header, zstd)
+            .map_err(|e| write_failure(path, &e))?;
         tracing::info!(
             path = %path.display(),
             interval_ms = ?header.interval_ms,
@@ -64,36 +63,29 @@ impl Recorder {
             "recording started"
         );
         Ok(Recorder {
-            w,
+            rec,
             path: path.to_path_buf(),
-            samples: 0,
-            failed: 0,
         })
     }
 
     /// Records samples and marks; returns a status line for the user when there is one.
     pub fn on_event(&mut self, ev: &SourceEvent) -> Result<Option<String>, Failure> {
-        match ev {
-            SourceEvent::Sample(s) => {
-                self.w
-                    .write_sample(s)
-                    .map_err(|e| write_failure(&self.path, &e))?;
-                self.samples += 1;
-                if let Some(err) = &s.error {
-                    self.failed += 1;
-                    return Ok(Some(format!("{}: sample failed: {}", s.slot, err.message)));
-                }
-                Ok(None)
-            }
-            SourceEvent::Mark(m) => {
-                self.w
-                    .write_mark(m)
-                    .map_err(|e| write_failure(&self.path, &e))?;
-                Ok(None)
-            }
-            SourceEvent::Status { slot, state } => Ok(Some(status_line(slot.as_str(), state))),
-            SourceEvent::End => Ok(None),
-        }
+        self.rec
+            .on_event(ev)
+            .map_err(|e| write_failure(&self.path, &e))?;
+        Ok(match ev {
+            SourceEvent::Sample(s) => s
+                .error
+                .as_ref()
+                .map(|err| format!("{}: sample failed: {}", s.slot, err.message)),
+            SourceEvent::Status { slot, state } => Some(status_line(slot.as_str(), state)),
+            SourceEvent::Mark(_) | SourceEvent::End => None,
+        })
+    }
+
+    /// Samples written, and how many of them failed.
+    pub fn counts(&self) -> (u64, u64) {
+        self.rec.counts()
     }
 }
 
@@ -209,18 +201,19 @@ fn record_to(
         }
     });
     src.collector.stop();
+    let (samples, failed) = rec.counts();
     tracing::info!(
         path = %path.display(),
-        samples = rec.samples,
-        failed = rec.failed,
+        samples,
+        failed,
         ok = result.is_ok(),
         "recording stopped"
     );
     result?;
     eprintln!(
         "dgscope: recorded {} samples ({} failed) from {} database(s) to {}",
-        rec.samples,
-        rec.failed,
+        samples,
+        failed,
         src.slots.len(),
         path.display()
     );

@@ -5,7 +5,9 @@
 pub mod check;
 pub mod driver;
 pub mod order;
+pub mod recorder;
 pub mod screen;
 pub mod whatif;
 
 pub use driver::{Driver, DriverConfig, Skipped, MAX_SLOTS};
+pub use recorder::Recorder;

@@ -9,8 +9,9 @@ pub mod terminal;
 
 use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
 use crate::metrics::Window;
+use crate::pipeline::Recorder;
 use crate::pipeline::{Driver, DriverConfig};
-use crate::sample::recording::{Header, RecordingWriter};
+use crate::sample::recording::Header;
 use crate::sample::Mark;
 use crate::source::{ConnState, Control, SourceEvent};
 use crate::timestamp::Timestamp;
@@ -21,7 +22,6 @@ use futures_util::{FutureExt, StreamExt};
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -221,7 +221,7 @@ pub async fn run(
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut recorder: Option<RecordingWriter<File>> = None;
+    let mut recorder: Option<Recorder> = None;
     let mut source_open = true;
     let mut dirty = true;
     let mut last_second = 0i64;
@@ -331,10 +331,9 @@ pub async fn run(
                         t: app.source_now(),
                         text,
                     };
-                    if let Some(w) = recorder.as_mut() {
-                        let _ = w.write_mark(&m);
-                    }
-                    app.ingest(SourceEvent::Mark(m));
+                    // Through the recorder like any event: a failed write stops the
+                    // recording and says so, never silently.
+                    handle_source(&mut app, &mut recorder, SourceEvent::Mark(m));
                 }
                 Effect::WriteReport => {
                     app.status = Some(match incident::write_report(&app, &opts.out_dir) {
@@ -431,14 +430,9 @@ fn on_input(
     }
 }
 
-fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev: SourceEvent) {
+fn handle_source(app: &mut App, recorder: &mut Option<Recorder>, ev: SourceEvent) {
     if let Some(w) = recorder.as_mut() {
-        let r = match &ev {
-            SourceEvent::Sample(s) => w.write_sample(s),
-            SourceEvent::Mark(m) => w.write_mark(m),
-            _ => Ok(()),
-        };
-        if let Err(e) = r {
+        if let Err(e) = w.on_event(&ev) {
             app.status = Some(format!("recording stopped: {e}"));
             app.recording = None;
             *recorder = None;
@@ -447,11 +441,7 @@ fn handle_source(app: &mut App, recorder: &mut Option<RecordingWriter<File>>, ev
     app.ingest(ev);
 }
 
-fn toggle_recording(
-    app: &mut App,
-    recorder: &mut Option<RecordingWriter<File>>,
-    opts: &TuiOptions,
-) {
+fn toggle_recording(app: &mut App, recorder: &mut Option<Recorder>, opts: &TuiOptions) {
     if recorder.take().is_some() {
         let path = app.recording.take().unwrap_or_default();
         app.status = Some(format!("recording saved: {path}"));
@@ -472,7 +462,7 @@ fn toggle_recording(
         Ok((p, _)) => p.clone(),
         Err(_) => opts.out_dir.join(format!("dgscope-{stamp}.{ext}")),
     };
-    match created.and_then(|(_, f)| RecordingWriter::with_form(f, &header, opts.record_zstd)) {
+    match created.and_then(|(_, f)| Recorder::new(Box::new(f), &header, opts.record_zstd)) {
         Ok(w) => {
             *recorder = Some(w);
             app.recording = Some(path.display().to_string());

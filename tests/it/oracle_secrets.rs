@@ -104,7 +104,7 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
     let file = Recorder::open(&path).unwrap();
     let mut rec = Recorder::start(file, &path, &src).unwrap();
     let mut seen = Vec::new();
-    while rec.samples < 6 {
+    while rec.counts().0 < 6 {
         let ev = src.rx.blocking_recv().unwrap();
         if let Some(line) = rec.on_event(&ev).unwrap() {
             seen.push(line);
@@ -113,7 +113,7 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
     }
     src.collector.stop();
     assert_eq!(
-        rec.failed, 0,
+        rec.counts().1, 0,
         "the fake accepted the password: it was passed through"
     );
 
