@@ -232,3 +232,121 @@ fn log_buffer_space_warns_from_one_percent() {
     pair.primary_waits = vec![(event::LOG_BUFFER_SPACE, 1.0, 5.0)];
     assert!(get(&assess(&pair, 90), "log-buffer-space").is_none());
 }
+
+// Fixtures: published outputs of stuck archivers and full recovery areas, as the rows
+// dgscope reads (`V$RECOVERY_FILE_DEST` on the primary, the primary's Data Guard status).
+
+fn error(at: i64, code: i64, text: &str) -> (i64, String, i64, String) {
+    (at, "Error".into(), code, text.into())
+}
+
+/// https://syedanwarahmedoracle.blog/tag/oracle-19c/ ("ORA-00257: Archiver Error in Oracle
+/// 19c CDB"): `V$RECOVERY_FILE_DEST` +RECO, limit 4,095.00 GB, used 4,075.65 GB,
+/// reclaimable .00, 2426 files, while sessions got "ORA-00257: Archiver error. Connect AS
+/// SYSDBA only until resolved."
+#[test]
+fn fixture_19c_recovery_area_at_99_5_percent_with_ora_00257() {
+    let used = 4075.65 / 4095.0 * 100.0;
+    let area = Pair {
+        primary_fra: Some((4095, used, 0.0)),
+        ..healthy_async()
+    };
+    // The area alone: CRIT at 99.5 %, before any message.
+    let a = assess(&area, 60);
+    let f = get(&a, "primary-fra-full").expect("primary-fra-full");
+    assert_eq!(f.severity, Severity::Crit);
+    assert!(f.title.contains("99.5 %"), "{}", f.title);
+    // With the archiver's error, the primary cannot archive: one finding for the outage.
+    let stuck = Pair {
+        primary_messages: vec![error(
+            20,
+            257,
+            "ORA-00257: Archiver error. Connect AS SYSDBA only until resolved.",
+        )],
+        ..area
+    };
+    let s = assess(&stuck, 60);
+    assert_eq!(ids(&s)[0], "primary-archiving-stuck", "{:?}", ids(&s));
+    assert!(get(&s, "primary-fra-full").is_none());
+    let f = get(&s, "primary-archiving-stuck").unwrap();
+    assert!(f.evidence.iter().any(|e| e.metric.contains("ORA-00257")));
+}
+
+/// http://jhdba.wordpress.com/2008/07/16/25/ ("ORA-19809: limit exceeded for recovery
+/// files"): the alert log's ORA-19815 at 100.00 % with 0 bytes left, ORA-19809, ORA-19804
+/// and "ARCH: Error 19809 Creating archive log file to '+FRA'" on a 40 GB area.
+#[test]
+fn fixture_alert_lines_of_a_full_area_at_100_percent() {
+    let pair = Pair {
+        primary_messages: vec![
+            error(
+                20,
+                19815,
+                "ORA-19815: WARNING: db_recovery_file_dest_size of 42949672960 bytes is 100.00% used, and has 0 remaining bytes available.",
+            ),
+            error(20, 19809, "ORA-19809: limit exceeded for recovery files"),
+            error(
+                20,
+                19804,
+                "ORA-19804: cannot reclaim 1063256064 bytes disk space from 42949672960 limit",
+            ),
+            error(20, 19809, "ARCH: Error 19809 Creating archive log file to '+FRA'"),
+        ],
+        ..healthy_async()
+    };
+    let a = assess(&pair, 60);
+    let f = get(&a, "primary-archiving-stuck").expect("stuck");
+    assert_eq!(f.severity, Severity::Crit);
+    assert_eq!(a.status(), Status::Crit);
+    // The newest message names it in the title; the evidence keeps the last three.
+    assert!(f.title.contains("Error 19809"), "{}", f.title);
+    assert!(
+        f.evidence
+            .iter()
+            .filter(|e| e.source == "V$DATAGUARD_STATUS")
+            .count()
+            == 3
+    );
+}
+
+/// http://www.beyondoracle.com/2008/10/11/archivelog-ora-16014-log-sequence-not-archived/
+/// (a 2 GB default recovery area full: "ORA-16038: log one sequence 3144 cannot be
+/// archived", "ORA-19809: limit exceeded for recovery files") and
+/// https://vkarthickeyan.wordpress.com/2012/05/09/database-startup-fails-with-error-ora-16038ora-19809-ora-00312/
+/// ("ORA-16038: log 3 sequence# 572 cannot be archived").
+#[test]
+fn fixture_ora_16038_says_the_log_cannot_be_archived() {
+    for text in [
+        "ORA-16038: log one sequence 3144 cannot be archived",
+        "ORA-16038: log 3 sequence# 572 cannot be archived",
+    ] {
+        let pair = Pair {
+            primary_messages: vec![
+                error(20, 16038, text),
+                error(20, 19809, "ORA-19809: limit exceeded for recovery files"),
+            ],
+            primary_fra: Some((2, 100.0, 0.0)),
+            ..healthy_async()
+        };
+        let a = assess(&pair, 60);
+        let f = get(&a, "primary-archiving-stuck").expect("stuck");
+        assert!(
+            f.evidence.iter().any(|e| e.metric.contains("ORA-16038")),
+            "{text}"
+        );
+        assert!(f.title.contains("100.0 %"), "{}", f.title);
+    }
+}
+
+/// https://enriqueorbegozo.com/en/blog/schrodinger-fast-recovery-area: `V$RECOVERY_FILE_DEST`
+/// +FRA01 4,096.00 GiB limit, 2,711.05 used, 1.32 reclaimable, 2,143 files: 66 %, no alarm.
+#[test]
+fn fixture_a_two_thirds_full_area_is_fine() {
+    let pair = Pair {
+        primary_fra: Some((4096, 2711.05 / 4096.0 * 100.0, 1.32 / 4096.0 * 100.0)),
+        ..healthy_async()
+    };
+    let a = assess(&pair, 60);
+    assert!(get(&a, "primary-fra-full").is_none(), "{:?}", ids(&a));
+    assert!(get(&a, "primary-archiving-stuck").is_none());
+}
