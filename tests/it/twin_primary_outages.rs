@@ -111,3 +111,30 @@ fn twin_healthy_primary_waits_on_no_archiver_or_checkpoint() {
     let f = last.fra.expect("fra");
     assert!(f.used_net_pct().unwrap() < 85.0);
 }
+
+/// Review C1's frozen primary, end to end: `check` over the last three minutes of
+/// archiver-stuck (no commit in them) is CRIT, not "UNKNOWN, warming up".
+#[test]
+fn twin_archiver_stuck_last_three_minutes_check_is_crit_not_warming_up() {
+    use dgscope::causes::{Status, Thresholds};
+    use dgscope::report::check::{pull_entries, run_check};
+    use dgscope::source::twin::Twin;
+    use dgscope::source::PullSource;
+    use std::time::Duration;
+    let mut twin = Twin::new(Scenario::ArchiverStuck, 5);
+    for _ in 0..150 {
+        twin.next_tick();
+    }
+    let d = Duration::from_secs(180);
+    let Ok::<_, std::convert::Infallible>(r) = run_check(
+        pull_entries(&mut twin, d),
+        Some(d),
+        Thresholds::default(),
+        None,
+    );
+    assert!(!r.assessment.warming_up);
+    assert_eq!(r.status(), Status::Crit);
+    let ids: Vec<&str> = r.assessment.findings.iter().map(|f| f.id).collect();
+    assert_eq!(ids[0], "primary-archiving-stuck", "{ids:?}");
+    assert!(ids.contains(&"primary-hung"), "{ids:?}");
+}
