@@ -74,7 +74,11 @@ impl CauseEngine {
         let th = &self.thresholds;
         let ctx = Context::new(metrics, window, standby);
         let now = ctx.now;
-        let warming_up = ctx.primary_samples() < th.min_samples || ctx.lfs_waits() == 0;
+        // Rates need commits to average; a primary with none is idle or frozen. A frozen one
+        // (stall waits on the commit path) is judged by the state rules, never "warming up".
+        let rates_ready = ctx.primary_samples() >= th.min_samples && ctx.lfs_waits() > 0;
+        let warming_up = ctx.primary_samples() < th.min_samples
+            || (ctx.lfs_waits() == 0 && !rules::primary_stalled(&ctx));
         let standby_stale = ctx.standby.is_some() && !ctx.standby_current;
         // The member's role decides (a far sync passed as --standby has a standby slot).
         let transport_only = ctx.standby_is_far_sync();
@@ -84,12 +88,13 @@ impl CauseEngine {
             self.last_eval = Some(now);
             for spec in rules::all() {
                 let id = spec.id;
-                let current =
-                    if (warming_up && spec.kind != Kind::State) || (transport_only && spec.apply) {
-                        None
-                    } else {
-                        (spec.eval)(&ctx, th)
-                    };
+                let current = if (!rates_ready && spec.kind != Kind::State)
+                    || (transport_only && spec.apply)
+                {
+                    None
+                } else {
+                    (spec.eval)(&ctx, th)
+                };
                 let st = self.states.entry(id).or_default();
                 match current {
                     Some(mut f) => {

@@ -25,4 +25,6 @@ mod tests;
 #[cfg(test)]
 mod tests_part3;
 #[cfg(test)]
+mod tests_primary;
+#[cfg(test)]
 mod tests_state;

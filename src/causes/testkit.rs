@@ -96,6 +96,15 @@ pub struct Pair {
     /// The primary's `V$DATAFILE` unrecoverable rows as (file, change# at 0 s, change#
     /// gained per second, seconds before now of its time).
     pub unrecoverable: Option<Vec<(u32, u64, u64, i64)>>,
+    /// The primary's recovery area: (limit GB, used % at 0 s, reclaimable %), and the used
+    /// share it gains per minute.
+    pub primary_fra: Option<(u64, f64, f64)>,
+    pub primary_fra_pct_per_min: f64,
+    /// `V$DATAGUARD_STATUS` rows (at second, severity, ORA code, text) on the primary.
+    pub primary_messages: Vec<(i64, String, i64, String)>,
+    /// Further primary waits per second as (event, waits, average ms): the switch and
+    /// buffer stalls.
+    pub primary_waits: Vec<(&'static str, f64, f64)>,
 }
 
 impl Default for Pair {
@@ -161,6 +170,10 @@ impl Default for Pair {
             fsfo: None,
             force_logging: None,
             unrecoverable: None,
+            primary_fra: None,
+            primary_fra_pct_per_min: 0.0,
+            primary_messages: vec![],
+            primary_waits: vec![],
         }
     }
 }
@@ -264,6 +277,9 @@ impl Acc {
             self.event("s", event::RFS_RANDOM_IO, p.writes_per_s, r, &[]);
         }
         self.event("s", event::CHECKPOINT_COMPLETED, 0.01, 500.0, &[]);
+        for &(name, waits, ms) in &p.primary_waits {
+            self.event("p", name, waits, ms, &[]);
+        }
         for (k, v) in [
             (stat::USER_COMMITS, p.tps),
             (stat::REDO_SIZE, p.redo_mb_s * 1048576.0),
@@ -316,6 +332,10 @@ impl Pair {
             event::LOG_FILE_SYNC,
             event::LOG_FILE_PARALLEL_WRITE,
             event::SYNC_REMOTE_WRITE,
+            event::LOG_FILE_SWITCH_COMPLETION,
+            event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
+            event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+            event::LOG_BUFFER_SPACE,
         ] {
             if let Some(e) = acc.get_event("p", name) {
                 s.events.insert(name.into(), e);
@@ -412,6 +432,32 @@ impl Pair {
             (self.log_buffer_mb * 1048576).to_string().into(),
         );
         s.params = Some(std::sync::Arc::new(params));
+        if let Some((gb, used, recl)) = self.primary_fra {
+            let limit = gb * 1_073_741_824;
+            // Read once a minute, as the Oracle source reads it.
+            let minute = (i.max(0) / 60 * 60) as f64 / 60.0;
+            let used = (used + self.primary_fra_pct_per_min * minute).min(100.0);
+            s.fra = Some(Fra {
+                limit_bytes: limit,
+                used_bytes: (limit as f64 * used / 100.0) as u64,
+                reclaimable_bytes: (limit as f64 * recl / 100.0) as u64,
+                files: Some(1843),
+            });
+        }
+        s.dg_messages = Some(
+            self.primary_messages
+                .iter()
+                .filter(|m| m.0 == i)
+                .map(|(at, sev, code, text)| DgMessage {
+                    time: t0().add_millis(at * 1000),
+                    severity: sev.clone(),
+                    facility: Some("Log Transport Services".into()),
+                    error_code: Some(*code),
+                    dest_id: Some(1),
+                    message: text.clone(),
+                })
+                .collect(),
+        );
         s
     }
 

@@ -79,6 +79,19 @@ pub struct Thresholds {
     /// …and either at this many times its threshold is CRIT. `check`'s perfdata thresholds
     /// are these same numbers.
     pub lag_high_crit_factor: f64,
+    /// primary-fra-full: the primary's recovery area used net of reclaimable, percent of the
+    /// limit, WARN and CRIT…
+    pub primary_fra_warn_pct: f64,
+    pub primary_fra_crit_pct: f64,
+    /// …and how far back its growth is measured (it is read once a minute).
+    pub primary_fra_growth_s: f64,
+    /// primary-hung: seconds of completed commit-path waits in a window without commits.
+    pub primary_hung_wait_s: f64,
+    /// checkpoint-incomplete: `log file switch completion` counts from this many seconds
+    /// waited per second of window.
+    pub switch_wait_s_per_s: f64,
+    /// log-buffer-space: seconds waited per second of window (the sample has no DB time).
+    pub log_buffer_space_s_per_s: f64,
 }
 
 impl Thresholds {
@@ -141,6 +154,12 @@ impl Default for Thresholds {
             lag_high_transport_s: 30.0,
             lag_high_apply_s: 300.0,
             lag_high_crit_factor: 4.0,
+            primary_fra_warn_pct: 85.0,
+            primary_fra_crit_pct: 97.0,
+            primary_fra_growth_s: 300.0,
+            primary_hung_wait_s: 10.0,
+            switch_wait_s_per_s: 0.01,
+            log_buffer_space_s_per_s: 0.01,
         }
     }
 }

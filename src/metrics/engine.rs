@@ -132,7 +132,14 @@ pub struct SlotSeries {
     /// error naming recovery or MRP), however long ago: whether apply was switched off on
     /// purpose or died of an error outlives any window.
     last_recovery_message: Option<crate::sample::DgMessage>,
+    /// The recovery area as read (`V$RECOVERY_FILE_DEST`, a slow part): a new entry when
+    /// its figures change or a minute after the last, the newest [`FRA_READS`] only, so its
+    /// growth over minutes needs no raw history.
+    fra_reads: std::collections::VecDeque<(Timestamp, crate::sample::Fra)>,
 }
+
+/// How many recovery-area reads a slot keeps ([`SlotSeries::fra_reads`]).
+pub const FRA_READS: usize = 12;
 
 /// `ORA-16037: user requested cancel of managed recovery operation`.
 pub const ORA_RECOVERY_CANCEL: i64 = 16037;
@@ -167,6 +174,7 @@ impl SlotSeries {
             slow_read: slow::ReadTimes::default(),
             dest_gap_since: Vec::new(),
             last_recovery_message: None,
+            fra_reads: std::collections::VecDeque::new(),
         }
     }
 
@@ -178,6 +186,18 @@ impl SlotSeries {
         }
         // A slow part not read this time is the latest one read: every consumer sees it.
         self.slow_read.observe(&s);
+        if let Some(f) = s.fra.filter(|_| !s.is_error()) {
+            let new = self
+                .fra_reads
+                .back()
+                .is_none_or(|(t, last)| *last != f || s.t.secs_since(*t) >= 60.0);
+            if new {
+                self.fra_reads.push_back((s.t, f));
+                if self.fra_reads.len() > FRA_READS {
+                    self.fra_reads.pop_front();
+                }
+            }
+        }
         if let Some(prev) = self.last_good.as_deref() {
             if slow::needs_fill(&s, prev) {
                 slow::fill(Arc::make_mut(&mut s), prev);
@@ -248,6 +268,11 @@ impl SlotSeries {
             self.last_good = Some(s.clone());
         }
         self.last = Some(s);
+    }
+
+    /// The recovery area's recent reads, oldest first: `(time read, figures)`.
+    pub fn fra_reads(&self) -> impl DoubleEndedIterator<Item = &(Timestamp, crate::sample::Fra)> {
+        self.fra_reads.iter()
     }
 
     /// The newest sample, good or failed.

@@ -47,6 +47,9 @@ fn expected(s: Scenario) -> Option<&'static str> {
         Scenario::FsfoOverLagLimit => Some("fsfo-not-ready"),
         Scenario::Nologging => Some("unrecoverable-changes"),
         Scenario::TwoSyncOneSlow => Some("standby-redo-write-slow"),
+        Scenario::ArchiverStuck => Some("primary-archiving-stuck"),
+        Scenario::PrimaryFraFilling => Some("primary-fra-full"),
+        Scenario::CheckpointIncomplete => Some("checkpoint-incomplete"),
     }
 }
 
@@ -61,6 +64,9 @@ const PART_3: &[Scenario] = &[
     Scenario::FsfoOverLagLimit,
     Scenario::Nologging,
     Scenario::TwoSyncOneSlow,
+    Scenario::ArchiverStuck,
+    Scenario::PrimaryFraFilling,
+    Scenario::CheckpointIncomplete,
 ];
 
 fn check(s: Scenario, seed: u64, minutes: u64) -> CheckResult {

@@ -72,6 +72,7 @@ mod twin_calibration;
 mod twin_cli;
 mod twin_invariants;
 mod twin_part3;
+mod twin_primary_outages;
 mod twin_scenarios;
 mod twin_standby_state;
 mod twin_topology;

@@ -5,6 +5,7 @@ mod commit_path;
 mod config;
 mod lag;
 mod member_state;
+mod primary;
 mod spec;
 mod standby_state;
 
@@ -12,6 +13,7 @@ pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
 pub(crate) use config::{srl_layout, switches_per_hour};
 pub(crate) use lag::transport_lag_slope;
+pub(crate) use primary::primary_stalled;
 pub(crate) use standby_state::{apply_stopped_now, fra_full};
 
 use super::context::Context;
@@ -28,6 +30,7 @@ const FAMILIES: &[&[RuleSpec]] = &[
     lag::RULES,
     standby_state::RULES,
     member_state::RULES,
+    primary::RULES,
 ];
 
 /// Every registered rule.
@@ -143,7 +146,7 @@ mod registry_tests {
                 r.id
             );
         }
-        assert_eq!(ids.len(), 28);
+        assert_eq!(ids.len(), 33);
     }
 
     #[test]

@@ -159,9 +159,9 @@ fn primary_events(f: Features) -> Vec<&'static str> {
         event::LOG_FILE_PARALLEL_WRITE,
         "LGWR wait for redo copy",
         event::LOG_FILE_SWITCH_COMPLETION,
-        "log file switch (checkpoint incomplete)",
-        "log file switch (archiving needed)",
-        "log buffer space",
+        event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+        event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
+        event::LOG_BUFFER_SPACE,
     ];
     if f.lns_events {
         v.extend([event::LNS_WAIT_ON_SENDREQ, "LGWR-LNS wait on channel"]);

@@ -51,6 +51,9 @@ pub struct Lgwr {
     pub sequence: u64,
     /// Bytes whose write completed, since the fluid model last took them.
     pub written_step: u64,
+    /// When the thread's recent log switches completed, newest last (the logs DBWR may
+    /// still be checkpointing).
+    switched: std::collections::VecDeque<Ns>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,6 +114,10 @@ pub struct CommitCounters {
     pub log_file_parallel_write: EventAcc,
     pub sync_remote_write: EventAcc,
     pub log_file_switch_completion: EventAcc,
+    /// Sessions stopped because ARCn cannot archive (one wait per second: Oracle's wait
+    /// times out and starts again).
+    pub log_file_switch_archiving_needed: EventAcc,
+    pub log_file_switch_checkpoint_incomplete: EventAcc,
     /// The standby's SRL writes under SYNC (`RFS random i/o`), recorded where they happen.
     pub rfs_random_io: EventAcc,
     pub user_commits: u64,
@@ -172,6 +179,14 @@ pub struct CommitPath {
     pub standby_rejects: bool,
     /// Seed of the SYNC stall windows, so they are fixed per `(scenario, seed)`.
     stall_seed: u64,
+    /// Sessions stopped on a stuck archiver, waiting for a switch that never comes.
+    stuck: Vec<u32>,
+    /// Their waiting so far (ns summed over sessions), and the waits counted of it.
+    stuck_ns: u128,
+    stuck_waits: u64,
+    /// `redo_written` when the current scenario began: the primary's recovery area grows
+    /// from its start value by what was archived since.
+    fra_base: u64,
     p: Params,
 }
 
@@ -191,6 +206,7 @@ impl CommitPath {
                 log_used: p.orl_bytes * u64::from(t + 1) / (u64::from(p.threads) + 1),
                 sequence: first_sequence + u64::from(t) * 7,
                 written_step: 0,
+                switched: std::collections::VecDeque::new(),
             })
             .collect();
         let post_mode = match p.post.start_polling_us {
@@ -216,6 +232,10 @@ impl CommitPath {
             events: 0,
             standby_rejects: false,
             stall_seed: seed,
+            stuck: Vec::new(),
+            stuck_ns: 0,
+            stuck_waits: 0,
+            fra_base: 0,
             p: p.clone(),
         };
         cp.set_sessions(p.sessions);
@@ -241,7 +261,36 @@ impl CommitPath {
             ..AdaptiveWindow::default()
         };
         self.link = Link::default();
+        self.fra_base = self.c.redo_written;
+        // A new scenario brings its own recovery area: stopped sessions resume.
+        for sid in std::mem::take(&mut self.stuck) {
+            let think = self.think_ns(self.now);
+            self.heap.push(self.now + think, sid);
+        }
         self.set_sessions(p.sessions);
+    }
+
+    /// The primary's recovery area in use (bytes): its start value, plus what was archived
+    /// since when it `fills`, at most its limit.
+    pub fn primary_fra_used(&self) -> f64 {
+        let f = &self.p.primary_fra;
+        let grown = if f.fills {
+            self.c.redo_written.saturating_sub(self.fra_base) as f64
+        } else {
+            0.0
+        };
+        (f.used_bytes as f64 + grown).min(f.limit_bytes as f64)
+    }
+
+    /// ARCn cannot archive: the recovery area that fills is full.
+    pub fn archiving_stuck(&self) -> bool {
+        let f = &self.p.primary_fra;
+        f.fills && self.primary_fra_used() >= f.limit_bytes as f64
+    }
+
+    /// Sessions stopped on the stuck archiver.
+    pub fn stuck_sessions(&self) -> usize {
+        self.stuck.len()
     }
 
     fn set_sessions(&mut self, n: u32) {
@@ -309,6 +358,19 @@ impl CommitPath {
 
     /// Runs every event up to and including `t_end`.
     pub fn run_until(&mut self, t_end: Ns) {
+        // Stopped sessions wait all along; each wait ends on its one-second timeout.
+        if !self.stuck.is_empty() {
+            self.stuck_ns += self.stuck.len() as u128 * u128::from(t_end - self.now.min(t_end));
+            let waits = (self.stuck_ns / u128::from(NS_PER_S as u64)) as u64;
+            if waits > self.stuck_waits {
+                self.c.log_file_switch_archiving_needed.add_bulk(
+                    waits - self.stuck_waits,
+                    1e6,
+                    0.02,
+                );
+                self.stuck_waits = waits;
+            }
+        }
         while let Some((t, id)) = self.heap.pop_until(t_end) {
             self.now = t;
             self.events += 1;
@@ -323,12 +385,18 @@ impl CommitPath {
 
     fn on_commit(&mut self, t: Ns, sid: u32) {
         let bytes = self.p.redo_per_commit as u32;
+        let stuck = self.archiving_stuck();
         let s = &mut self.sessions[sid as usize];
         if s.retired {
             s.alive = false;
             return;
         }
         s.commit_t = t;
+        if stuck {
+            // No online log to switch into: the session's redo waits for ARCn.
+            self.stuck.push(sid);
+            return;
+        }
         s.bytes = bytes;
         let th = s.thread as usize;
         self.c.user_commits += 1;
@@ -510,6 +578,31 @@ impl CommitPath {
                 self.c.log_file_switch_completion.add(sw as u64);
             }
             service += sw;
+            // The log LGWR enters now was left `orl_groups − 1` switches ago; its checkpoint
+            // must be complete before it is reused.
+            let reuse = self.p.orl_groups.max(2) as usize - 1;
+            let lg = &mut self.lgwr[thi];
+            let mut ckpt_us = 0.0;
+            if let Some(c) = self.p.primary_ckpt_s {
+                if lg.switched.len() >= reuse {
+                    let left = lg.switched[lg.switched.len() - reuse];
+                    let done = left + (c * NS_PER_S) as Ns;
+                    ckpt_us = done.saturating_sub(t) as f64 / 1000.0;
+                }
+            }
+            lg.switched
+                .push_back(t + ((service + ckpt_us) * 1000.0) as Ns);
+            while lg.switched.len() > reuse {
+                lg.switched.pop_front();
+            }
+            if ckpt_us > 0.0 {
+                for _ in 0..self.lgwr[thi].inflight.len() {
+                    self.c
+                        .log_file_switch_checkpoint_incomplete
+                        .add(ckpt_us as u64);
+                }
+                service += ckpt_us;
+            }
             self.last_ckpt = Some(t);
         }
         let done = t + (service * 1000.0) as Ns;

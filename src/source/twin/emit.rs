@@ -379,6 +379,21 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         &c.log_file_switch_completion,
         Foreground,
     );
+    for (name, acc) in [
+        (
+            event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
+            &c.log_file_switch_archiving_needed,
+        ),
+        (
+            event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+            &c.log_file_switch_checkpoint_incomplete,
+        ),
+    ] {
+        // V$SYSTEM_EVENT has a row only once the event was waited on.
+        if !acc.is_empty() {
+            put_event(&mut s, name, acc, Foreground);
+        }
+    }
     let stats = [
         (stat::USER_COMMITS, c.user_commits),
         (stat::REDO_SIZE, c.redo_size),
@@ -474,7 +489,12 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         params.insert("_use_adaptive_log_file_sync".into(), "FALSE".into());
     }
     s.params = Some(Arc::new(params));
-    s.fra = Some(fra(&p.primary_fra, p.primary_fra.used_bytes as f64, 0));
+    let archived = (twin.cp.primary_fra_used() - p.primary_fra.used_bytes as f64).max(0.0);
+    s.fra = Some(fra(
+        &p.primary_fra,
+        twin.cp.primary_fra_used(),
+        (archived / p.orl_bytes as f64) as u64,
+    ));
     s.unrecoverable = Some(Arc::new(unrecoverable(twin, &p, t)));
     s.dg_messages = Some(twin.msgs.take_primary());
     s

@@ -31,6 +31,9 @@ pub struct View<'a> {
     pub orl_bytes: u64,
     /// Current sequence per primary thread.
     pub sequences: &'a [u64],
+    /// The primary's ARCn cannot archive (its recovery area is full), and that area's limit.
+    pub primary_arch_stuck: bool,
+    pub primary_fra_limit: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -41,6 +44,7 @@ struct Seen {
     apply_cancelled: bool,
     fra_warned: bool,
     next_fra_retry_s: Option<f64>,
+    next_arch_retry_s: Option<f64>,
 }
 
 /// Rows not yet handed to a sample, per side.
@@ -63,6 +67,7 @@ impl Default for StatusLog {
                 apply_cancelled: false,
                 fra_warned: false,
                 next_fra_retry_s: None,
+                next_arch_retry_s: None,
             },
         }
     }
@@ -157,10 +162,48 @@ impl StatusLog {
             self.seen.next_fra_retry_s = Some(v.t_s + FRA_RETRY_S);
             self.fra_full(t, v);
         }
+        if v.primary_arch_stuck && self.seen.next_arch_retry_s.is_none_or(|n| v.t_s >= n) {
+            self.seen.next_arch_retry_s = Some(v.t_s + FRA_RETRY_S);
+            self.primary_arch_stuck(t, v);
+        }
         self.seen.link_down = v.link_down;
         self.seen.resolving_gap = v.resolving_gap;
         self.seen.mrp_died = v.mrp_died;
         self.seen.apply_cancelled = v.apply_cancelled;
+    }
+
+    /// The primary's ARCn cannot archive into its full recovery area: the alert log's
+    /// ORA-19809 / ORA-19804, the log it cannot archive (ORA-16038) and the archiver error
+    /// sessions get (ORA-00257), repeated on each retry.
+    fn primary_arch_stuck(&mut self, t: Timestamp, v: &View) {
+        let seq = v.sequences.first().copied().unwrap_or(0);
+        for (code, text) in [
+            (
+                19809,
+                "ARC1: Error 19809 Creating archive log file to '+FRA'".to_string(),
+            ),
+            (
+                19809,
+                "ORA-19809: limit exceeded for recovery files".to_string(),
+            ),
+            (
+                19804,
+                format!(
+                    "ORA-19804: cannot reclaim {} bytes disk space from {} bytes limit",
+                    v.orl_bytes, v.primary_fra_limit
+                ),
+            ),
+            (
+                16038,
+                format!("ORA-16038: log 1 sequence# {seq} cannot be archived"),
+            ),
+            (
+                257,
+                "ORA-00257: archiver error. Connect internal only, until freed.".to_string(),
+            ),
+        ] {
+            self.primary.push(msg(t, "Error", LTS, code, 1, text));
+        }
     }
 
     /// ARCn cannot archive the full SRLs; RFS finds none free for the next log.
@@ -289,6 +332,8 @@ mod tests {
             fra_full: false,
             orl_bytes: 10,
             sequences: seqs,
+            primary_arch_stuck: false,
+            primary_fra_limit: 100,
         }
     }
 

@@ -63,6 +63,8 @@ pub struct Internals {
     pub apply_lag_s: f64,
     /// Unapplied redo the standby held before the run (a DELAY's backlog).
     pub preloaded: f64,
+    /// Sessions stopped on the primary's stuck archiver.
+    pub stuck_sessions: usize,
 }
 
 pub struct Twin {
@@ -267,6 +269,8 @@ impl Twin {
                 fra_full: self.sb.rfs_blocked(),
                 orl_bytes: p.orl_bytes,
                 sequences: &sequences,
+                primary_arch_stuck: self.cp.archiving_stuck(),
+                primary_fra_limit: p.primary_fra.limit_bytes,
             });
             t = step_end;
         }
@@ -332,6 +336,7 @@ impl Twin {
             transport_lag_s: self.sb.transport_lag_s,
             apply_lag_s: self.sb.apply_lag_s,
             preloaded: self.sb.c.preloaded,
+            stuck_sessions: self.cp.stuck_sessions(),
         }
     }
 

@@ -276,8 +276,15 @@ pub struct Params {
     /// A NOLOGGING load on the primary with FORCE_LOGGING off: `V$DATAFILE` shows
     /// unrecoverable changes.
     pub nologging: bool,
+    /// The primary's recovery area. With `fills`, every archived byte of redo stays in it
+    /// (the deletion policy keeps logs not yet applied and backed up); once full, ARCn
+    /// stops and sessions wait on `log file switch (archiving needed)`.
     pub primary_fra: FraParams,
     pub standby_fra: FraParams,
+    /// The primary's DBWR needs this many seconds to complete the checkpoint of a log it
+    /// switched out of: LGWR reusing that log earlier waits `log file switch (checkpoint
+    /// incomplete)`. `None`: checkpoints always complete in time.
+    pub primary_ckpt_s: Option<f64>,
     /// Active Data Guard (READ ONLY WITH APPLY): the standby has `lag_hist`.
     pub active_dg: bool,
     /// The configuration the twin plays (issue 13's topologies).
@@ -428,6 +435,7 @@ impl Params {
                 files: 1610,
                 fills: false,
             },
+            primary_ckpt_s: None,
             active_dg: false,
             topology: Topology::Pair,
         }

@@ -43,6 +43,9 @@ pub enum Scenario {
     FsfoOverLagLimit,
     Nologging,
     TwoSyncOneSlow,
+    ArchiverStuck,
+    PrimaryFraFilling,
+    CheckpointIncomplete,
 }
 
 /// An unknown scenario name; the message lists the valid ones.
@@ -53,7 +56,7 @@ pub struct UnknownScenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 33] = [
+    pub const ALL: [Scenario; 36] = [
         Scenario::HealthySync,
         Scenario::Fastsync,
         Scenario::HealthyAsync,
@@ -87,6 +90,9 @@ impl Scenario {
         Scenario::FsfoOverLagLimit,
         Scenario::Nologging,
         Scenario::TwoSyncOneSlow,
+        Scenario::ArchiverStuck,
+        Scenario::PrimaryFraFilling,
+        Scenario::CheckpointIncomplete,
     ];
 
     pub fn name(self) -> &'static str {
@@ -124,6 +130,9 @@ impl Scenario {
             Scenario::FsfoOverLagLimit => "fsfo-over-lag-limit",
             Scenario::Nologging => "nologging",
             Scenario::TwoSyncOneSlow => "two-sync-one-slow",
+            Scenario::ArchiverStuck => "archiver-stuck",
+            Scenario::PrimaryFraFilling => "primary-fra-filling",
+            Scenario::CheckpointIncomplete => "checkpoint-incomplete",
         }
     }
 
@@ -166,6 +175,9 @@ impl Scenario {
             Scenario::SyncNetTimeout => "MaxAvailability; the SYNC link stalls 70 s past NET_TIMEOUT: ORA-16198, REOPEN 300 s, resync",
             Scenario::FsfoOverLagLimit => "fast-start failover to an ASYNC target on a 15 MB/s link: lag passes the 30 s lag limit",
             Scenario::TwoSyncOneSlow => "SYNC to two standbys; the second's 2-member SRLs write in ~4 ms: every commit waits for it",
+            Scenario::ArchiverStuck => "ASYNC; the primary's recovery area fills at minute 2, ARCn stops (ORA-19809, ORA-16038, ORA-00257), sessions pile up on log file switch (archiving needed), commits stop",
+            Scenario::PrimaryFraFilling => "ASYNC; the primary's recovery area grows from 80 % to 96 % in 7 min: the deletion policy keeps every archived log not yet applied and backed up",
+            Scenario::CheckpointIncomplete => "small online logs and a slow DBWR: LGWR cycles back to a log still being checkpointed, log file switch (checkpoint incomplete) stalls",
             Scenario::Nologging => "a NOLOGGING load on the primary with FORCE_LOGGING off: unrecoverable changes in V$DATAFILE",
         }
     }
@@ -403,6 +415,43 @@ impl Scenario {
                 });
             }
             Scenario::Nologging => p.nologging = true,
+            Scenario::ArchiverStuck => {
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 500.0 * MB;
+                p.active_dg = true;
+                // Two minutes of archived redo left in a 64 GB area, nothing reclaimable (a
+                // standby was down for hours under APPLIED ON ALL STANDBY). Time is
+                // compressed: a real primary hangs once every online log waits for ARCn,
+                // the twin the moment the area is full.
+                let left = (120.0 * p.nominal_redo_bps()) as u64;
+                p.primary_fra = FraParams {
+                    limit_bytes: 64 << 30,
+                    used_bytes: (64u64 << 30) - left,
+                    reclaimable_bytes: 0,
+                    files: 3120,
+                    fills: true,
+                };
+            }
+            Scenario::PrimaryFraFilling => {
+                p.transport = Transport::Async;
+                p.ship_bw_bps = 500.0 * MB;
+                p.active_dg = true;
+                // Sized so the archived redo adds 16 % of the limit in 7 minutes: 80 % → 96 %.
+                let limit = p.nominal_redo_bps() * 420.0 / 0.16;
+                p.primary_fra = FraParams {
+                    limit_bytes: limit as u64,
+                    used_bytes: (limit * 0.80) as u64,
+                    reclaimable_bytes: 0,
+                    files: 2870,
+                    fills: true,
+                };
+            }
+            Scenario::CheckpointIncomplete => {
+                // 256 MB logs last ~30 s per thread; DBWR needs 110 s to checkpoint one, so
+                // LGWR comes back to a log (after 3 others) before its checkpoint completes.
+                p.orl_bytes = 256 * MB as u64;
+                p.primary_ckpt_s = Some(110.0);
+            }
             Scenario::TwoSyncOneSlow => {
                 // The near standby as healthy-sync; the second SYNC standby's SRL groups
                 // have two members on a slow disk, each write ~4 ms.

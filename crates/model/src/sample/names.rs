@@ -6,6 +6,13 @@ pub mod event {
     pub const LOG_FILE_PARALLEL_WRITE: &str = "log file parallel write";
     pub const SYNC_REMOTE_WRITE: &str = "SYNC Remote Write";
     pub const LOG_FILE_SWITCH_COMPLETION: &str = "log file switch completion";
+    /// Sessions wait for ARCn: the next online log is not archived yet.
+    pub const LOG_FILE_SWITCH_ARCHIVING_NEEDED: &str = "log file switch (archiving needed)";
+    /// Sessions wait for DBWR: the next online log's checkpoint has not completed.
+    pub const LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE: &str =
+        "log file switch (checkpoint incomplete)";
+    /// Sessions wait for room in the log buffer (LGWR writes too slowly).
+    pub const LOG_BUFFER_SPACE: &str = "log buffer space";
     pub const RFS_RANDOM_IO: &str = "RFS random i/o";
     pub const RFS_WRITE: &str = "RFS write";
     pub const CHECKPOINT_COMPLETED: &str = "checkpoint completed";
