@@ -113,7 +113,8 @@ fn the_password_from_the_environment_reaches_the_driver_and_nothing_else() {
     }
     src.collector.stop();
     assert_eq!(
-        rec.counts().1, 0,
+        rec.counts().1,
+        0,
         "the fake accepted the password: it was passed through"
     );
 
