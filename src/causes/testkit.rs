@@ -332,6 +332,7 @@ impl Pair {
             event::LOG_FILE_SYNC,
             event::LOG_FILE_PARALLEL_WRITE,
             event::SYNC_REMOTE_WRITE,
+            event::ASYNC_REMOTE_WRITE,
             event::LOG_FILE_SWITCH_COMPLETION,
             event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
             event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,

@@ -4,6 +4,7 @@ use super::finding::{Assessment, Severity, Status};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;
+use crate::sample::names::event;
 use crate::sample::DestStatus;
 use std::time::Duration;
 
@@ -355,6 +356,52 @@ fn seed002_transport_lag_is_transport_not_apply() {
         ..pair
     };
     assert!(!has(&assess(&small, 60), "transport-bandwidth"));
+}
+
+/// The ASYNC link's own evidence: the transport process's network send time next to the
+/// standby's RFS write time says where the shipping time goes (the link, not the disk).
+#[test]
+fn transport_bandwidth_shows_the_async_send_and_the_standby_rfs_write() {
+    let pair = Pair {
+        sync: false,
+        remote_ms: None,
+        rfs_ms: Some(0.5),
+        lfs_ms: 0.7,
+        redo_mb_s: 140.0,
+        transport_lag_s: 251.0,
+        apply_lag_s: 251.0,
+        apply_mb_s: 109.0,
+        primary_waits: vec![(event::ASYNC_REMOTE_WRITE, 80.0, 6.5)],
+        ..Pair::default()
+    };
+    let a = assess(&pair, 90);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == "transport-bandwidth")
+        .expect("transport-bandwidth");
+    let value = |metric: &str| {
+        f.evidence
+            .iter()
+            .find(|e| e.metric == metric)
+            .map(|e| e.value)
+    };
+    let send = value("ASYNC Remote Write avg").expect("the send time is evidence");
+    assert!((send - 6.5).abs() < 0.05, "{send}");
+    let rfs = value("standby RFS write avg").expect("the RFS write is evidence");
+    assert!((rfs - 0.5).abs() < 0.05, "{rfs}");
+    // Without the event (11.2, or an older recording) the line is absent, never 0.
+    let older = Pair {
+        primary_waits: vec![],
+        ..pair
+    };
+    let b = assess(&older, 90);
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.id == "transport-bandwidth")
+        .expect("transport-bandwidth");
+    assert!(f.evidence.iter().all(|e| e.metric != "ASYNC Remote Write avg"));
 }
 
 #[test]

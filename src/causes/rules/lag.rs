@@ -274,6 +274,31 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             ));
         }
     }
+    // Where the time goes on an ASYNC link: the transport process waiting on the network
+    // send (12c+ `ASYNC Remote Write`), and the standby's RFS writing what arrives. A slow
+    // send next to fast RFS writes puts the limit on the link, not on the standby's disk.
+    if let Some(m) = ctx
+        .p
+        .as_ref()
+        .and_then(|d| d.event_avg(event::ASYNC_REMOTE_WRITE))
+    {
+        evidence.push(ev(
+            "ASYNC Remote Write avg",
+            m.0,
+            "ms",
+            None,
+            "V$SYSTEM_EVENT (primary)",
+        ));
+    }
+    if let Some(rfs) = ctx.rfs() {
+        evidence.push(ev(
+            "standby RFS write avg",
+            rfs,
+            "ms",
+            None,
+            "V$SYSTEM_EVENT (standby)",
+        ));
+    }
     let severity = if transport >= th.lag_crit_s {
         Severity::Crit
     } else {

@@ -5,6 +5,8 @@ pub mod event {
     pub const LOG_FILE_SYNC: &str = "log file sync";
     pub const LOG_FILE_PARALLEL_WRITE: &str = "log file parallel write";
     pub const SYNC_REMOTE_WRITE: &str = "SYNC Remote Write";
+    /// The ASYNC transport process (TTnn) waiting to send redo over the network (12c+).
+    pub const ASYNC_REMOTE_WRITE: &str = "ASYNC Remote Write";
     pub const LOG_FILE_SWITCH_COMPLETION: &str = "log file switch completion";
     /// Sessions wait for ARCn: the next online log is not archived yet.
     pub const LOG_FILE_SWITCH_ARCHIVING_NEEDED: &str = "log file switch (archiving needed)";
