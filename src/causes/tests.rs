@@ -401,7 +401,10 @@ fn transport_bandwidth_shows_the_async_send_and_the_standby_rfs_write() {
         .iter()
         .find(|f| f.id == "transport-bandwidth")
         .expect("transport-bandwidth");
-    assert!(f.evidence.iter().all(|e| e.metric != "ASYNC Remote Write avg"));
+    assert!(f
+        .evidence
+        .iter()
+        .all(|e| e.metric != "ASYNC Remote Write avg"));
 }
 
 #[test]

@@ -5,8 +5,9 @@ use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
 use crate::pipeline::whatif::TwinWhatIf;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
+use crate::sample::Slot;
 use crate::source::twin::{Scenario, Twin};
-use crate::source::SourceEvent;
+use crate::source::{ConnState, SourceEvent};
 use std::convert::Infallible;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,25 +29,133 @@ fn live(
     profile_password: Option<&crate::source::oracle::Secret>,
 ) -> Result<Checked, Failure> {
     // Anything that stops a check from judging is UNKNOWN, whatever `start` would exit with.
-    let mut src =
-        super::live::start(&args.conn, profile_password).map_err(|f| unknown(f.message))?;
-    let duration = args.duration.unwrap_or(Duration::from_secs(60));
+    let src = super::live::start(&args.conn, profile_password).map_err(|f| unknown(f.message))?;
+    let targets: Vec<(Slot, String)> = super::live::plan(&args.conn)
+        .map(|p| {
+            p.targets
+                .into_iter()
+                .map(|(slot, spec, _)| (slot, spec.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    judge_live(
+        src,
+        &targets,
+        args.duration.unwrap_or(Duration::from_secs(60)),
+        thresholds,
+    )
+}
+
+/// What each member's connection said, for the lines a failed check prints.
+#[derive(Default)]
+struct Contact {
+    answered: bool,
+    /// `summary — fix` of the last error, and whether the collector gave up on it.
+    last_error: Option<(String, bool)>,
+    /// Parts of a sample the database refused (a missing grant): the rest was judged.
+    part_errors: std::collections::BTreeSet<String>,
+}
+
+/// Judges what a live source delivers for `duration`. A member that never answered is not
+/// judged as a database in trouble: when the primary never answered, or a member's login was
+/// refused for good (a wrong password is not retried), the check is UNKNOWN with the
+/// connection error as lines — what, where (the member and its connect string, never a
+/// password), and how to fix it. A member that answered and then went away is judged
+/// (`standby-down`), with its last error on stderr.
+pub fn judge_live(
+    mut src: super::live::LiveSource,
+    targets: &[(Slot, String)],
+    duration: Duration,
+    thresholds: crate::causes::Thresholds,
+) -> Result<Checked, Failure> {
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+    let contacts: RefCell<BTreeMap<Slot, Contact>> = RefCell::new(BTreeMap::new());
     let entries = std::iter::from_fn(|| loop {
         match src.rx.blocking_recv()? {
-            SourceEvent::Sample(s) => return Some(Ok::<_, Infallible>(Entry::Sample(s))),
+            SourceEvent::Sample(s) => {
+                let mut c = contacts.borrow_mut();
+                let c = c.entry(s.slot.clone()).or_default();
+                match &s.error {
+                    Some(e) => {
+                        let gave_up = c.last_error.as_ref().is_some_and(|l| l.1);
+                        c.last_error = Some((e.message.clone(), gave_up));
+                    }
+                    None => c.answered = true,
+                }
+                for pe in &s.errors {
+                    c.part_errors
+                        .insert(format!("{} not read: {}", pe.part, pe.message));
+                }
+                return Some(Ok::<_, Infallible>(Entry::Sample(s)));
+            }
             SourceEvent::Mark(m) => return Some(Ok(Entry::Mark(m))),
+            SourceEvent::Status {
+                slot,
+                state: ConnState::Failed { reason },
+            } => {
+                contacts.borrow_mut().entry(slot).or_default().last_error = Some((reason, true));
+                continue;
+            }
             SourceEvent::Status { .. } => continue,
             SourceEvent::End => return None,
         }
     });
-    let Ok(r) = run_check(
+    let Ok(mut r) = run_check(
         entries,
         Some(duration),
         thresholds,
         Some(&TwinWhatIf::default()),
     );
     src.collector.stop();
+    let contacts = contacts.into_inner();
+    let where_ = |slot: &Slot| {
+        let conn = targets
+            .iter()
+            .find(|(s, _)| s == slot)
+            .map(|(_, c)| format!(" ({c})"))
+            .unwrap_or_default();
+        format!("{slot}{conn}")
+    };
+    let primary = Slot::primary();
+    let refused = contacts.iter().find(|(slot, c)| {
+        (**slot == primary && !c.answered) || c.last_error.as_ref().is_some_and(|e| e.1)
+    });
+    if let Some((slot, c)) = refused {
+        let what = if c.answered {
+            format!(
+                "cannot check: dgscope stopped connecting to the {}",
+                where_(slot)
+            )
+        } else {
+            format!("cannot check: the {} did not answer", where_(slot))
+        };
+        let mut lines = vec![what];
+        match &c.last_error {
+            Some((reason, _)) => lines.extend(reason_lines(reason)),
+            None => lines.push(format!(
+                "  no sample within {} s; raise --duration or check the connect string",
+                duration.as_secs()
+            )),
+        }
+        return Err(unknown(lines.join("\n")));
+    }
+    for (slot, c) in &contacts {
+        let last = c.last_error.iter().map(|(reason, _)| reason);
+        for e in last.chain(&c.part_errors) {
+            r.result.warnings.push(format!("{}: {e}", where_(slot)));
+        }
+    }
     Ok(r)
+}
+
+/// `summary — fix` as two indented lines, each made safe (the summary quotes the database).
+fn reason_lines(reason: &str) -> Vec<String> {
+    let safe = crate::sanitize::field;
+    match reason.split_once(" — ") {
+        Some((what, fix)) => vec![format!("  {}", safe(what)), format!("  fix: {}", safe(fix))],
+        None => vec![format!("  {}", safe(reason))],
+    }
 }
 
 /// The `pair` label of a check run: `twin-<scenario>`, `replay-<file stem>`, or the live

@@ -2,7 +2,7 @@
 //! code.
 
 pub mod bugreport;
-mod check;
+pub mod check;
 mod config;
 mod demo;
 mod grants;
@@ -87,11 +87,31 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(f) => {
-            // Messages quote file contents and database errors: one line, no escapes.
-            eprintln!("dgscope: {}", crate::sanitize::field(&f.message));
+            eprint!("{}", failure_text(&f.message));
             ExitCode::from(f.code)
         }
     }
+}
+
+/// A failure as the user reads it on stderr: the first line after `dgscope: `, any further
+/// lines (the Instant Client guide is a list of steps) as lines of their own. Messages quote
+/// file contents and database errors, so every line is made safe on its own: no escape
+/// sequence reaches the terminal, and a control character shows as its picture. The builders
+/// of multi-line messages put untrusted text on one line (`sanitize::field`) so it cannot add
+/// lines of its own.
+pub fn failure_text(message: &str) -> String {
+    let mut out = String::new();
+    for (i, line) in message.trim_end().lines().enumerate() {
+        if i == 0 {
+            out.push_str("dgscope: ");
+        }
+        out.push_str(&crate::sanitize::field(line.trim_end()));
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("dgscope: failed\n");
+    }
+    out
 }
 
 /// Help and version print as clap formats them; a usage error becomes one line (what is wrong

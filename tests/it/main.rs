@@ -22,6 +22,7 @@ mod twin_support;
 
 mod accuracy_matrix;
 mod check_cli;
+mod check_live;
 mod check_perfdata;
 mod completions_man;
 mod dist;

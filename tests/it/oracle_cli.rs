@@ -43,6 +43,39 @@ fn watch_without_instant_client_explains_dpi_1047_in_one_screen() {
         assert!(err.contains(needle), "missing {needle}:\n{err}");
     }
     assert!(!err.contains("not-a-real-password"));
+    // Lines, not one line joined by ␊: what, where it looked, and the steps to fix it.
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "dgscope: cannot load the Oracle Client library (DPI-1047).",
+            "dgscope talks to Oracle through Instant Client, which is missing or not found.",
+        ],
+        "{err}"
+    );
+    assert!(lines[2].starts_with("  loader said: "), "{err}");
+    assert_eq!(
+        lines[3..],
+        [
+            "  looked in LD_LIBRARY_PATH and the system library path",
+            "To fix it (Linux x86-64):",
+            "  1. Download Instant Client Basic or Basic Light, 19c or later:",
+            "     https://www.oracle.com/database/technologies/instant-client/downloads.html",
+            "     (or install the oracle-instantclient-basic RPM)",
+            "  2. Unzip it, e.g. to /opt/oracle/instantclient_23_7",
+            "  3. Install libaio: apt-get install libaio1 (libaio1t64 on Ubuntu 24.04)",
+            "     or dnf install libaio",
+            "  4. Then one of:",
+            "     --oracle-client-dir /opt/oracle/instantclient_23_7",
+            "     DGSCOPE_ORACLE_CLIENT_DIR=/opt/oracle/instantclient_23_7",
+            "     export LD_LIBRARY_PATH=/opt/oracle/instantclient_23_7",
+            "Wallets and tnsnames.ora are read from TNS_ADMIN.",
+            "Recordings need no client: dgscope report works without it.",
+            "See docs/ORACLE.md.",
+        ],
+        "{err}"
+    );
+    assert!(!err.contains('␊'), "{err}");
 }
 
 #[test]
@@ -95,6 +128,11 @@ fn flag_mistakes_get_one_line_and_exit_2() {
             "DGSCOPE_TEST_UNSET_VAR",
         ),
         (&["watch", "--primary", "mon@//h/p"], "not a terminal"),
+        // A forgotten USER@ is said as such, not taken for a password.
+        (
+            &["watch", "--primary", "//dbhost:1521/prod"],
+            "has no '@'; expected USER@//HOST:PORT/SERVICE",
+        ),
         (&["watch", "--primary", "mon"], "has no '@'"),
         (
             &["watch", "--primary", "/@p", "--interval", "0s"],

@@ -100,6 +100,9 @@ pub fn holds_password(arg: &str) -> bool {
     let body = strip_name(arg).map_or(arg, |(_, rest)| rest);
     let user_part = match body.find('@') {
         Some(i) => &body[..i],
+        // `//dbhost:1521/prod` is an Easy Connect string that forgot its `USER@`, not a
+        // `user/password`: the message should say what is missing, not accuse a password.
+        None if body.starts_with("//") => return false,
         None => body,
     };
     user_part.contains('/') && user_part != "/"
@@ -247,5 +250,10 @@ mod tests {
             assert!(e.starts_with("--standby: "), "{e}");
             assert!(!e.contains('\n'));
         }
+        // A forgotten USER@ is said as such, not taken for a password.
+        let e = parse("--primary", "//dbhost:1521/prod").unwrap_err().0;
+        assert!(e.contains("has no '@'"), "{e}");
+        assert!(e.contains("USER@//HOST:PORT/SERVICE"), "{e}");
+        assert!(!holds_password("//dbhost:1521/prod"));
     }
 }

@@ -374,7 +374,8 @@ pub fn client_library_help(e: &OraError, dir: Option<&std::path::Path>) -> Strin
         .nth(1)
         .map(str::to_string)
         .unwrap_or_else(|| first_line(&e.message).to_string());
-    let reason: String = reason.chars().take(150).collect();
+    // The loader's words are untrusted: one line, no escapes.
+    let reason: String = crate::sanitize::field(&reason).chars().take(150).collect();
     let looked = match dir {
         Some(d) => format!("looked in --oracle-client-dir {}", d.display()),
         None => "looked in LD_LIBRARY_PATH and the system library path".into(),
