@@ -192,7 +192,8 @@ pub struct CheckArgs {
     #[arg(long, requires = "replay")]
     pub at_end: bool,
     /// How long to sample (virtual time for the twin and replay); the causes window is as long.
-    /// Default: 60s live and for the twin, the whole recording for --replay
+    /// Default: 7s live (to fit check_nrpe's 10 s; a finding must then hold through the run
+    /// rather than its usual 15 s), 60s for the twin, the whole recording for --replay
     #[arg(long, value_parser = humantime::parse_duration)]
     pub duration: Option<std::time::Duration>,
     /// Output format
@@ -206,9 +207,45 @@ pub struct CheckArgs {
     /// collector (atomically: a temporary file renamed into place)
     #[arg(long, value_name = "DIR")]
     pub textfile: Option<PathBuf>,
+    /// WARN when a figure is outside RANGE (the monitoring plugins' syntax: 60, 10:, ~:5,
+    /// 10:20, @10:20). A bare RANGE is both lags (seconds); or FIGURE=RANGE[,…] with FIGURE
+    /// transport_lag, apply_lag (s, net of DELAY, each standby), log_file_sync,
+    /// log_file_parallel_write, sync_remote_write (ms). Also the performance data's warn. Adds
+    /// to the findings, never hides one
+    #[arg(short = 'w', long = "warning", value_name = "RANGE")]
+    pub warning: Option<crate::report::range::Ranges>,
+    /// CRIT when a figure is outside RANGE: as --warning, for the performance data's crit
+    #[arg(short = 'c', long = "critical", value_name = "RANGE")]
+    pub critical: Option<crate::report::range::Ranges>,
+    /// Give up after this long with UNKNOWN and one status line, as plugins do under
+    /// check_nrpe's timeout: seconds (10) or a duration (10s, 1m)
+    #[arg(short = 't', long = "timeout", value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<std::time::Duration>,
     /// Live databases to judge (instead of --twin or --replay)
     #[command(flatten)]
     pub conn: oracle::ConnArgs,
+}
+
+impl CheckArgs {
+    /// `-w` and `-c` together.
+    pub fn limits(&self) -> crate::report::range::Limits {
+        crate::report::range::Limits {
+            warn: self.warning.clone().unwrap_or_default(),
+            crit: self.critical.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// `-t`: whole seconds as the plugins take them, or a duration.
+fn parse_timeout(s: &str) -> Result<std::time::Duration, String> {
+    let d = match s.trim().parse::<u64>() {
+        Ok(secs) => std::time::Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(s.trim()).map_err(|e| e.to_string())?,
+    };
+    if d.is_zero() {
+        return Err("must be above 0".into());
+    }
+    Ok(d)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -38,12 +38,28 @@ fn live(
                 .collect()
         })
         .unwrap_or_default();
-    judge_live(
-        src,
-        &targets,
-        args.duration.unwrap_or(Duration::from_secs(60)),
-        thresholds,
-    )
+    let (duration, thresholds) = match args.duration {
+        Some(d) => (d, thresholds),
+        None => (
+            DEFAULT_LIVE_DURATION,
+            held_within(thresholds, DEFAULT_LIVE_DURATION, args.conn.interval()),
+        ),
+    };
+    judge_live(src, &targets, duration, thresholds)
+}
+
+/// The default live run is shorter than a finding's usual hold (15 s, 30 s for a state):
+/// within it, a condition must hold through the run but the first and last samples instead.
+/// `--duration` keeps the usual holds.
+pub fn held_within(
+    mut th: crate::causes::Thresholds,
+    run: Duration,
+    interval: Duration,
+) -> crate::causes::Thresholds {
+    let span = (run.as_secs_f64() - 2.0 * interval.as_secs_f64()).max(interval.as_secs_f64());
+    th.raise_after_s = th.raise_after_s.min(span);
+    th.state_hold_s = th.state_hold_s.min(span);
+    th
 }
 
 /// What each member's connection said, for the lines a failed check prints.
@@ -186,10 +202,53 @@ fn too_short(judged_s: f64, raise_after_s: f64) -> Option<Failure> {
     })
 }
 
-pub fn run(
-    mut args: CheckArgs,
-    config_flag: Option<&std::path::Path>,
-) -> Result<ExitCode, Failure> {
+/// Prints what a check that could not judge owes stdout: one status line, or in JSON mode
+/// one document (stderr carries the whole message).
+pub fn print_unknown(json: bool, message: &str) {
+    use std::io::Write;
+    let doc = if json {
+        crate::report::check::unknown_json(message)
+    } else {
+        crate::report::check::unknown_text(message)
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(doc.as_bytes()).and_then(|_| out.flush());
+}
+
+/// The default live run: short enough that connecting and sampling fit check_nrpe's 10 s
+/// timeout.
+pub const DEFAULT_LIVE_DURATION: Duration = Duration::from_secs(7);
+
+pub fn run(args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+    let json = args.format == CheckFormat::Json;
+    let text = args.format == CheckFormat::Text;
+    if let Some(limit) = args.timeout {
+        // Plugins answer within their timeout whatever they wait on (a hung listener, a
+        // slow disk): past it, UNKNOWN with its one status line, as the guidelines ask.
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            let message = format!(
+                "timed out after {} (-t); raise -t or shorten --duration",
+                humantime::format_duration(limit)
+            );
+            if json || text {
+                print_unknown(json, &message);
+            }
+            eprint!("{}", super::failure_text(&message));
+            std::process::exit(i32::from(EXIT_UNKNOWN));
+        });
+    }
+    let r = judge(args, config_flag);
+    if let Err(f) = &r {
+        if json || text {
+            print_unknown(json, &f.message);
+        }
+    }
+    r
+}
+
+fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+    let limits = args.limits();
     let config = super::load_config(config_flag).map_err(unknown)?;
     let profile = match args.profile.clone() {
         Some(name) => {
@@ -285,16 +344,18 @@ pub fn run(
     }
     let pair = pair_of(&args);
     // Nagios reads stdout: a check whose verdict cannot be written did not report, UNKNOWN.
+    // The textfile first: a failure there is UNKNOWN with its one status line, never a
+    // second line after the verdict.
+    if let Some(dir) = &args.textfile {
+        exposition::check::write_textfile(&result, dir, &pair).map_err(unknown)?;
+    }
     print(&match args.format {
-        CheckFormat::Json => result.json(),
-        CheckFormat::Text => result.text(),
+        CheckFormat::Json => result.json_within(&limits),
+        CheckFormat::Text => result.text_within(&limits),
         CheckFormat::OpenMetrics => {
             exposition::check::exposition(&result, &pair, exposition::Format::OpenMetrics)
         }
     })
     .map_err(|f| unknown(f.message))?;
-    if let Some(dir) = &args.textfile {
-        exposition::check::write_textfile(&result, dir, &pair).map_err(unknown)?;
-    }
-    Ok(ExitCode::from(result.exit_code(fail_on)))
+    Ok(ExitCode::from(result.exit_code_within(fail_on, &limits)))
 }

@@ -130,12 +130,19 @@ fn clap_failure(e: clap::Error) -> ExitCode {
         }
         _ => {}
     }
-    eprintln!(
-        "dgscope: {}",
-        crate::sanitize::field(&one_line_usage_error(&e.render().to_string()))
-    );
-    // `check` speaks Nagios: anything that stops it from judging is UNKNOWN (3).
-    let is_check = std::env::args().nth(1).as_deref() == Some("check");
+    let message = one_line_usage_error(&e.render().to_string());
+    eprintln!("dgscope: {}", crate::sanitize::field(&message));
+    // `check` speaks Nagios: anything that stops it from judging is UNKNOWN (3), with its
+    // one status line (or JSON document) on stdout.
+    let args: Vec<String> = std::env::args().collect();
+    let is_check = args.get(1).map(String::as_str) == Some("check");
+    if is_check {
+        let json = args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json")
+            || args.iter().any(|a| a == "--format=json");
+        check::print_unknown(json, &message);
+    }
     ExitCode::from(if is_check {
         check::EXIT_UNKNOWN
     } else {

@@ -2,6 +2,8 @@
 //! convention (0 OK, 1 WARN, 2 CRIT, 3 UNKNOWN). The pipeline is the app's, minus the screen.
 
 use super::format::round;
+use super::perfdata::Breach;
+use super::range::Limits;
 use crate::causes::Status;
 use crate::source::oracle::verify;
 use crate::timestamp::Timestamp;
@@ -15,6 +17,51 @@ pub const SCHEMA: &str = "dgscope.check/2";
 pub use crate::pipeline::check::{
     pull_entries, releases, CheckMetrics, CheckResult, StandbyMetrics,
 };
+
+/// `check`'s stdout when it could not judge (bad flags, an unreadable recording, no answer
+/// from the primary, a timeout): the plugin guidelines want one status line always, and
+/// JSON mode one document always. `message` is the first line of what stderr says.
+pub fn unknown_text(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").trim();
+    format!(
+        "dgscope check: UNKNOWN — {}\n",
+        crate::sanitize::field(first)
+    )
+}
+
+/// The JSON document of a check that could not judge: the schema's keys with nothing known
+/// (`null`, empty lists) and `error` saying why.
+pub fn unknown_json(message: &str) -> String {
+    let metrics: serde_json::Map<String, serde_json::Value> = [
+        "tps",
+        "redo_rate_mb_s",
+        "log_file_sync_ms",
+        "log_file_parallel_write_ms",
+        "sync_remote_write_ms",
+        "rfs_random_io_ms",
+        "transport_lag_s",
+        "apply_lag_s",
+    ]
+    .into_iter()
+    .map(|k| (k.to_string(), serde_json::Value::Null))
+    .collect();
+    let v = json!({
+        "schema": SCHEMA,
+        "status": Status::Unknown,
+        "error": message.trim_end(),
+        "window": {"from": null, "to": null},
+        "warming_up": false,
+        "warnings": [],
+        "judged": "at end",
+        "history": [],
+        "findings": [],
+        "metrics": metrics,
+        "overview": {"primary": null, "standbys": []},
+    });
+    let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
+    s.push('\n');
+    s
+}
 
 /// A finding raised during a run (`history`): the standby it is about when not the first.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +94,35 @@ pub enum FailOn {
 }
 
 impl CheckResult {
+    /// The figures outside their `-w`/`-c` ranges.
+    pub fn breaches(&self, limits: &Limits) -> Vec<Breach> {
+        if limits.is_empty() {
+            return Vec::new();
+        }
+        let terms =
+            super::perfdata::terms(&self.metrics, &self.assessment.overview, &self.thresholds);
+        super::perfdata::breaches(&terms, limits)
+    }
+
+    /// The verdict with the `-w`/`-c` ranges: the worse of the findings' and the ranges'. A
+    /// figure outside its range is a verdict even while the findings still warm up.
+    pub fn status_within(&self, limits: &Limits) -> Status {
+        let own = self.status();
+        let ranges =
+            self.breaches(limits)
+                .iter()
+                .map(|b| b.status)
+                .fold(None, |acc: Option<Status>, s| match (acc, s) {
+                    (Some(Status::Crit), _) | (_, Status::Crit) => Some(Status::Crit),
+                    _ => Some(s),
+                });
+        match (own, ranges) {
+            (s, None) => s,
+            (Status::Crit, _) | (_, Some(Status::Crit)) => Status::Crit,
+            (_, Some(s)) => s,
+        }
+    }
+
     pub fn status(&self) -> Status {
         if self.samples == 0 {
             return Status::Unknown;
@@ -94,13 +170,23 @@ impl CheckResult {
 
     /// Nagios exit code, softened by `--fail-on crit` (WARN then exits 0).
     pub fn exit_code(&self, fail_on: FailOn) -> u8 {
-        match (self.status(), fail_on) {
+        self.exit_code_within(fail_on, &Limits::default())
+    }
+
+    /// As [`CheckResult::exit_code`], with the `-w`/`-c` ranges.
+    pub fn exit_code_within(&self, fail_on: FailOn, limits: &Limits) -> u8 {
+        match (self.status_within(limits), fail_on) {
             (Status::Warn, FailOn::Crit) => 0,
             (s, _) => s.exit_code(),
         }
     }
 
     pub fn json(&self) -> String {
+        self.json_within(&Limits::default())
+    }
+
+    /// The JSON document, with the `-w`/`-c` ranges in its status and `ranges`.
+    pub fn json_within(&self, limits: &Limits) -> String {
         let findings: Vec<_> = self
             .assessment
             .findings
@@ -132,7 +218,7 @@ impl CheckResult {
         let r = |v: Option<f64>| v.map(|x| round(x, 4));
         let v = json!({
             "schema": SCHEMA,
-            "status": self.status(),
+            "status": self.status_within(limits),
             "window": {"from": self.from, "to": self.to},
             "warming_up": self.assessment.warming_up,
             "warnings": self.warnings,
@@ -159,12 +245,32 @@ impl CheckResult {
             },
             "overview": super::overview::json(&self.assessment.overview, &m.standbys),
         });
+        let mut v = v;
+        if !limits.is_empty() {
+            v["ranges"] = json!(self
+                .breaches(limits)
+                .iter()
+                .map(|b| json!({
+                    "label": b.label,
+                    "value": round(b.value, 4),
+                    "unit": b.uom,
+                    "status": b.status,
+                    "range": b.range,
+                }))
+                .collect::<Vec<_>>());
+        }
         let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");
         s.push('\n');
         s
     }
 
     pub fn text(&self) -> String {
+        self.text_within(&Limits::default())
+    }
+
+    /// The text verdict, with the `-w`/`-c` ranges: in the status, one line per figure
+    /// outside its range, and in the performance data's `warn`/`crit`.
+    pub fn text_within(&self, limits: &Limits) -> String {
         let span = match (self.from, self.to) {
             (Some(a), Some(b)) => {
                 format!("{:.0} s ({} .. {})", b.secs_since(a), a.text(), b.text())
@@ -179,9 +285,20 @@ impl CheckResult {
             .count();
         let mut out = format!(
             "dgscope check: {} — {} finding(s), {warn_or_worse} at WARN or above, over {span}\n",
-            self.status(),
+            self.status_within(limits),
             self.assessment.findings.len(),
         );
+        for b in self.breaches(limits) {
+            let flag = if b.status == Status::Crit { "-c" } else { "-w" };
+            out.push_str(&format!(
+                "{:<5} {} {} {} outside {flag} {}\n",
+                b.status.to_string(),
+                crate::sanitize::field(&b.label),
+                super::perfdata::number(b.value),
+                b.uom,
+                b.range
+            ));
+        }
         if self.assessment.warming_up && self.assessment.findings.is_empty() {
             out.push_str("warming up: not enough samples or no commits in the window to judge\n");
         }
@@ -262,8 +379,12 @@ impl CheckResult {
             out.push_str(&format!("primary: {}\n", parts.join(", ")));
         }
         // Nagios performance data after `|` on the first line.
-        let perf =
-            super::perfdata::perfdata(&self.metrics, &self.assessment.overview, &self.thresholds);
+        let perf = super::perfdata::perfdata(
+            &self.metrics,
+            &self.assessment.overview,
+            &self.thresholds,
+            limits,
+        );
         super::perfdata::append_to_first_line(&out, &perf)
     }
 }

@@ -7,6 +7,7 @@ pub mod impact;
 pub mod incident;
 pub mod overview;
 pub mod perfdata;
+pub mod range;
 pub mod scan;
 pub mod text;
 

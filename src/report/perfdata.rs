@@ -14,15 +14,28 @@
 
 use super::check::CheckMetrics;
 use super::overview::{member_label, net_apply_lag};
-use crate::causes::{Overview, Thresholds};
+use super::range::{Figure, Limits, Range};
+use crate::causes::{Overview, Status, Thresholds};
 
 /// One `label=value...` term.
-struct Term {
-    label: String,
-    value: Option<f64>,
-    uom: &'static str,
+pub struct Term {
+    pub label: String,
+    pub value: Option<f64>,
+    pub uom: &'static str,
     warn: Option<f64>,
     crit: Option<f64>,
+    /// The `-w`/`-c` figure this term is, when ranges may judge it.
+    pub figure: Option<Figure>,
+}
+
+/// A figure outside its `-w` or `-c` range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Breach {
+    pub label: String,
+    pub value: f64,
+    pub uom: &'static str,
+    pub status: Status,
+    pub range: String,
 }
 
 /// A label as the guidelines allow it: no `=` or `'` (nor a `|`, which would end the
@@ -45,31 +58,45 @@ pub fn label(raw: &str) -> String {
     }
 }
 
-/// The performance data for a run's figures, space-separated; empty when no figure is
-/// known.
-pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> String {
+/// Every figure of a run once: the performance data and the `-w`/`-c` verdict read the
+/// same terms.
+pub fn terms(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> Vec<Term> {
     let term = |label: &str, value, uom, warn, crit| Term {
         label: label.to_string(),
         value,
         uom,
         warn,
         crit,
+        figure: None,
+    };
+    let judged = |figure: Figure, t: Term| Term {
+        figure: Some(figure),
+        ..t
     };
     let mut terms = vec![
-        term("log_file_sync", m.log_file_sync_ms, "ms", None, None),
-        term(
-            "log_file_parallel_write",
-            m.log_file_parallel_write_ms,
-            "ms",
-            Some(t.lfpw_warn_ms),
-            Some(t.lfpw_crit_ms),
+        judged(
+            Figure::LogFileSync,
+            term("log_file_sync", m.log_file_sync_ms, "ms", None, None),
         ),
-        term(
-            "sync_remote_write",
-            m.sync_remote_write_ms,
-            "ms",
-            Some(t.remote_min_ms),
-            Some(t.remote_crit_ms),
+        judged(
+            Figure::LogFileParallelWrite,
+            term(
+                "log_file_parallel_write",
+                m.log_file_parallel_write_ms,
+                "ms",
+                Some(t.lfpw_warn_ms),
+                Some(t.lfpw_crit_ms),
+            ),
+        ),
+        judged(
+            Figure::SyncRemoteWrite,
+            term(
+                "sync_remote_write",
+                m.sync_remote_write_ms,
+                "ms",
+                Some(t.remote_min_ms),
+                Some(t.remote_crit_ms),
+            ),
         ),
         term("tps", m.tps, "", None, None),
         term("redo_mb_per_s", m.redo_rate_mb_s, "", None, None),
@@ -84,19 +111,25 @@ pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> String {
             .find(|f| f.slot == sb.slot)
             .and_then(|f| f.rfs_random_io_ms);
         terms.extend([
-            term(
-                &format!("transport_lag_{name}"),
-                sb.transport_lag_s,
-                "s",
-                Some(tw),
-                Some(tc),
+            judged(
+                Figure::TransportLag,
+                term(
+                    &format!("transport_lag_{name}"),
+                    sb.transport_lag_s,
+                    "s",
+                    Some(tw),
+                    Some(tc),
+                ),
             ),
-            term(
-                &format!("apply_lag_{name}"),
-                net_apply_lag(sb),
-                "s",
-                Some(aw),
-                Some(ac),
+            judged(
+                Figure::ApplyLag,
+                term(
+                    &format!("apply_lag_{name}"),
+                    net_apply_lag(sb),
+                    "s",
+                    Some(aw),
+                    Some(ac),
+                ),
             ),
             term(
                 &format!("apply_finish_{name}"),
@@ -109,22 +142,59 @@ pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> String {
         ]);
     }
     terms
+}
+
+/// The performance data for a run's figures, space-separated; empty when no figure is
+/// known. A `-w`/`-c` range given for a figure replaces dgscope's own threshold in its
+/// `warn`/`crit` field, written as given.
+pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds, limits: &Limits) -> String {
+    terms(m, o, t)
         .iter()
         .filter_map(|x| {
             let v = x.value.filter(|v| v.is_finite())?;
-            let opt = |o: Option<f64>| o.filter(|v| v.is_finite()).map(number).unwrap_or_default();
+            let level = |given: Option<&Range>, own: Option<f64>| match given {
+                Some(r) => r.to_string(),
+                None => own
+                    .filter(|v| v.is_finite())
+                    .map(number)
+                    .unwrap_or_default(),
+            };
             let s = format!(
                 "{}={}{};{};{};0",
                 label(&x.label),
                 number(v.max(0.0)),
                 x.uom,
-                opt(x.warn),
-                opt(x.crit)
+                level(x.figure.and_then(|f| limits.warn.get(f)), x.warn),
+                level(x.figure.and_then(|f| limits.crit.get(f)), x.crit),
             );
             Some(s)
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The figures outside their `-c` (CRIT) or `-w` (WARN) range, in the performance data's
+/// order. A figure dgscope could not determine is never judged (nor called OK).
+pub fn breaches(terms: &[Term], limits: &Limits) -> Vec<Breach> {
+    terms
+        .iter()
+        .filter_map(|x| {
+            let v = x.value.filter(|v| v.is_finite())?;
+            let f = x.figure?;
+            let (status, r) = if let Some(r) = limits.crit.get(f).filter(|r| r.alerts(v)) {
+                (Status::Crit, r)
+            } else {
+                (Status::Warn, limits.warn.get(f).filter(|r| r.alerts(v))?)
+            };
+            Some(Breach {
+                label: x.label.clone(),
+                value: v,
+                uom: x.uom,
+                status,
+                range: r.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// `text` with ` | perfdata` at the end of its first line (unchanged when `perf` is empty).
@@ -175,19 +245,26 @@ mod tests {
             ..Thresholds::default()
         };
         assert_eq!(
-            perfdata(&m, &Overview::default(), &t),
+            perfdata(&m, &Overview::default(), &t, &Limits::default()),
             "log_file_sync=5.3ms;;;0"
         );
         let m = CheckMetrics {
             log_file_parallel_write_ms: Some(0.5),
             ..m
         };
-        assert!(perfdata(&m, &Overview::default(), &t).ends_with(&format!(
-            "log_file_parallel_write=0.5ms;2;{};0",
-            number(t.lfpw_crit_ms)
-        )));
+        assert!(
+            perfdata(&m, &Overview::default(), &t, &Limits::default()).ends_with(&format!(
+                "log_file_parallel_write=0.5ms;2;{};0",
+                number(t.lfpw_crit_ms)
+            ))
+        );
         assert_eq!(
-            perfdata(&CheckMetrics::default(), &Overview::default(), &t),
+            perfdata(
+                &CheckMetrics::default(),
+                &Overview::default(),
+                &t,
+                &Limits::default()
+            ),
             ""
         );
     }

@@ -126,7 +126,10 @@ fn bad_input_is_unknown_with_one_line() {
     for (args, want) in cases {
         let (code, out, err) = check(&args);
         assert_eq!(code, Some(3), "{args:?}: {err}");
-        assert!(out.is_empty());
+        // The plugin guidelines: one status line on stdout, UNKNOWN too.
+        assert_eq!(out.lines().count(), 1, "{args:?}: {out}");
+        assert!(out.starts_with("dgscope check: UNKNOWN — "), "{out}");
+        assert!(out.contains(want), "{args:?}: {out}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
     }
@@ -180,7 +183,69 @@ fn live_check_without_instant_client_is_unknown_with_the_install_help() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("DPI-1047"), "{err}");
     assert!(!err.contains("not-a-real-password"));
-    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "dgscope check: UNKNOWN — cannot load the Oracle Client library (DPI-1047).\n"
+    );
+}
+
+/// `-w`/`-c` in the plugins' range syntax: a figure outside its range sets the status, says
+/// so on a line of its own and fills the performance data's warn/crit.
+#[test]
+fn warning_and_critical_ranges_judge_the_lags_and_fill_the_perfdata() {
+    let (code, out, err) = check(&[
+        "--twin",
+        "bandwidth-async",
+        "--duration",
+        "5m",
+        "-w",
+        "transport_lag=10",
+        "-c",
+        "apply_lag=~:20",
+    ]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("dgscope check: CRIT — "), "{out}");
+    assert!(
+        lines[0].contains(" transport_lag_prod_b=66s;10;120;0 "),
+        "{out}"
+    );
+    assert!(
+        lines[0].contains(" apply_lag_prod_b=66s;300;~:20;0 "),
+        "{out}"
+    );
+    assert_eq!(lines[1], "WARN  transport_lag_prod_b 66 s outside -w 10");
+    assert_eq!(lines[2], "CRIT  apply_lag_prod_b 66 s outside -c ~:20");
+    // Inside the ranges: the findings' own verdict stands (transport-bandwidth is WARN).
+    let (code, out, _) = check(&[
+        "--twin",
+        "bandwidth-async",
+        "--duration",
+        "5m",
+        "-w",
+        "600",
+        "-c",
+        "1200",
+    ]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains("outside"), "{out}");
+    // A bad range is UNKNOWN, said once.
+    let (code, out, err) = check(&["--twin", "healthy-sync", "-w", "lag=5"]);
+    assert_eq!(code, Some(3));
+    assert!(out.starts_with("dgscope check: UNKNOWN — "), "{out}");
+    assert!(err.contains("unknown figure \"lag\""), "{err}");
+}
+
+/// `-t`: past the timeout, UNKNOWN with its one status line, whatever the check waits on.
+#[test]
+fn a_timeout_is_unknown_with_one_status_line() {
+    let (code, out, err) = check(&["--twin", "healthy-sync", "--duration", "12h", "-t", "1"]);
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert_eq!(
+        out,
+        "dgscope check: UNKNOWN — timed out after 1s (-t); raise -t or shorten --duration\n"
+    );
+    assert!(err.contains("timed out after 1s"), "{err}");
 }
 
 #[test]

@@ -284,6 +284,55 @@ fn check_json_matches_its_schema_for_every_scenario() {
     assert_valid(&s, &v, "check --replay");
 }
 
+/// A check that could not judge still prints one document, valid against the schema, with
+/// its `error`; `-w`/`-c` add `ranges`.
+#[test]
+fn check_json_is_one_valid_document_when_unknown_and_with_ranges() {
+    let s = schema("check.json");
+    for args in [
+        &["check", "--bogus", "--format", "json"][..],
+        &[
+            "check",
+            "--replay",
+            "/nonexistent/x.jsonl",
+            "--format",
+            "json",
+        ],
+        &[
+            "check",
+            "--twin",
+            "slow-srl",
+            "--duration",
+            "5s",
+            "--format",
+            "json",
+        ],
+    ] {
+        let v = dgscope_json(args);
+        assert_eq!(v["status"], "UNKNOWN", "{args:?}");
+        assert!(!v["error"].as_str().unwrap().is_empty(), "{args:?}");
+        assert_valid(&s, &v, &format!("{args:?}"));
+    }
+    let v = dgscope_json(&[
+        "check",
+        "--twin",
+        "bandwidth-async",
+        "--duration",
+        "5m",
+        "-w",
+        "transport_lag=10",
+        "-c",
+        "apply_lag=~:20",
+        "--format",
+        "json",
+    ]);
+    assert_valid(&s, &v, "ranges");
+    let ranges = v["ranges"].as_array().unwrap();
+    assert_eq!(ranges.len(), 2, "{ranges:?}");
+    assert_eq!(ranges[1]["status"], "CRIT");
+    assert_eq!(v["status"], "CRIT");
+}
+
 #[test]
 fn report_impact_json_matches_its_schema() {
     let s = schema("report-impact.json");
