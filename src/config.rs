@@ -481,9 +481,10 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # mouse = true
 
 # `check`: the lowest status that exits non-zero (warn or crit), and how long `check`
-# samples and `record` records (defaults: 60s for check, 10m for record).
+# samples and `record` records (defaults: 7s for a live check, which fits check_nrpe's
+# 10 s with findings holding through the run; 60s for check on the twin; 10m for record).
 # fail_on = "warn"
-# duration = "60s"
+# duration = "30s"
 
 # A log for the first contact with a database and for bug reports (as --log-file and
 # --log-level): connects, the probe's SQL variant, every ORA-/DPI- code. Never a password.

@@ -25,6 +25,7 @@ mod check_cli;
 mod check_live;
 mod check_perfdata;
 mod completions_man;
+mod contrib_plugins;
 mod dist;
 mod exposition_contract;
 mod exposition_render;
