@@ -244,6 +244,11 @@ impl<T> App<T> {
         self.driver.engine()
     }
 
+    /// Everything raised, cleared and marked since the screen started (the `e` report).
+    pub fn session(&self) -> &crate::pipeline::SessionLog {
+        self.driver.session()
+    }
+
     /// Sets the baseline (`b`): the window current now.
     pub fn set_baseline(&mut self) {
         self.driver.set_baseline(self.window);

@@ -146,6 +146,7 @@ struct Judge {
     first: Option<Timestamp>,
     samples: usize,
     assessments: u64,
+    session: super::SessionLog,
 }
 
 impl Judge {
@@ -162,6 +163,7 @@ impl Judge {
             first: None,
             samples: 0,
             assessments: 0,
+            session: super::SessionLog::default(),
         }
     }
 
@@ -221,6 +223,7 @@ impl Judge {
         }
         crate::causes::rank(&mut a.findings);
         a.overview = crate::causes::state::overview(engine, self.window, self.causes.thresholds());
+        self.session.assessed(&tr, &a.findings);
         self.assessment = a;
         self.assessments += 1;
         tr
@@ -332,6 +335,9 @@ impl Driver {
             }
         }
         let transitions = self.begin(&entry);
+        if let Entry::Mark(m) = &entry {
+            self.judge.session.mark(m);
+        }
         self.engine.push(entry);
         transitions
     }
@@ -397,6 +403,11 @@ impl Driver {
     /// The newest assessment (warming up before the first).
     pub fn assessment(&self) -> &Assessment {
         self.judge.assessment()
+    }
+
+    /// Everything raised, cleared and marked since the driver started.
+    pub fn session(&self) -> &super::SessionLog {
+        &self.judge.session
     }
 
     pub fn window(&self) -> Window {

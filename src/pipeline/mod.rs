@@ -7,7 +7,9 @@ pub mod driver;
 pub mod order;
 pub mod recorder;
 pub mod screen;
+pub mod session;
 pub mod whatif;
 
 pub use driver::{Driver, DriverConfig, Skipped, MAX_SLOTS};
 pub use recorder::Recorder;
+pub use session::SessionLog;

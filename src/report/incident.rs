@@ -9,14 +9,14 @@ use crate::causes::context::Context;
 use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
 use crate::causes::{rank, Finding, Thresholds, Transition};
 use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
-use crate::pipeline::{Driver, DriverConfig};
+use crate::pipeline::session::Event;
+use crate::pipeline::{Driver, DriverConfig, SessionLog};
 use crate::sample::ahead::read_ahead_scoped;
 use crate::sample::index::RecordingIndex;
 use crate::sample::recording::Entry;
 use crate::sample::{Dest, Name, Sample};
 use crate::sanitize::md_text;
 use crate::timestamp::Timestamp;
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -130,6 +130,41 @@ impl Incident {
         (dbs, dests)
     }
 
+    /// The session's timeline (marks, findings raised and cleared, in order) and every
+    /// finding raised in it, ranked, as the driver kept them: the same for a recording
+    /// (`report incident`) and the screen (`e`).
+    pub fn history(session: &SessionLog) -> (Vec<TimelineItem>, Vec<Finding>) {
+        let mut timeline: Vec<TimelineItem> = Vec::new();
+        if session.dropped() > 0 {
+            timeline.push(TimelineItem {
+                t: session
+                    .events()
+                    .next()
+                    .map_or_else(Timestamp::default, |e| e.t()),
+                text: format!(
+                    "(the {} oldest events of this session are not kept)",
+                    session.dropped()
+                ),
+            });
+        }
+        timeline.extend(session.events().map(|e| match e {
+            Event::Raised(f) => Self::timeline_item(&Transition::Raised(f.clone())),
+            Event::Cleared { id, at, standby } => Self::timeline_item(&Transition::Cleared {
+                id,
+                at: *at,
+                standby: standby.clone(),
+            }),
+            Event::Mark(m) => TimelineItem {
+                t: m.t,
+                text: format!("mark: {}", m.text),
+            },
+        }));
+        timeline.sort_by_key(|i| i.t);
+        let mut findings: Vec<Finding> = session.findings().cloned().collect();
+        rank(&mut findings);
+        (timeline, findings)
+    }
+
     pub fn timeline_item(tr: &Transition) -> TimelineItem {
         match tr {
             Transition::Raised(f) => TimelineItem {
@@ -166,8 +201,6 @@ pub fn from_recording(
     let (from, to) = spec.resolve(first, last);
     let minute = Window::Last(Duration::from_secs(60));
     let mut driver = Driver::new(DriverConfig::for_report(Thresholds::default()));
-    let mut timeline = Vec::new();
-    let mut raised: BTreeMap<&'static str, Finding> = BTreeMap::new();
     let mut before: Option<CheckMetrics> = None;
     let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
     // A whole pass: the index's entries are read and parsed on a second core.
@@ -182,22 +215,12 @@ pub fn from_recording(
             // The driver assesses the instant this entry closes; the report reads the engine
             // as it is before the entry goes in.
             let assessed = driver.assessments();
-            let transitions = driver.begin(&entry);
+            driver.begin(&entry);
             let s0 = driver.first().unwrap_or(t);
-            if driver.assessments() > assessed {
-                timeline.extend(transitions.iter().map(Incident::timeline_item));
-                for f in &driver.assessment().findings {
-                    raised.insert(f.id, f.clone());
-                }
-                if before.is_none() && t.secs_since(s0) > 60.0 {
-                    before = Some(CheckMetrics::from_engine(driver.engine(), minute));
-                }
+            if driver.assessments() > assessed && before.is_none() && t.secs_since(s0) > 60.0 {
+                before = Some(CheckMetrics::from_engine(driver.engine(), minute));
             }
             if let Entry::Mark(m) = &entry {
-                timeline.push(TimelineItem {
-                    t: m.t,
-                    text: format!("mark: {}", m.text),
-                });
                 if baseline.is_none() && m.text.to_ascii_lowercase().contains("baseline") {
                     let len = Duration::from_secs_f64(m.t.secs_since(s0).clamp(1.0, 900.0));
                     baseline = Some((
@@ -221,14 +244,8 @@ pub fn from_recording(
             span: super::scan::span_text(first, last),
         });
     }
-    let assessed = driver.assessments();
-    let transitions = driver.finish();
-    if driver.assessments() > assessed {
-        timeline.extend(transitions.iter().map(Incident::timeline_item));
-        for f in &driver.assessment().findings {
-            raised.insert(f.id, f.clone());
-        }
-    }
+    driver.finish();
+    let (timeline, mut findings) = Incident::history(driver.session());
     let engine = driver.engine();
     let (databases, dests) = Incident::configuration(engine);
     let impact = baseline.map(|(label, at, base)| {
@@ -239,9 +256,6 @@ pub fn from_recording(
             impact_table(&base, &now),
         )
     });
-    timeline.sort_by_key(|i| i.t);
-    let mut findings: Vec<Finding> = raised.into_values().collect();
-    rank(&mut findings);
     if let Some(model) = what_if {
         let observed = observed_from(&Context::new(engine, minute, None));
         annotate(&mut findings, &observed, model);

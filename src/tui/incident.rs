@@ -2,7 +2,7 @@
 
 use crate::metrics::Window;
 use crate::report::check::CheckMetrics;
-use crate::report::incident::{commit_rows, render_markdown, Incident, TimelineItem};
+use crate::report::incident::{commit_rows, render_markdown, Incident};
 use crate::ui::App;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -27,21 +27,20 @@ pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
 pub fn incident(app: &App) -> Incident {
     let e = app.engine();
     let (databases, dests) = Incident::configuration(e);
-    let mut timeline: Vec<TimelineItem> = e
-        .marks()
-        .iter()
-        .map(|m| TimelineItem {
-            t: m.t,
-            text: format!("mark: {}", m.text),
-        })
-        .collect();
-    for f in &app.assessment.findings {
-        timeline.push(TimelineItem {
-            t: f.since,
-            text: format!("{} raised: {} — {}", f.severity, f.id, f.title),
-        });
+    // The whole session as the driver kept it (raised, cleared, marks), as `report
+    // incident` reads it; a finding still raised reads as the causes pane shows it (with the
+    // drill-down's what-if figures), so `y` and the report agree.
+    let (timeline, mut findings) = Incident::history(app.session());
+    for now in &app.assessment.findings {
+        match findings
+            .iter_mut()
+            .find(|f| f.id == now.id && f.standby == now.standby)
+        {
+            Some(f) => *f = now.clone(),
+            None => findings.push(now.clone()),
+        }
     }
-    timeline.sort_by_key(|i| i.t);
+    crate::causes::rank(&mut findings);
     let from = e
         .slots()
         .filter_map(|(_, s)| s.points().iter().next().map(|p| p.t))
@@ -63,10 +62,10 @@ pub fn incident(app: &App) -> Incident {
         before: CheckMetrics::from_engine(e, Window::SinceStartup),
         after: CheckMetrics::from_engine(e, app.window),
         impact,
-        findings: app.assessment.findings.clone(),
+        findings,
         releases: crate::report::check::releases(e, app.standby()),
         // The causes pane's words, never "healthy" before a finding could have been raised.
-        no_findings: app.warming_up().then(|| {
+        no_findings: (app.warming_up() && app.session().findings().next().is_none()).then(|| {
             format!(
                 "Not judged: the session had {} of data and a finding needs {} (warming up).",
                 crate::display::age(app.data_span_s()),

@@ -38,6 +38,7 @@ mod hardening_order;
 mod hardening_outputs;
 mod hardening_scale;
 mod incident_cli;
+mod incident_session;
 mod json_schema;
 mod layers;
 mod lineparse;
