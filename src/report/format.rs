@@ -68,8 +68,21 @@ pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
         |cells: &mut dyn Iterator<Item = &str>| cells.map(md_cell).collect::<Vec<_>>().join(" | ");
     let mut out = format!("| {} |\n", join(&mut header.iter().copied()));
     out.push('|');
+    // Figures align right, words left: a column is right-aligned when every cell it has is
+    // a figure ("4.58", "≤ 8", "+8.8 %", "–" for unknown).
+    let figure = |c: &str| {
+        let c = c
+            .trim()
+            .trim_start_matches(['≤', '<', '>', '+', '-', '~', ' ']);
+        c.is_empty() || c == "–" || c.starts_with(|ch: char| ch.is_ascii_digit())
+    };
     for i in 0..header.len() {
-        out.push_str(if i == 0 { "---|" } else { "---:|" });
+        let numeric = i > 0
+            && rows
+                .iter()
+                .any(|r| r.get(i).is_some_and(|c| c.trim() != "–"))
+            && rows.iter().all(|r| r.get(i).is_none_or(|c| figure(c)));
+        out.push_str(if numeric { "---:|" } else { "---|" });
     }
     out.push('\n');
     for r in rows {
@@ -97,6 +110,30 @@ mod tests {
         assert_eq!(t, "metric   value\ntps     7814.9\nlfs        0.7\n");
         let m = markdown_table(&["a", "b"], &[vec!["x".into(), "1".into()]]);
         assert_eq!(m, "| a | b |\n|---|---:|\n| x | 1 |\n");
+        // Words align left, figures (with bounds, signs, units and unknowns) right.
+        let m = markdown_table(
+            &["slot", "role", "p50 ms", "change"],
+            &[
+                vec![
+                    "primary".into(),
+                    "PRIMARY".into(),
+                    "≤ 8".into(),
+                    "+8.8 %".into(),
+                ],
+                vec![
+                    "standby".into(),
+                    "PHYSICAL STANDBY".into(),
+                    "0.62".into(),
+                    "–".into(),
+                ],
+            ],
+        );
+        assert!(m.contains("\n|---|---|---:|---:|\n"), "{m}");
+        let m = markdown_table(&["a", "b"], &[vec!["x".into(), "–".into()]]);
+        assert!(
+            m.contains("\n|---|---|\n"),
+            "a column of unknowns only: {m}"
+        );
         assert_eq!(pct_cell(Some(576.47)), "+576.5 %");
         assert_eq!(cell(None, 2), "–");
         assert_eq!(round(2.34567, 2), 2.35);
