@@ -44,7 +44,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Reports from a recording: impact table (baseline vs compare) and latency histograms
+    /// Reports from a recording: impact table (baseline vs compare), latency histograms and
+    /// the incident report
     #[command(subcommand)]
     #[command(display_order = 6)]
     Report(ReportCommand),
@@ -212,14 +213,20 @@ pub struct CheckArgs {
     /// transport_lag, apply_lag (s, net of DELAY, each standby), log_file_sync,
     /// log_file_parallel_write, sync_remote_write (ms). Also the performance data's warn. Adds
     /// to the findings, never hides one
-    #[arg(short = 'w', long = "warning", value_name = "RANGE")]
+    #[arg(short = 'w', long = "warning", value_name = "RANGE", value_hint = clap::ValueHint::Other)]
     pub warning: Option<crate::report::range::Ranges>,
     /// CRIT when a figure is outside RANGE: as --warning, for the performance data's crit
-    #[arg(short = 'c', long = "critical", value_name = "RANGE")]
+    #[arg(short = 'c', long = "critical", value_name = "RANGE", value_hint = clap::ValueHint::Other)]
     pub critical: Option<crate::report::range::Ranges>,
     /// Give up after this long with UNKNOWN and one status line, as plugins do under
     /// check_nrpe's timeout: seconds (10) or a duration (10s, 1m)
-    #[arg(short = 't', long = "timeout", value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(
+        short = 't',
+        long = "timeout",
+        value_name = "SECONDS",
+        value_parser = parse_timeout,
+        value_hint = clap::ValueHint::Other
+    )]
     pub timeout: Option<std::time::Duration>,
     /// Live databases to judge (instead of --twin or --replay)
     #[command(flatten)]

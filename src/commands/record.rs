@@ -112,6 +112,8 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
     // `-o FILE.jsonl.zst` compresses; standard output stays plain text.
     let zstd = !is_stdout(out) && crate::sample::recording::wants_zstd(out);
     let mut w = Recorder::new(sink, &header, zstd).map_err(fail)?;
+    let mut samples = 0u64;
+    let mut slots = std::collections::BTreeSet::new();
     let written = (|| {
         for i in 0..ticks {
             let Some(tick) = src.next_tick() else { break };
@@ -120,6 +122,8 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
             }
             for s in &tick.samples {
                 w.write_sample(s)?;
+                samples += 1;
+                slots.insert(s.slot.clone());
             }
             progress.tick(Duration::from_millis((i + 1) * interval_ms));
         }
@@ -129,7 +133,19 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
     drop(w);
     tracing::info!(path = %out.display(), ok = written.is_ok(), "recording stopped");
     match (written, stream) {
-        (Ok(()), Some(s)) => s.finish().map_err(Failure::bad_input)?,
+        (Ok(()), Some(s)) => {
+            s.finish().map_err(Failure::bad_input)?;
+            // Say what was written, as `record` of live databases does (stderr: stdout may
+            // be the recording itself).
+            let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+            eprintln!(
+                "dgscope: recorded {samples} samples of {} database(s), {} of simulated time, to {} ({})",
+                slots.len(),
+                humantime::format_duration(duration),
+                crate::sanitize::field(&out.display().to_string()),
+                super::recording::mb(size),
+            );
+        }
         (Ok(()), None) => {}
         (Err(e), stream) => {
             if let Some(s) = stream {

@@ -23,7 +23,7 @@ pub fn run(cmd: RecordingCommand) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn mb(bytes: u64) -> String {
+pub(crate) fn mb(bytes: u64) -> String {
     if bytes < 1_000_000 {
         format!("{:.1} kB", bytes as f64 / 1000.0)
     } else {

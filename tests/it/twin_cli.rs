@@ -17,10 +17,19 @@ fn record(dir: &std::path::Path, name: &str, args: &[&str]) -> std::path::PathBu
         .args(args)
         .output()
         .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // It says what it wrote, once it is complete.
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size > 0);
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("dgscope: recorded ")
+                && l.contains(" samples of ")
+                && l.contains("20s of simulated time")
+                && l.contains(&format!("to {}", path.display()))),
+        "{err}"
     );
     path
 }
