@@ -131,7 +131,7 @@ pub fn report(
             let _ = writeln!(out, "\n## log: {} (last {log_lines} lines)", file.display());
             match crate::log::tail(file, log_lines) {
                 Ok(lines) => lines.iter().for_each(|l| {
-                    out.push_str(&redact_quoted(l));
+                    out.push_str(&redact_quoted(l, false));
                     out.push('\n');
                 }),
                 Err(e) => {
@@ -190,17 +190,24 @@ fn redact_line(line: &str) -> String {
     if key == "password" || (key.contains("password") && key != "password_env") {
         return format!("{key} = \"<redacted>\"");
     }
-    redact_quoted(line)
+    // Connect strings: `primary`, `standby` and the lines of a standby list (no key). Any
+    // other value (a path, a time zone) keeps its `/`: a maintainer needs it, and only a
+    // string with an `@` after a `user/…` can be a connect string with a password.
+    let item = line.trim_start().starts_with('"');
+    let conn = item || matches!(key, "primary" | "standby");
+    redact_quoted(line, conn)
 }
 
 /// Quoted strings holding USER/PASSWORD@… (the log never writes one; belt and braces).
-fn redact_quoted(line: &str) -> String {
+/// `conn`: the line holds connect strings, so `user/password` without `@` counts too.
+fn redact_quoted(line: &str, conn: bool) -> String {
     let mut out = String::with_capacity(line.len());
     for (i, part) in line.split('"').enumerate() {
         if i > 0 {
             out.push('"');
         }
-        if i % 2 == 1 && connect::holds_password(part) {
+        let password = connect::holds_password(part) && (conn || part.contains('@'));
+        if i % 2 == 1 && password {
             out.push_str("<redacted: holds a password>");
         } else {
             out.push_str(part);
@@ -319,5 +326,15 @@ mod tests {
         assert!(!r.contains("tiger42") && !r.contains("hunter2"), "{r}");
         assert!(r.contains("password_env = \"PW\""), "{r}");
         assert!(r.contains("password = \"<redacted>\""), "{r}");
+        let list = "standby = [\n  \"b=sys/tiger43\",\n  \"mon@//h2/s\",\n]\n";
+        let r = redact(list);
+        assert!(!r.contains("tiger43") && r.contains("mon@//h2/s"), "{r}");
+    }
+
+    /// Paths and zones keep their `/`: what a maintainer needs from a first-contact report.
+    #[test]
+    fn paths_and_time_zones_are_not_taken_for_passwords() {
+        let text = "log_file = \"/var/tmp/dgscope.log\"\ntz = \"Europe/Berlin\"\n[profiles.p]\nprimary = \"dgmon@//h:1521/s\"\noracle_client_dir = \"/opt/oracle/ic\"\ntz = \"Asia/Tokyo\"\n";
+        assert_eq!(redact(text), text);
     }
 }
