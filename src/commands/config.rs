@@ -29,9 +29,10 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
                     Failure::bad_input(format!("{}: cannot create: {e}", dir.display()))
                 })?;
             }
-            std::fs::write(&path, TEMPLATE).map_err(|e| {
-                Failure::bad_input(format!("{}: cannot write: {e}", path.display()))
-            })?;
+            // Created new (never through a planted link) or, with --force, replaced by a
+            // rename of a complete file.
+            crate::output::write_file(&path, TEMPLATE.as_bytes(), force)
+                .map_err(Failure::bad_input)?;
             print(&format!("wrote {}\n", path.display()))?;
         }
         ConfigCommand::Check => {

@@ -3,8 +3,6 @@
 //! in `.prom`, so the collector never reads it), is flushed to disk, then renamed over the
 //! target: a reader sees the old file or the new one, never part of one.
 
-use std::fs::{self, File};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A file name for a pair: `dgscope_<pair>.prom`, characters outside `[A-Za-z0-9_.-]` as `_`.
@@ -22,28 +20,24 @@ pub fn file_name(pair: &str) -> String {
     format!("dgscope_{}.prom", clean.trim_start_matches('.'))
 }
 
-/// Writes `content` to `dir/name` through a temporary file and a rename. On any error the
-/// temporary file is removed and the previous `dir/name`, if any, is left as it was.
+/// Writes `content` to `dir/name` through a temporary file and a rename. The temporary file
+/// is created new under an unpredictable name (`crate::output`: `O_EXCL`, which never
+/// follows a symlink), so a link planted at a temporary name cannot redirect the write. On
+/// any error the temporary file is removed and the previous `dir/name`, if any, is left as
+/// it was.
 pub fn write_atomic(dir: &Path, name: &str, content: &str) -> std::io::Result<PathBuf> {
     let target = dir.join(name);
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(content.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, &target)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
+    crate::output::write_file(&target, content.as_bytes(), true).map_err(|e| match e {
+        crate::output::OutputError::Io { source, .. } => source,
+        other => std::io::Error::other(other.to_string()),
+    })?;
     Ok(target)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn file_names_are_safe_and_end_in_prom() {
@@ -89,6 +83,35 @@ mod tests {
             vec!["x.prom".to_string()],
             "no temporary file is left"
         );
+    }
+
+    /// The review's attack: a symlink planted at the temporary name the writer used to pick
+    /// (`.NAME.PID.tmp`, predictable) made it overwrite the link's target. Links at every name
+    /// of that form, for this and the next pids, leave their targets untouched.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_planted_at_a_temporary_name_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "precious").unwrap();
+        let pid = std::process::id();
+        for p in pid..pid + 4 {
+            for n in 0..64 {
+                for name in [format!(".x.prom.{p}.tmp"), format!(".x.prom.{p}.{n}.tmp")] {
+                    let _ = std::os::unix::fs::symlink(&victim, dir.path().join(name));
+                }
+            }
+        }
+        write_atomic(dir.path(), "x.prom", "new\n").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("x.prom")).unwrap(),
+            "new\n"
+        );
+        assert!(!fs::symlink_metadata(dir.path().join("x.prom"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
     }
 
     #[test]
