@@ -127,7 +127,8 @@ Example:\n  dgscope replay incident.jsonl --speed 4"
         after_help = "Examples:\n  dgscope serve --twin slow-srl --twin healthy-sync --web.listen-address 127.0.0.1:9731\n  \
 DGSCOPE_PW=… dgscope serve prod_a prod_b --password-env DGSCOPE_PW\n  \
 dgscope serve --all-profiles\n\n\
-Default address :9731 (every interface); metrics at /metrics, a pair list at /. \
+Default address 127.0.0.1:9731 (this host only; --web.listen-address :9731 for every \
+interface, behind a firewall or a TLS proxy); metrics at /metrics, a pair list at /. \
 docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana dashboard."
     )]
     #[command(display_order = 5)]

@@ -2,8 +2,10 @@
 
 use clap::Args;
 
-/// The default listen address: every interface, port 9731.
-pub const DEFAULT_LISTEN: &str = ":9731";
+/// The default listen address: this host only, port 9731. `serve` holds database credentials
+/// and answers without authentication: reaching it from the network is a choice to make
+/// (`--web.listen-address :9731`), not a default.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:9731";
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {

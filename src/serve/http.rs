@@ -13,11 +13,19 @@ use tokio::sync::Semaphore;
 
 /// Largest request head accepted (request line and headers).
 pub const MAX_REQUEST: usize = 16 * 1024;
-/// Time allowed to send the request head, and to take the response.
-pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// Time allowed to send the whole request head. A scraper sends it in one packet; a client
+/// that trickles it (slowloris) is cut off before it can hold anything for long.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(2);
+/// Time allowed to take the response.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
-/// Connections handled at once; more wait in the kernel's backlog.
+/// Responses rendered and written at once; a connection takes one of these only once its
+/// request head is in, so clients still sending theirs never hold up a scrape.
 pub const MAX_CONNECTIONS: usize = 32;
+/// Connections still sending their request head, in all.
+pub const MAX_WAITING: usize = 512;
+/// Connections open at once from one address; more are closed at once. Prometheus scrapes a
+/// target one request at a time.
+pub const MAX_PER_PEER: usize = 8;
 
 /// What the responder serves.
 pub struct Site {
@@ -219,10 +227,17 @@ async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
     }
 }
 
-async fn handle(site: Arc<Site>, mut stream: TcpStream) {
+async fn handle(site: Arc<Site>, mut stream: TcpStream, responding: Arc<Semaphore>) {
     let head = tokio::time::timeout(READ_TIMEOUT, read_head(&mut stream)).await;
     let response = match head {
-        Ok(Ok(head)) => site.respond(&head),
+        Ok(Ok(head)) => {
+            let Ok(_permit) = responding.acquire_owned().await else {
+                return;
+            };
+            let response = site.respond(&head);
+            write_response(&mut stream, &response).await;
+            return;
+        }
         Ok(Err(431)) => Response::plain(
             431,
             "Request Header Fields Too Large",
@@ -232,6 +247,10 @@ async fn handle(site: Arc<Site>, mut stream: TcpStream) {
         Ok(Err(_)) => return,
         Err(_) => Response::plain(408, "Request Timeout", "request timeout\n"),
     };
+    write_response(&mut stream, &response).await;
+}
+
+async fn write_response(stream: &mut TcpStream, response: &Response) {
     let write = async {
         stream.write_all(response.head().as_bytes()).await?;
         if !response.head_only {
@@ -257,14 +276,54 @@ async fn handle(site: Arc<Site>, mut stream: TcpStream) {
     }
 }
 
+/// Open connections per peer address.
+#[derive(Default)]
+struct Peers(std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>);
+
+impl Peers {
+    /// Counts a new connection from `ip`; `None` when that address already has
+    /// [`MAX_PER_PEER`] open.
+    fn enter(self: &Arc<Self>, ip: std::net::IpAddr) -> Option<PeerGuard> {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = m.entry(ip).or_insert(0);
+        if *n >= MAX_PER_PEER {
+            return None;
+        }
+        *n += 1;
+        Some(PeerGuard {
+            peers: self.clone(),
+            ip,
+        })
+    }
+}
+
+struct PeerGuard {
+    peers: Arc<Peers>,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for PeerGuard {
+    fn drop(&mut self) {
+        let mut m = self.peers.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Accepts connections until the task is dropped.
 pub async fn serve(listener: TcpListener, site: Arc<Site>) {
-    let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let waiting = Arc::new(Semaphore::new(MAX_WAITING));
+    let responding = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let peers = Arc::new(Peers::default());
     loop {
-        let Ok(permit) = permits.clone().acquire_owned().await else {
+        let Ok(permit) = waiting.clone().acquire_owned().await else {
             return;
         };
-        let (stream, _) = match listener.accept().await {
+        let (stream, addr) = match listener.accept().await {
             Ok(x) => x,
             Err(_) => {
                 // Out of file descriptors and the like: do not spin.
@@ -272,9 +331,15 @@ pub async fn serve(listener: TcpListener, site: Arc<Site>) {
                 continue;
             }
         };
-        let site = site.clone();
+        // One address cannot take every slot: past its share it is closed at once.
+        let Some(guard) = peers.enter(addr.ip()) else {
+            drop(stream);
+            continue;
+        };
+        let (site, responding) = (site.clone(), responding.clone());
         tokio::spawn(async move {
-            handle(site, stream).await;
+            handle(site, stream, responding).await;
+            drop(guard);
             drop(permit);
         });
     }

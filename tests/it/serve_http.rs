@@ -334,3 +334,53 @@ async fn a_pair_that_cannot_connect_is_down_with_its_error_and_comes_back() {
     );
     collector.stop();
 }
+
+/// Slowloris (reliability review C3): a hundred connections from one other address that
+/// trickle their request heads hold no scrape up. That address gets `MAX_PER_PEER`
+/// connections, the rest are closed at once; an honest scrape from another address is
+/// answered while the slow ones are still open, and the slow ones are cut off with a 408.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_from_one_address_hold_no_scrape_up() {
+    use dgscope::serve::http::MAX_PER_PEER;
+    let slots = vec![Slot::primary(), Slot::standby()];
+    let board = Board::new(vec![PairSnapshot::pending("p", "x", &slots, "no_data")]);
+    let addr = listen(board, "/metrics").await;
+    let mut slow = Vec::new();
+    for _ in 0..100 {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        // Another loopback address: the attacker is not the scraper.
+        sock.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        let mut s = sock.connect(addr).await.unwrap();
+        let _ = s.write_all(b"GET /metrics HTTP/1.1\r\n").await;
+        slow.push(s);
+    }
+    // The scraper from another address is answered while they trickle.
+    let (status, _, body) = http(addr, &get("/metrics", None)).await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(body.contains("dgscope_up"), "{body}");
+    // The address's share waited for its head and was cut off with a 408; the rest were
+    // closed without a word. None is held open.
+    let readers: Vec<_> = slow
+        .into_iter()
+        .map(|mut s| {
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let read =
+                    tokio::time::timeout(Duration::from_secs(20), s.read_to_end(&mut buf)).await;
+                assert!(read.is_ok(), "a slow client is held open");
+                String::from_utf8_lossy(&buf).into_owned()
+            })
+        })
+        .collect();
+    let (mut timed_out, mut refused) = (0, 0);
+    for r in readers {
+        let got = r.await.unwrap();
+        if got.is_empty() {
+            refused += 1;
+        } else {
+            assert!(got.starts_with("HTTP/1.1 408 Request Timeout"), "{got}");
+            timed_out += 1;
+        }
+    }
+    assert_eq!((timed_out, refused), (MAX_PER_PEER, 100 - MAX_PER_PEER));
+}
