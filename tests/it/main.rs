@@ -25,6 +25,7 @@ mod check_cli;
 mod check_perfdata;
 mod completions_man;
 mod dist;
+mod evidence_agrees;
 mod exposition_contract;
 mod exposition_render;
 mod faults;

@@ -444,7 +444,8 @@ fn a_cascaded_standby_is_judged_by_its_own_hop_behind_the_far_sync() {
                     terminal(term),
                 ),
             ],
-            30,
+            // Past the 30 s rise window: bandwidth needs a measured shipped rate.
+            45,
         )
     };
     let found = run("+00 00:00:40", "+00 00:00:45");

@@ -495,7 +495,8 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "log_buffer",
                 mb,
                 "MB",
-                Some(format!("≥ {:.0} MB", th.log_buffer_min_mb)),
+                // The finding's condition, as every threshold shown (principle 3).
+                Some(format!("< {:.0} MB", th.log_buffer_min_mb)),
                 "V$PARAMETER",
             ));
         }
@@ -512,7 +513,7 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "smallest online redo log",
                 mb,
                 "MB",
-                Some(format!("≥ {:.0} MB", th.orl_min_mb)),
+                Some(format!("< {:.0} MB", th.orl_min_mb)),
                 "V$LOG",
             ));
         }

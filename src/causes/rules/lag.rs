@@ -146,8 +146,11 @@ fn shipping_too_slowly(ctx: &Context, th: &Thresholds, rising: Option<f64>) -> b
         None => ctx.sync_dest().is_none(),
     };
     let no_gap = dest.is_none_or(|d| !d.has_gap());
-    // Nothing arrives: the lag grows at (nearly) the clock's rate.
-    let something_ships = rising.is_none_or(|r| r < 0.9);
+    // A measured, non-zero shipped rate (principle 2): the lag's trend over the rise window
+    // against the redo rate. Without a trend nothing is measured yet; at (nearly) the
+    // clock's rate nothing arrives.
+    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s()).unwrap_or(0.0);
+    let something_ships = redo > 0.0 && rising.is_some_and(|r| r < 0.9);
     // RFS writes into the standby redo logs: a measured zero is not a slow link.
     let rfs_writes_zero = ctx
         .s
