@@ -237,18 +237,82 @@ fn cpu_starvation_thresholds() {
         ..starved.clone()
     };
     assert!(!has(&assess(&busy_but_ok, 40), "lgwr-cpu-starved"));
+    // LOAD counts processes in I/O wait on Linux: a load at the CPU count with the CPU
+    // 70 % busy is not starvation.
     let by_load = Pair {
         cpu_pct: 70.0,
         load: 16.0,
         ..starved.clone()
     };
-    assert!(has(&assess(&by_load, 40), "lgwr-cpu-starved"));
+    assert!(!has(&assess(&by_load, 40), "lgwr-cpu-starved"));
     // Polling explains the gap instead: CPU starvation is not claimed.
     let polls = Pair {
         poll_writes_per_s: 10.0,
         ..starved
     };
     assert!(!has(&assess(&polls, 40), "lgwr-cpu-starved"));
+}
+
+/// Review M3: `lgwr-storage` with LOAD 40 on 32 CPUs at 42 % busy. log file sync 4.30 ms
+/// over 2.36 ms writes is the slow storage plus the normal group-commit queueing (≈ half a
+/// write), and the load is processes in I/O wait: `lgwr-write-slow`, never CPU starvation.
+#[test]
+fn slow_storage_with_a_high_load_is_not_cpu_starvation() {
+    let storage = Pair {
+        sync: false,
+        remote_ms: None,
+        rfs_ms: None,
+        lfs_ms: 4.30,
+        lfpw_ms: 2.36,
+        cpu_pct: 42.0,
+        load: 40.0,
+        num_cpus: 32.0,
+        ..Pair::default()
+    };
+    let a = assess(&storage, 40);
+    assert!(!has(&a, "lgwr-cpu-starved"), "{:?}", ids(&a));
+    assert!(has(&a, "lgwr-write-slow"), "{:?}", ids(&a));
+    // Even with the CPU busy, 1.94 ms beyond the write is mostly the queueing (1.18 ms):
+    // what is left is under the 1 ms the rule asks for.
+    let busy = Pair {
+        cpu_pct: 95.0,
+        ..storage
+    };
+    let a = assess(&busy, 40);
+    assert!(!has(&a, "lgwr-cpu-starved"), "{:?}", ids(&a));
+    assert!(has(&a, "lgwr-write-slow"), "{:?}", ids(&a));
+}
+
+/// The CPU-starved finding shows the busy CPU it needs, the queueing it took out and the
+/// load only as context.
+#[test]
+fn cpu_starvation_evidence_agrees_with_its_condition() {
+    let starved = Pair {
+        lfs_ms: 3.3,
+        lfpw_ms: 0.55,
+        remote_ms: Some(1.2),
+        rfs_ms: Some(0.7),
+        cpu_pct: 99.5,
+        ..Pair::default()
+    };
+    let a = assess(&starved, 40);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == "lgwr-cpu-starved")
+        .expect("lgwr-cpu-starved");
+    let cpu = f.evidence.iter().find(|e| e.metric.contains("CPU busy")).unwrap();
+    assert!(cpu.value >= 90.0, "{cpu:?}");
+    assert!(f.title.contains("CPU 99.5 %"), "{}", f.title);
+    let rest = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.starts_with("log file sync not explained"))
+        .unwrap();
+    // 3.3 − 1.2 (the remote write) − 0.6 (half of it, queueing).
+    assert!((rest.value - 1.5).abs() < 0.05, "{rest:?}");
+    let load = f.evidence.iter().find(|e| e.metric.contains("load")).unwrap();
+    assert!(load.threshold.is_none(), "{load:?}");
 }
 
 #[test]

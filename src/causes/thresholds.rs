@@ -27,6 +27,9 @@ pub struct Thresholds {
     pub lfs_vs_write_ratio: f64,
     pub lfs_unexplained_ms: f64,
     pub cpu_busy_pct: f64,
+    /// lgwr-cpu-starved: the expected group-commit queueing, as a share of the slowest write,
+    /// taken out of `log file sync` before the rest is called CPU.
+    pub group_commit_queue_ratio: f64,
     // lgwr-write-slow
     pub lfpw_warn_ms: f64,
     pub lfpw_p99_ms: f64,
@@ -124,6 +127,7 @@ impl Default for Thresholds {
             lfs_vs_write_ratio: 2.0,
             lfs_unexplained_ms: 1.0,
             cpu_busy_pct: 90.0,
+            group_commit_queue_ratio: 0.5,
             lfpw_warn_ms: 1.0,
             lfpw_p99_ms: 16.0,
             lfpw_crit_ms: 10.0,

@@ -174,6 +174,24 @@ pub fn age(secs: f64) -> String {
 
 /// A latency in ms in at most 6 columns, so tables keep their columns whatever the wait:
 /// "0.62", "45.6", "812", "29 999" (a 30 s wait), "1 234k" beyond.
+/// A busy percentage (CPU): whole when it is within 0.05 of a whole number ("42"), else one
+/// decimal ("99.5"); "100" only from 99.95 on, so a busy host is never rounded onto a full
+/// one.
+pub fn busy_pct(v: f64) -> String {
+    if !v.is_finite() {
+        return NONE.into();
+    }
+    if v >= 99.95 {
+        return "100".into();
+    }
+    let r = v.round();
+    if (v - r).abs() < 0.05 {
+        format!("{r:.0}")
+    } else {
+        format!("{:.1}", (v * 10.0).round() / 10.0)
+    }
+}
+
 /// A RAC instance as every screen and finding names it: `inst 2 on dbhost2` (`inst 2`
 /// when the host is unknown).
 pub fn instance_label(inst_id: u32, host: Option<&str>) -> String {
@@ -276,6 +294,19 @@ mod tests {
         assert_eq!(auto(0.617), "0.62");
         assert_eq!(auto(25.04), "25.0");
         assert_eq!(auto(6224.0), "6 224");
+    }
+
+    /// Review m3: a host 99.5 % busy is not "CPU 100 %".
+    #[test]
+    fn busy_percent_is_never_rounded_onto_a_full_host() {
+        assert_eq!(busy_pct(99.5), "99.5");
+        assert_eq!(busy_pct(99.94), "99.9");
+        assert_eq!(busy_pct(99.95), "100");
+        assert_eq!(busy_pct(100.0), "100");
+        assert_eq!(busy_pct(42.0), "42");
+        assert_eq!(busy_pct(41.98), "42");
+        assert_eq!(busy_pct(42.46), "42.5");
+        assert_eq!(busy_pct(f64::NAN), NONE);
     }
 
     #[test]
