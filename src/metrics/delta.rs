@@ -46,6 +46,9 @@ pub struct Delta {
     pub instances: BTreeMap<u32, Delta>,
     /// On an instance's delta: the host it runs on (`None` at the cluster level).
     pub host: Option<Name>,
+    /// The later sample had a SYNC destination ([`Sample::has_sync_dest`]): 11.2's `LNS
+    /// wait on SENDREQ` then stands for the SYNC remote write.
+    pub sync_dest: bool,
 }
 
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either
@@ -71,6 +74,7 @@ impl Delta {
             from: earlier.t,
             to: later.t,
             secs,
+            sync_dest: later.has_sync_dest(),
             ..Delta::default()
         };
         d.add_counters(
@@ -161,6 +165,7 @@ impl Delta {
         self.from = self.from.min(other.from);
         self.to = self.to.max(other.to);
         self.secs += other.secs;
+        self.sync_dest |= other.sync_dest;
         for (k, v) in &other.stats {
             *self.stats.entry(k.clone()).or_default() += v;
         }
@@ -247,10 +252,14 @@ impl Delta {
             .or_else(|| self.event_avg(event::RFS_WRITE))
     }
 
-    /// SYNC remote write latency: `SYNC Remote Write` (12c+) or 11.2's `LNS wait on SENDREQ`.
+    /// SYNC remote write latency: `SYNC Remote Write` (12c+) or, with a SYNC destination,
+    /// 11.2's `LNS wait on SENDREQ` (which an ASYNC shipping process waits on too).
     pub fn sync_remote_avg(&self) -> Option<Millis> {
-        self.event_avg(event::SYNC_REMOTE_WRITE)
-            .or_else(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
+        self.event_avg(event::SYNC_REMOTE_WRITE).or_else(|| {
+            self.sync_dest
+                .then(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
+                .flatten()
+        })
     }
 
     /// RAC broadcast on commit: `redo write broadcast ack time` (µs from 11.2) per `log file
@@ -373,6 +382,48 @@ mod tests {
         let d = Delta::between(&a, &b).unwrap();
         assert_eq!(d.tps(), None);
         assert!(d.event_avg(event::LOG_FILE_SYNC).is_some());
+    }
+
+    /// Review #13: 11.2's `LNS wait on SENDREQ` is the SYNC remote write only with a SYNC
+    /// destination; on an ASYNC primary it is the shipping process's wait, never "SYNC
+    /// remote" on the screen, in perfdata or the exporter.
+    #[test]
+    fn lns_wait_is_sync_remote_only_with_a_sync_destination() {
+        use crate::metrics::Point;
+        use crate::sample::{Dest, TransmitMode};
+        let lns = |s: &mut Sample, waits: u64| {
+            s.events.insert(
+                event::LNS_WAIT_ON_SENDREQ.into(),
+                Event {
+                    waits,
+                    us: Micros(waits * 3000),
+                    ..Default::default()
+                },
+            );
+        };
+        let with_dest = |mode: TransmitMode| {
+            let mut a = sample(0, 1, 1000, 100, 50_000);
+            let mut b = sample(10, 1, 6000, 300, 250_000);
+            lns(&mut a, 10);
+            lns(&mut b, 110);
+            for s in [&mut a, &mut b] {
+                s.dests.push(Dest {
+                    id: 2,
+                    mode: mode.clone(),
+                    ..Dest::default()
+                });
+            }
+            (a, b)
+        };
+        let (a, b) = with_dest(TransmitMode::Async);
+        let d = Delta::between(&a, &b).unwrap();
+        assert!(!d.sync_dest);
+        assert_eq!(d.sync_remote_avg(), None);
+        assert_eq!(Point::between(Some(&a), &b).remote_ms, None);
+        let (a, b) = with_dest(TransmitMode::Sync);
+        let d = Delta::between(&a, &b).unwrap();
+        assert_eq!(d.sync_remote_avg(), Some(Millis(3.0)));
+        assert_eq!(Point::between(Some(&a), &b).remote_ms, Some(3.0));
     }
 
     #[test]

@@ -58,7 +58,12 @@ pub fn waits(d: Option<&Delta>) -> [Wait; 3] {
         mk(
             "SYNC remote",
             Role::SeriesRemote,
-            &[event::SYNC_REMOTE_WRITE, event::LNS_WAIT_ON_SENDREQ],
+            // 11.2's LNS wait is a SYNC remote write only with a SYNC destination.
+            if d.is_some_and(|d| d.sync_dest) {
+                &[event::SYNC_REMOTE_WRITE, event::LNS_WAIT_ON_SENDREQ]
+            } else {
+                &[event::SYNC_REMOTE_WRITE]
+            },
         ),
     ]
 }
