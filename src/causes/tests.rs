@@ -513,6 +513,35 @@ fn contention_on_all_standby_disks_outranks_the_slow_srl_symptom() {
     );
 }
 
+/// Review #19: a few slow requests in the window are no saturation. Two data file writes a
+/// second, 5 ms each, over a minute: 120 requests, enough; one every 10 s: not.
+#[test]
+fn standby_io_saturated_needs_enough_writes() {
+    let few = Pair {
+        standby_data_w_ms: 5.0,
+        primary_data_w_ms: 1.0,
+        standby_data_writes_per_s: 0.1,
+        ..Pair::default()
+    };
+    assert!(!has(&assess(&few, 70), "standby-io-saturated"));
+    let enough = Pair {
+        standby_data_writes_per_s: 2.0,
+        ..few
+    };
+    let a = assess(&enough, 70);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == "standby-io-saturated")
+        .expect("standby-io-saturated");
+    let n = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.contains("write requests in the window"))
+        .unwrap();
+    assert!(n.value >= 100.0, "{n:?}");
+}
+
 #[test]
 fn stale_lag_and_dest_error_and_standby_down_are_crit() {
     let stale = assess(

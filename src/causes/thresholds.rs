@@ -57,6 +57,9 @@ pub struct Thresholds {
     // standby-io-saturated
     pub io_await_ratio: f64,
     pub io_await_min_ms: f64,
+    /// standby-io-saturated: write requests of the file type on the standby in the window,
+    /// at least (a few slow requests are no saturation).
+    pub io_min_writes: u64,
     // lag-stale
     pub stale_datum_s: f64,
     // redo-sizing (no upper bound on log_buffer: large SGAs and MAA use 256 MB and more)
@@ -146,6 +149,7 @@ impl Default for Thresholds {
             apply_lag_rise_s_per_s: 0.1,
             io_await_ratio: 2.0,
             io_await_min_ms: 2.0,
+            io_min_writes: 100,
             stale_datum_s: 30.0,
             log_buffer_min_mb: 16.0,
             orl_min_mb: 300.0,
