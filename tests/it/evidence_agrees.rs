@@ -434,3 +434,61 @@ fn fixture_recordings_have_findings_that_agree_with_their_evidence() {
     }
     assert_none("fixtures", found);
 }
+
+/// `apply-io-bound` (seed 1, five minutes of `check`), with `f` applied to every standby
+/// sample: the apply-bound finding's evidence for `db file sequential read`.
+fn apply_read_evidence(f: impl Fn(&mut dgscope::sample::Sample, u64)) -> f64 {
+    let th = Thresholds::default();
+    let mut twin = Twin::new(Scenario::ApplyIoBound, 1);
+    let secs = 300;
+    let mut d = Driver::new(DriverConfig::for_check(
+        Some(Duration::from_secs(secs)),
+        th,
+    ));
+    for k in 0..secs {
+        let Some(tick) = twin.next_tick() else { break };
+        for mut s in tick.samples {
+            if s.slot != Slot::primary() {
+                f(&mut s, k);
+            }
+            d.push(Entry::Sample(Box::new(s)));
+        }
+    }
+    d.finish();
+    let found = d
+        .assessment()
+        .findings
+        .iter()
+        .find(|f| f.id == "apply-bound")
+        .cloned()
+        .expect("apply-bound");
+    value(&found, |m| m.contains("'db file sequential read'"))
+        .unwrap_or_else(|| panic!("{:?}", found.evidence))
+}
+
+/// Review #11: on an Active Data Guard standby the queries' own single-block reads are
+/// foreground waits (`TOTAL_WAITS_FG`, `TIME_WAITED_MICRO_FG`): apply's evidence counts
+/// background waits only, so 40 s/s of query reads do not show as apply's.
+#[test]
+fn adg_query_waits_are_not_apply_evidence() {
+    use dgscope::sample::names::event;
+    use dgscope::units::Micros;
+    let plain = apply_read_evidence(|_, _| {});
+    let with_queries = apply_read_evidence(|s, k| {
+        let e = s
+            .events
+            .entry(event::DB_FILE_SEQUENTIAL_READ.into())
+            .or_default();
+        // Queries: 4 000 reads a second of 10 ms each, all foreground.
+        let (waits, us) = (4_000 * k, 40_000_000 * k);
+        e.waits += waits;
+        e.us = Micros(e.us.0 + us);
+        e.waits_fg = Some(e.waits_fg.unwrap_or(0) + waits);
+        e.us_fg = Some(Micros(e.us_fg.map_or(0, |u| u.0) + us));
+    });
+    assert!(plain > 0.0, "{plain}");
+    assert!(
+        (with_queries - plain).abs() < 0.01 * plain.max(1.0),
+        "apply's reads {plain} s/s, with ADG queries {with_queries} s/s"
+    );
+}

@@ -409,7 +409,9 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$SYSSTAT",
         ));
     }
-    // What apply waits on, worst first: the advice depends on it.
+    // What apply waits on, worst first: the advice depends on it. Background processes
+    // only (total − foreground): on an Active Data Guard standby the queries' own reads
+    // are not apply's.
     if let Some(s) = ctx.s.as_ref() {
         let mut waits: Vec<(&str, f64)> = [
             event::CHECKPOINT_COMPLETED,
@@ -419,16 +421,13 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             event::FREE_BUFFER_WAITS,
         ]
         .iter()
-        .filter_map(|&e| {
-            s.event(e)
-                .map(|d| (e, d.us as f64 / 1e6 / s.secs.max(1e-9)))
-        })
+        .filter_map(|&e| s.background_s_per_s(e).map(|per_s| (e, per_s)))
         .filter(|w| w.1 > 0.0)
         .collect();
         waits.sort_by(|a, b| b.1.total_cmp(&a.1));
         for (name, per_s) in waits.into_iter().take(3) {
             evidence.push(ev(
-                &format!("standby wait '{name}'"),
+                &format!("standby background wait '{name}'"),
                 per_s,
                 "s/s",
                 None,
