@@ -325,11 +325,49 @@ fn lgwr_write_slow_thresholds() {
         lfs_ms: lfpw * 1.3,
         ..Pair::default()
     };
+    // 25 MB/s in 2000 writes/s: 12.8 KB a write, 0.025 ms of allowance on each threshold.
     assert!(!has(&assess(&at(0.99), 40), "lgwr-write-slow"));
-    let a = assess(&at(1.0), 40);
+    assert!(!has(&assess(&at(1.02), 40), "lgwr-write-slow"));
+    let a = assess(&at(1.03), 40);
     assert_eq!(a.findings[0].id, "lgwr-write-slow");
     assert_eq!(a.findings[0].severity, Severity::Warn);
-    assert_eq!(assess(&at(10.0), 40).findings[0].severity, Severity::Crit);
+    assert_eq!(assess(&at(10.0), 40).findings[0].severity, Severity::Warn);
+    assert_eq!(assess(&at(10.03), 40).findings[0].severity, Severity::Crit);
+}
+
+/// Review #20: a large average write legitimately takes longer. 200 MB/s in 100 writes/s
+/// is 2 MB a write: 4 ms more on each threshold (`lfpw_ms_per_mb` 2 ms).
+#[test]
+fn lgwr_write_slow_allows_for_large_writes() {
+    let at = |lfpw: f64| Pair {
+        sync: false,
+        remote_ms: None,
+        rfs_ms: None,
+        lfpw_ms: lfpw,
+        lfs_ms: lfpw * 1.3,
+        redo_mb_s: 200.0,
+        writes_per_s: 100.0,
+        ..Pair::default()
+    };
+    assert!(!has(&assess(&at(3.0), 40), "lgwr-write-slow"));
+    let a = assess(&at(5.5), 40);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == "lgwr-write-slow")
+        .expect("lgwr-write-slow");
+    assert_eq!(f.severity, Severity::Warn);
+    let avg = &f.evidence[0];
+    assert_eq!(
+        avg.threshold.as_deref(),
+        Some("≥ 5.00 ms (1.00 ms + 4.00 ms for the write size)")
+    );
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.metric == "redo per write" && (e.value - 2048.0).abs() < 1.0));
+    assert_eq!(assess(&at(12.0), 40).findings[0].severity, Severity::Warn);
+    assert_eq!(assess(&at(14.5), 40).findings[0].severity, Severity::Crit);
 }
 
 #[test]
@@ -495,24 +533,6 @@ fn standby_io_saturated_thresholds() {
     assert!(!has(&assess(&ok, 40), "standby-io-saturated"));
 }
 
-#[test]
-fn contention_on_all_standby_disks_outranks_the_slow_srl_symptom() {
-    let contention = Pair {
-        standby_log_w_ms: 3.5,
-        standby_data_w_ms: 8.0,
-        primary_data_w_ms: 1.0,
-        ..slow_srl()
-    };
-    let a = assess(&contention, 40);
-    assert_eq!(top_warn(&a), Some("standby-io-saturated"), "{:?}", ids(&a));
-    assert!(has(&a, "standby-redo-write-slow"));
-    // Only the redo logs slow (seed 000's SRLs): the SRL finding leads.
-    assert_eq!(
-        top_warn(&assess(&slow_srl(), 40)),
-        Some("standby-redo-write-slow")
-    );
-}
-
 /// Review #19: a few slow requests in the window are no saturation. Two data file writes a
 /// second, 5 ms each, over a minute: 120 requests, enough; one every 10 s: not.
 #[test]
@@ -540,6 +560,24 @@ fn standby_io_saturated_needs_enough_writes() {
         .find(|e| e.metric.contains("write requests in the window"))
         .unwrap();
     assert!(n.value >= 100.0, "{n:?}");
+}
+
+#[test]
+fn contention_on_all_standby_disks_outranks_the_slow_srl_symptom() {
+    let contention = Pair {
+        standby_log_w_ms: 3.5,
+        standby_data_w_ms: 8.0,
+        primary_data_w_ms: 1.0,
+        ..slow_srl()
+    };
+    let a = assess(&contention, 40);
+    assert_eq!(top_warn(&a), Some("standby-io-saturated"), "{:?}", ids(&a));
+    assert!(has(&a, "standby-redo-write-slow"));
+    // Only the redo logs slow (seed 000's SRLs): the SRL finding leads.
+    assert_eq!(
+        top_warn(&assess(&slow_srl(), 40)),
+        Some("standby-redo-write-slow")
+    );
 }
 
 #[test]

@@ -34,6 +34,9 @@ pub struct Thresholds {
     pub lfpw_warn_ms: f64,
     pub lfpw_p99_ms: f64,
     pub lfpw_crit_ms: f64,
+    /// lgwr-write-slow: ms added to each of its thresholds per MB of the average redo write
+    /// (a large write legitimately takes longer).
+    pub lfpw_ms_per_mb: f64,
     // lfs-outlier-skew
     pub outlier_bound_ms: f64,
     pub outlier_max_wait_share: f64,
@@ -134,6 +137,7 @@ impl Default for Thresholds {
             lfpw_warn_ms: 1.0,
             lfpw_p99_ms: 16.0,
             lfpw_crit_ms: 10.0,
+            lfpw_ms_per_mb: 2.0,
             outlier_bound_ms: 8.0,
             outlier_max_wait_share: 0.15,
             outlier_min_time_share: 0.5,

@@ -62,13 +62,33 @@ pub fn opt_auto(v: Option<f64>) -> String {
     v.map_or_else(|| NONE.to_string(), auto)
 }
 
+/// A percentile in Oracle's open-ended last bucket: only a lower bound, ">2097s".
+pub fn bound_above(ms: f64, ascii: bool) -> String {
+    // A lower bound rounds down, never up past what is known.
+    if ms >= 10_000.0 {
+        format!(">{:.0}s", (ms / 1000.0).floor())
+    } else {
+        format!(">{}", bound_value(ms, ascii))
+    }
+}
+
 /// A percentile as a bucket bound: "≤8", "≤0.5" ("<=8" in ASCII).
 pub fn bound(ms: Option<f64>, ascii: bool) -> String {
     let Some(ms) = ms else {
         return NONE.into();
     };
+    let v = bound_value(ms, ascii);
+    if ascii {
+        format!("<={v}")
+    } else {
+        format!("≤{v}")
+    }
+}
+
+/// A bucket bound's number and unit as [`bound`] writes it.
+fn bound_value(ms: f64, ascii: bool) -> String {
     // Below a millisecond Oracle's micro buckets are powers of two µs: "≤512µ".
-    let v = if ms >= 1000.0 {
+    if ms >= 1000.0 {
         // Oracle's millisecond buckets double up to 32768 ms: "≤33s", never "≤32768".
         let s = ms / 1000.0;
         if s >= 10.0 {
@@ -80,11 +100,6 @@ pub fn bound(ms: Option<f64>, ascii: bool) -> String {
         format!("{ms:.0}")
     } else {
         format!("{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
-    };
-    if ascii {
-        format!("<={v}")
-    } else {
-        format!("≤{v}")
     }
 }
 
@@ -285,15 +300,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_group_and_keep_widths() {
-        assert_eq!(num(7814.4, 0), "7 814");
-        assert_eq!(num(1_234_567.0, 0), "1 234 567");
-        assert_eq!(num(999.0, 0), "999");
-        assert_eq!(num(-20.3, 1), "-20.3");
-        assert_eq!(opt(None, 2), "–");
-        assert_eq!(auto(0.617), "0.62");
-        assert_eq!(auto(25.04), "25.0");
-        assert_eq!(auto(6224.0), "6 224");
+    fn an_open_bucket_bound_reads_as_a_lower_bound() {
+        assert_eq!(bound_above(2_097_152.0, false), ">2097s");
+        assert_eq!(bound_above(8.0, true), ">8");
     }
 
     /// Review m3: a host 99.5 % busy is not "CPU 100 %".
@@ -307,6 +316,18 @@ mod tests {
         assert_eq!(busy_pct(41.98), "42");
         assert_eq!(busy_pct(42.46), "42.5");
         assert_eq!(busy_pct(f64::NAN), NONE);
+    }
+
+    #[test]
+    fn numbers_group_and_keep_widths() {
+        assert_eq!(num(7814.4, 0), "7 814");
+        assert_eq!(num(1_234_567.0, 0), "1 234 567");
+        assert_eq!(num(999.0, 0), "999");
+        assert_eq!(num(-20.3, 1), "-20.3");
+        assert_eq!(opt(None, 2), "–");
+        assert_eq!(auto(0.617), "0.62");
+        assert_eq!(auto(25.04), "25.0");
+        assert_eq!(auto(6224.0), "6 224");
     }
 
     #[test]
