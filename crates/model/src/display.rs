@@ -164,8 +164,18 @@ pub fn evidence_value(v: f64, unit: &str) -> String {
         "ms" => format!("{} ms", ms(v)),
         "%" => format!("{} %", crate::units::pct(v)),
         "" => count_or_auto(v),
+        // A count of one thing is singular: "1 log", never "1 logs".
+        u if v == 1.0 && is_plural_noun(u) => format!("1 {}", &u[..u.len() - 1]),
         u => format!("{} {u}", count_or_auto(v)),
     }
+}
+
+/// A unit that is a plural noun ("logs", "files", "sessions"), not a unit symbol ("ms",
+/// "s", "MB/s", "GB").
+fn is_plural_noun(unit: &str) -> bool {
+    unit.len() > 2
+        && unit.ends_with('s')
+        && unit.chars().all(|c| c.is_ascii_lowercase())
 }
 
 /// A lag in seconds ([`dur`]).
@@ -303,6 +313,16 @@ mod tests {
     fn an_open_bucket_bound_reads_as_a_lower_bound() {
         assert_eq!(bound_above(2_097_152.0, false), ">2097s");
         assert_eq!(bound_above(8.0, true), ">8");
+    }
+
+    /// Review m3: "1 logs" is "1 log"; units stay as they are.
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(evidence_value(1.0, "logs"), "1 log");
+        assert_eq!(evidence_value(2.0, "logs"), "2 logs");
+        assert_eq!(evidence_value(1.0, "ms"), "1.00 ms");
+        assert_eq!(evidence_value(1.0, "MB/s"), "1 MB/s");
+        assert_eq!(evidence_value(1.0, "s"), dur(1.0));
     }
 
     /// Review m3: a host 99.5 % busy is not "CPU 100 %".
