@@ -301,7 +301,11 @@ fn cpu_starvation_evidence_agrees_with_its_condition() {
         .iter()
         .find(|f| f.id == "lgwr-cpu-starved")
         .expect("lgwr-cpu-starved");
-    let cpu = f.evidence.iter().find(|e| e.metric.contains("CPU busy")).unwrap();
+    let cpu = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.contains("CPU busy"))
+        .unwrap();
     assert!(cpu.value >= 90.0, "{cpu:?}");
     assert!(f.title.contains("CPU 99.5 %"), "{}", f.title);
     let rest = f
@@ -311,7 +315,11 @@ fn cpu_starvation_evidence_agrees_with_its_condition() {
         .unwrap();
     // 3.3 − 1.2 (the remote write) − 0.6 (half of it, queueing).
     assert!((rest.value - 1.5).abs() < 0.05, "{rest:?}");
-    let load = f.evidence.iter().find(|e| e.metric.contains("load")).unwrap();
+    let load = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.contains("load"))
+        .unwrap();
     assert!(load.threshold.is_none(), "{load:?}");
 }
 

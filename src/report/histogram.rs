@@ -122,8 +122,9 @@ impl HistogramReport {
         out.push('\n');
         // In the open-ended last bucket only a lower bound is known: "> X".
         let p = |q: f64| {
-            h.percentile(q)
-                .map_or("–".into(), |v| format!("{} {}", v.relation(), trim(v.ms())))
+            h.percentile(q).map_or("–".into(), |v| {
+                format!("{} {}", v.relation(), trim(v.ms()))
+            })
         };
         out.push_str(&format!(
             "p50 {} ms   p90 {} ms   p99 {} ms   p99.9 {} ms\n",

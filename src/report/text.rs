@@ -187,7 +187,10 @@ pub fn findings(fs: &[Finding], releases: &Releases) -> Vec<Block> {
 pub fn commit_path(rows: &[CommitRow]) -> Vec<Block> {
     // "≤ 8", or "> 2097152" in the open-ended last bucket (no upper bound is known).
     let bound = |v: Option<crate::metrics::Percentile>| {
-        v.map_or_else(|| "–".to_string(), |b| format!("{} {}", b.relation(), b.ms()))
+        v.map_or_else(
+            || "–".to_string(),
+            |b| format!("{} {}", b.relation(), b.ms()),
+        )
     };
     let rows: Vec<Vec<String>> = rows
         .iter()

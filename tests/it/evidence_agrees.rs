@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The evidence item whose metric `pick` accepts.
-fn item<'f>(f: &'f Finding, pick: impl Fn(&str) -> bool) -> Option<&'f Evidence> {
+fn item(f: &Finding, pick: impl Fn(&str) -> bool) -> Option<&Evidence> {
     f.evidence.iter().find(|e| pick(&e.metric))
 }
 
@@ -147,7 +147,9 @@ fn contradictions(f: &Finding, ctx: &Context, th: &Thresholds) -> Vec<String> {
             if sync {
                 bad("raised on a SYNC destination".into());
             }
-            let lag = value(f, |m| m.starts_with("transport lag") && !m.contains("trend"));
+            let lag = value(f, |m| {
+                m.starts_with("transport lag") && !m.contains("trend")
+            });
             let trend = value(f, |m| m == "transport lag trend");
             let lagging = lag.is_some_and(|l| l >= th.transport_lag_s)
                 || trend.is_some_and(|r| r >= th.transport_lag_rise_s_per_s);
@@ -176,15 +178,24 @@ fn contradictions(f: &Finding, ctx: &Context, th: &Thresholds) -> Vec<String> {
             let lags: Vec<&Evidence> = f
                 .evidence
                 .iter()
-                .filter(|e| e.metric.starts_with("transport lag") || e.metric.starts_with("apply lag"))
+                .filter(|e| {
+                    e.metric.starts_with("transport lag") || e.metric.starts_with("apply lag")
+                })
                 .collect();
             if lags.is_empty() {
                 bad("no lag in its evidence".into());
             }
             for e in lags {
-                let warn = if e.metric.starts_with("apply") { aw } else { tw };
+                let warn = if e.metric.starts_with("apply") {
+                    aw
+                } else {
+                    tw
+                };
                 if e.value < warn {
-                    bad(format!("'{}' {} s below its threshold {warn} s", e.metric, e.value));
+                    bad(format!(
+                        "'{}' {} s below its threshold {warn} s",
+                        e.metric, e.value
+                    ));
                 }
             }
         }
@@ -198,7 +209,13 @@ fn contradictions(f: &Finding, ctx: &Context, th: &Thresholds) -> Vec<String> {
 fn judge_instant(engine: &Engine, window: Window, th: &Thresholds) -> Vec<String> {
     let mut out = Vec::new();
     let mut slots: Vec<Option<Slot>> = vec![None];
-    slots.extend(engine.standby_slots().iter().skip(1).map(|s| Some((*s).clone())));
+    slots.extend(
+        engine
+            .standby_slots()
+            .iter()
+            .skip(1)
+            .map(|s| Some((*s).clone())),
+    );
     for slot in slots {
         let ctx = Context::new(engine, window, slot.as_ref());
         let rates_ready = ctx.primary_samples() >= th.min_samples && ctx.lfs_waits() > 0;
@@ -308,7 +325,9 @@ fn check_run(s: Scenario, seed: u64, secs: u64) -> Vec<String> {
     d.finish();
     out.extend(judge_instant(d.engine(), d.window(), &th));
     out.extend(judge_exporter(d.engine(), d.window(), &d));
-    out.into_iter().map(|c| format!("{s} seed {seed}: {c}")).collect()
+    out.into_iter()
+        .map(|c| format!("{s} seed {seed}: {c}"))
+        .collect()
 }
 
 /// `secs` of a scenario on the triage screen (the last minute's window), its rules judged
@@ -346,10 +365,9 @@ fn screen_run(s: Scenario, seed: u64, secs: u64) -> Vec<String> {
             } else {
                 None
             };
-            if let (Some(why), Some(line)) = (
-                unknown,
-                screen.lines().find(|l| l.contains("headroom")),
-            ) {
+            if let (Some(why), Some(line)) =
+                (unknown, screen.lines().find(|l| l.contains("headroom")))
+            {
                 out.push(format!(
                     "{} || lag pane shows a headroom {why}: {}",
                     ctx.now,
@@ -441,10 +459,7 @@ fn apply_read_evidence(f: impl Fn(&mut dgscope::sample::Sample, u64)) -> f64 {
     let th = Thresholds::default();
     let mut twin = Twin::new(Scenario::ApplyIoBound, 1);
     let secs = 300;
-    let mut d = Driver::new(DriverConfig::for_check(
-        Some(Duration::from_secs(secs)),
-        th,
-    ));
+    let mut d = Driver::new(DriverConfig::for_check(Some(Duration::from_secs(secs)), th));
     for k in 0..secs {
         let Some(tick) = twin.next_tick() else { break };
         for mut s in tick.samples {

@@ -173,7 +173,10 @@ fn a_saturated_rac_node_is_lgwr_cpu_starved_by_name() {
     let extra = f
         .evidence
         .iter()
-        .find(|e| e.metric.starts_with("log file sync not explained by writes"))
+        .find(|e| {
+            e.metric
+                .starts_with("log file sync not explained by writes")
+        })
         .unwrap();
     // Net of the 1.5 ms write and the group-commit queueing (half a write).
     assert!(

@@ -173,9 +173,7 @@ pub fn evidence_value(v: f64, unit: &str) -> String {
 /// A unit that is a plural noun ("logs", "files", "sessions"), not a unit symbol ("ms",
 /// "s", "MB/s", "GB").
 fn is_plural_noun(unit: &str) -> bool {
-    unit.len() > 2
-        && unit.ends_with('s')
-        && unit.chars().all(|c| c.is_ascii_lowercase())
+    unit.len() > 2 && unit.ends_with('s') && unit.chars().all(|c| c.is_ascii_lowercase())
 }
 
 /// A lag in seconds ([`dur`]).

@@ -689,7 +689,12 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // The threshold the average is judged by, with the allowance for the write size.
     let sized = |base: f64, at: f64| {
         if extra > 0.0 {
-            format!("≥ {} ({} + {} for the write size)", ms(at), ms(base), ms(extra))
+            format!(
+                "≥ {} ({} + {} for the write size)",
+                ms(at),
+                ms(base),
+                ms(extra)
+            )
         } else {
             format!("≥ {}", ms(at))
         }
