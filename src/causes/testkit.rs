@@ -37,6 +37,8 @@ pub struct Pair {
     pub standby_log_w_ms: f64,
     pub primary_data_w_ms: f64,
     pub standby_data_w_ms: f64,
+    /// Data File write requests per second on the standby.
+    pub standby_data_writes_per_s: f64,
     pub switch_every_s: f64,
     pub orl_mb: u64,
     pub orl_groups: u32,
@@ -133,6 +135,7 @@ impl Default for Pair {
             standby_log_w_ms: 0.7,
             primary_data_w_ms: 1.0,
             standby_data_w_ms: 1.1,
+            standby_data_writes_per_s: 400.0,
             switch_every_s: 1200.0,
             orl_mb: 32768,
             orl_groups: 4,
@@ -294,7 +297,12 @@ impl Acc {
         self.io("p", filetype::LOG_FILE, p.writes_per_s, p.primary_log_w_ms);
         self.io("p", filetype::DATA_FILE, 400.0, p.primary_data_w_ms);
         self.io("s", filetype::LOG_FILE, p.writes_per_s, p.standby_log_w_ms);
-        self.io("s", filetype::DATA_FILE, 400.0, p.standby_data_w_ms);
+        self.io(
+            "s",
+            filetype::DATA_FILE,
+            p.standby_data_writes_per_s,
+            p.standby_data_w_ms,
+        );
     }
 }
 

@@ -381,6 +381,49 @@ fn fixture_resynchronization_under_max_availability_is_protection_degraded() {
     }
 }
 
+/// Review m3: one stall length reads as one figure and one response as one ("1 response of
+/// 3 s", never "1 responses of 3–3 s").
+#[test]
+fn sync_stall_title_reads_as_written() {
+    let a = assess(
+        &Pair {
+            stall: Some((50, 3)),
+            ..Pair::default()
+        },
+        70,
+    );
+    let f = get(&a, "sync-stall").expect("sync-stall");
+    assert!(f.title.contains("1 response of 3 s to"), "{}", f.title);
+    assert!(!f.title.contains('–'), "{}", f.title);
+}
+
+/// Review m3: Oracle's message text starting with its own code is printed with the code once.
+#[test]
+fn an_ora_code_is_printed_once() {
+    let a = assess(
+        &Pair {
+            fra: Some((40, 100.0, 0.0)),
+            standby_messages: vec![(
+                5,
+                "Error".into(),
+                19804,
+                "ORA-19804: cannot reclaim 8589934592 bytes disk space from 53687091200 bytes limit"
+                    .into(),
+            )],
+            ..Pair::default()
+        },
+        40,
+    );
+    let mut shown = 0;
+    for f in &a.findings {
+        for text in std::iter::once(&f.title).chain(f.evidence.iter().map(|e| &e.metric)) {
+            assert!(!text.contains("ORA-19804: ORA-19804"), "{}: {text}", f.id);
+            shown += usize::from(text.contains("ORA-19804"));
+        }
+    }
+    assert!(shown > 0, "{:?}", ids(&a));
+}
+
 #[test]
 fn sync_stall_thresholds() {
     let stall = |bucket: u64| Pair {

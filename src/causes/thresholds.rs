@@ -27,10 +27,16 @@ pub struct Thresholds {
     pub lfs_vs_write_ratio: f64,
     pub lfs_unexplained_ms: f64,
     pub cpu_busy_pct: f64,
+    /// lgwr-cpu-starved: the expected group-commit queueing, as a share of the slowest write,
+    /// taken out of `log file sync` before the rest is called CPU.
+    pub group_commit_queue_ratio: f64,
     // lgwr-write-slow
     pub lfpw_warn_ms: f64,
     pub lfpw_p99_ms: f64,
     pub lfpw_crit_ms: f64,
+    /// lgwr-write-slow: ms added to each of its thresholds per MB of the average redo write
+    /// (a large write legitimately takes longer).
+    pub lfpw_ms_per_mb: f64,
     // lfs-outlier-skew
     pub outlier_bound_ms: f64,
     pub outlier_max_wait_share: f64,
@@ -54,6 +60,9 @@ pub struct Thresholds {
     // standby-io-saturated
     pub io_await_ratio: f64,
     pub io_await_min_ms: f64,
+    /// standby-io-saturated: write requests of the file type on the standby in the window,
+    /// at least (a few slow requests are no saturation).
+    pub io_min_writes: u64,
     // lag-stale
     pub stale_datum_s: f64,
     // redo-sizing (no upper bound on log_buffer: large SGAs and MAA use 256 MB and more)
@@ -124,9 +133,11 @@ impl Default for Thresholds {
             lfs_vs_write_ratio: 2.0,
             lfs_unexplained_ms: 1.0,
             cpu_busy_pct: 90.0,
+            group_commit_queue_ratio: 0.5,
             lfpw_warn_ms: 1.0,
             lfpw_p99_ms: 16.0,
             lfpw_crit_ms: 10.0,
+            lfpw_ms_per_mb: 2.0,
             outlier_bound_ms: 8.0,
             outlier_max_wait_share: 0.15,
             outlier_min_time_share: 0.5,
@@ -142,6 +153,7 @@ impl Default for Thresholds {
             apply_lag_rise_s_per_s: 0.1,
             io_await_ratio: 2.0,
             io_await_min_ms: 2.0,
+            io_min_writes: 100,
             stale_datum_s: 30.0,
             log_buffer_min_mb: 16.0,
             orl_min_mb: 300.0,

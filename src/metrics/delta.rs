@@ -21,11 +21,25 @@ pub struct EventDelta {
     pub waits: u64,
     pub us: u64,
     pub hist: Histogram,
+    /// The foreground part (`TOTAL_WAITS_FG`, `TIME_WAITED_MICRO_FG`) when both ends had
+    /// it: on an Active Data Guard standby the queries' waits, not apply's.
+    pub waits_fg: Option<u64>,
+    pub us_fg: Option<u64>,
 }
 
 impl EventDelta {
     pub fn avg(&self) -> Option<Millis> {
         (self.waits > 0).then(|| Millis::from_micros_f64(self.us as f64 / self.waits as f64))
+    }
+
+    /// Waits and µs of background processes only (total − foreground): on a standby,
+    /// what redo apply and RFS waited, without Active Data Guard queries. The totals when
+    /// the foreground part is unknown (older releases, older recordings).
+    pub fn background(&self) -> (u64, u64) {
+        (
+            self.waits.saturating_sub(self.waits_fg.unwrap_or(0)),
+            self.us.saturating_sub(self.us_fg.unwrap_or(0)),
+        )
     }
 }
 
@@ -46,6 +60,9 @@ pub struct Delta {
     pub instances: BTreeMap<u32, Delta>,
     /// On an instance's delta: the host it runs on (`None` at the cluster level).
     pub host: Option<Name>,
+    /// The later sample had a SYNC destination ([`Sample::has_sync_dest`]): 11.2's `LNS
+    /// wait on SENDREQ` then stands for the SYNC remote write.
+    pub sync_dest: bool,
 }
 
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either
@@ -71,6 +88,7 @@ impl Delta {
             from: earlier.t,
             to: later.t,
             secs,
+            sync_dest: later.has_sync_dest(),
             ..Delta::default()
         };
         d.add_counters(
@@ -121,7 +139,8 @@ impl Delta {
         }
         for (name, e) in l_events {
             // A V$SYSTEM_EVENT row appears with the first wait: absent before means zero.
-            let (w0, us0, h0): (u64, u64, &[crate::sample::Bucket]) = match e_events.get(name) {
+            let before = e_events.get(name);
+            let (w0, us0, h0): (u64, u64, &[crate::sample::Bucket]) = match before {
                 Some(b) => (b.waits, b.us.0, &b.hist),
                 None if e_events.is_empty() => continue,
                 None => (0, 0, &[]),
@@ -129,12 +148,24 @@ impl Delta {
             if e.waits < w0 || e.us.0 < us0 {
                 continue;
             }
+            // The foreground part, when both ends have it (absent before: from zero).
+            let fg0 = match before {
+                Some(b) => b.waits_fg.zip(b.us_fg.map(|u| u.0)),
+                None => Some((0, 0)),
+            };
+            let fg = e
+                .waits_fg
+                .zip(e.us_fg.map(|u| u.0))
+                .zip(fg0)
+                .and_then(|((w, u), (w0, u0))| Some((w.checked_sub(w0)?, u.checked_sub(u0)?)));
             d.events.insert(
                 name.clone(),
                 EventDelta {
                     waits: e.waits - w0,
                     us: e.us.0 - us0,
                     hist: Histogram::delta(h0, &e.hist),
+                    waits_fg: fg.map(|f| f.0),
+                    us_fg: fg.map(|f| f.1),
                 },
             );
         }
@@ -161,11 +192,22 @@ impl Delta {
         self.from = self.from.min(other.from);
         self.to = self.to.max(other.to);
         self.secs += other.secs;
+        self.sync_dest |= other.sync_dest;
         for (k, v) in &other.stats {
             *self.stats.entry(k.clone()).or_default() += v;
         }
         for (k, e) in &other.events {
             let mine = self.events.entry(k.clone()).or_default();
+            // The foreground part stays known only while every interval has it.
+            let fresh = mine.waits == 0 && mine.us == 0 && mine.waits_fg.is_none();
+            (mine.waits_fg, mine.us_fg) = if fresh {
+                (e.waits_fg, e.us_fg)
+            } else {
+                (
+                    mine.waits_fg.zip(e.waits_fg).map(|(a, b)| a + b),
+                    mine.us_fg.zip(e.us_fg).map(|(a, b)| a + b),
+                )
+            };
             mine.waits += e.waits;
             mine.us += e.us;
             mine.hist.add(&e.hist);
@@ -216,6 +258,13 @@ impl Delta {
         self.event(name).and_then(EventDelta::avg)
     }
 
+    /// Seconds per second that background processes waited on `name` (total − foreground;
+    /// the total when the foreground part is unknown): on a standby, apply's own waits.
+    pub fn background_s_per_s(&self, name: &str) -> Option<f64> {
+        let e = self.event(name)?;
+        (self.secs > 0.0).then(|| e.background().1 as f64 / 1e6 / self.secs)
+    }
+
     pub fn event_per_sec(&self, name: &str) -> Option<f64> {
         (self.secs > 0.0)
             .then_some(())
@@ -247,10 +296,14 @@ impl Delta {
             .or_else(|| self.event_avg(event::RFS_WRITE))
     }
 
-    /// SYNC remote write latency: `SYNC Remote Write` (12c+) or 11.2's `LNS wait on SENDREQ`.
+    /// SYNC remote write latency: `SYNC Remote Write` (12c+) or, with a SYNC destination,
+    /// 11.2's `LNS wait on SENDREQ` (which an ASYNC shipping process waits on too).
     pub fn sync_remote_avg(&self) -> Option<Millis> {
-        self.event_avg(event::SYNC_REMOTE_WRITE)
-            .or_else(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
+        self.event_avg(event::SYNC_REMOTE_WRITE).or_else(|| {
+            self.sync_dest
+                .then(|| self.event_avg(event::LNS_WAIT_ON_SENDREQ))
+                .flatten()
+        })
     }
 
     /// RAC broadcast on commit: `redo write broadcast ack time` (µs from 11.2) per `log file
@@ -345,6 +398,90 @@ mod tests {
             },
         );
         s
+    }
+
+    /// Review #13: 11.2's `LNS wait on SENDREQ` is the SYNC remote write only with a SYNC
+    /// destination; on an ASYNC primary it is the shipping process's wait, never "SYNC
+    /// remote" on the screen, in perfdata or the exporter.
+    #[test]
+    fn lns_wait_is_sync_remote_only_with_a_sync_destination() {
+        use crate::metrics::Point;
+        use crate::sample::{Dest, TransmitMode};
+        let lns = |s: &mut Sample, waits: u64| {
+            s.events.insert(
+                event::LNS_WAIT_ON_SENDREQ.into(),
+                Event {
+                    waits,
+                    us: Micros(waits * 3000),
+                    ..Default::default()
+                },
+            );
+        };
+        let with_dest = |mode: TransmitMode| {
+            let mut a = sample(0, 1, 1000, 100, 50_000);
+            let mut b = sample(10, 1, 6000, 300, 250_000);
+            lns(&mut a, 10);
+            lns(&mut b, 110);
+            for s in [&mut a, &mut b] {
+                s.dests.push(Dest {
+                    id: 2,
+                    mode: mode.clone(),
+                    ..Dest::default()
+                });
+            }
+            (a, b)
+        };
+        let (a, b) = with_dest(TransmitMode::Async);
+        let d = Delta::between(&a, &b).unwrap();
+        assert!(!d.sync_dest);
+        assert_eq!(d.sync_remote_avg(), None);
+        assert_eq!(Point::between(Some(&a), &b).remote_ms, None);
+        let (a, b) = with_dest(TransmitMode::Sync);
+        let d = Delta::between(&a, &b).unwrap();
+        assert_eq!(d.sync_remote_avg(), Some(Millis(3.0)));
+        assert_eq!(Point::between(Some(&a), &b).remote_ms, Some(3.0));
+    }
+
+    /// Review #11: the foreground part of a wait (Active Data Guard queries on a standby)
+    /// is kept, so apply's evidence can be background-only; through a window of several
+    /// intervals too.
+    #[test]
+    fn foreground_part_is_kept_and_background_is_the_rest() {
+        let with = |t: i64, waits: u64, us: u64, fg: Option<(u64, u64)>| {
+            let mut s = sample(t, 1, 1000, 1, 1);
+            s.events.insert(
+                event::DB_FILE_SEQUENTIAL_READ.into(),
+                Event {
+                    waits,
+                    us: Micros(us),
+                    waits_fg: fg.map(|f| f.0),
+                    us_fg: fg.map(|f| Micros(f.1)),
+                    ..Default::default()
+                },
+            );
+            s
+        };
+        let a = with(0, 1000, 9_000_000, Some((900, 8_000_000)));
+        let b = with(10, 2000, 19_000_000, Some((1800, 17_000_000)));
+        let c = with(20, 3000, 29_000_000, Some((2700, 26_000_000)));
+        let mut d = Delta::between(&a, &b).unwrap();
+        let e = d.event(event::DB_FILE_SEQUENTIAL_READ).unwrap();
+        assert_eq!((e.waits_fg, e.us_fg), (Some(900), Some(9_000_000)));
+        assert_eq!(e.background(), (100, 1_000_000));
+        assert_eq!(
+            d.background_s_per_s(event::DB_FILE_SEQUENTIAL_READ),
+            Some(0.1)
+        );
+        d.absorb(&Delta::between(&b, &c).unwrap());
+        let e = d.event(event::DB_FILE_SEQUENTIAL_READ).unwrap();
+        assert_eq!(e.background(), (200, 2_000_000));
+        // Without the foreground columns (an older release), the totals.
+        let a = with(0, 1000, 9_000_000, None);
+        let b = with(10, 2000, 19_000_000, None);
+        let d = Delta::between(&a, &b).unwrap();
+        let e = d.event(event::DB_FILE_SEQUENTIAL_READ).unwrap();
+        assert_eq!(e.waits_fg, None);
+        assert_eq!(e.background(), (1000, 10_000_000));
     }
 
     #[test]

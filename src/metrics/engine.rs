@@ -38,7 +38,7 @@ pub struct Point {
 impl Point {
     /// Computed straight from the two samples (no `Delta`, no histogram work): this runs for
     /// every sample of a 24-hour replay.
-    fn between(prev: Option<&Sample>, s: &Sample) -> Point {
+    pub(crate) fn between(prev: Option<&Sample>, s: &Sample) -> Point {
         let dg = s.dg.as_ref();
         let mut p = Point {
             t: s.t,
@@ -83,7 +83,13 @@ impl Point {
         };
         p.lfs_ms = avg(event::LOG_FILE_SYNC);
         p.lfpw_ms = avg(event::LOG_FILE_PARALLEL_WRITE);
-        p.remote_ms = avg(event::SYNC_REMOTE_WRITE).or_else(|| avg(event::LNS_WAIT_ON_SENDREQ));
+        // 11.2's `LNS wait on SENDREQ` is the SYNC remote write only with a SYNC
+        // destination: under ASYNC it is the shipping process's wait, not a commit's.
+        p.remote_ms = avg(event::SYNC_REMOTE_WRITE).or_else(|| {
+            s.has_sync_dest()
+                .then(|| avg(event::LNS_WAIT_ON_SENDREQ))
+                .flatten()
+        });
         p.rfs_ms = avg(event::RFS_RANDOM_IO).or_else(|| avg(event::RFS_WRITE));
         p.cpu_pct = match (os_delta(os::BUSY_TIME), os_delta(os::IDLE_TIME)) {
             (Some(b), Some(i)) if b + i > 0.0 => Some(b * 100.0 / (b + i)),

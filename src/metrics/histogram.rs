@@ -4,6 +4,65 @@
 use crate::sample::Bucket;
 use crate::units::{bound_ms, Micros};
 
+/// The bound of Oracle's open-ended last bucket: 2^32 µs (V$EVENT_HISTOGRAM_MICRO; the
+/// millisecond view's last bucket is larger still). A wait counted there is only known to
+/// be at least the bucket below's bound, never "at most" this one.
+pub const OPEN_BOUND_US: u64 = 1 << 32;
+
+/// A percentile read from a histogram: the bound of the bucket it falls in ("p99 ≤ 32 ms"),
+/// or, in the open-ended last bucket, only a lower bound ("p99 > 2 097 152 ms").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Percentile {
+    /// At most this bound (a finite bucket).
+    AtMost(Micros),
+    /// Above this bound: the last finite one (the open bucket's lower edge).
+    Above(Micros),
+}
+
+impl Percentile {
+    /// The bound: the upper one of a finite bucket, the lower one of the open bucket.
+    pub fn bound(self) -> Micros {
+        match self {
+            Percentile::AtMost(b) | Percentile::Above(b) => b,
+        }
+    }
+
+    /// [`Percentile::bound`] in Oracle's millisecond labelling (see `units::bound_ms`).
+    pub fn ms(self) -> f64 {
+        bound_ms(self.bound())
+    }
+
+    /// The finite upper bound in ms; `None` in the open bucket (no upper bound is known).
+    pub fn at_most_ms(self) -> Option<f64> {
+        match self {
+            Percentile::AtMost(b) => Some(bound_ms(b)),
+            Percentile::Above(_) => None,
+        }
+    }
+
+    pub fn is_open(self) -> bool {
+        matches!(self, Percentile::Above(_))
+    }
+
+    /// "≤" for a finite bucket, ">" for the open one.
+    pub fn relation(self) -> &'static str {
+        match self {
+            Percentile::AtMost(_) => "≤",
+            Percentile::Above(_) => ">",
+        }
+    }
+}
+
+/// Whether a bucket is Oracle's open-ended last one.
+pub fn is_open_bucket(upper: Micros) -> bool {
+    upper.0 >= OPEN_BOUND_US
+}
+
+/// The lower edge of a bucket: Oracle's buckets double, so half its bound.
+fn lower_edge(upper: Micros) -> Micros {
+    Micros(upper.0 / 2)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Histogram {
     /// `(exclusive upper bound, count)`, ascending by bound, zero buckets omitted.
@@ -82,27 +141,30 @@ impl Histogram {
         self.total() == 0
     }
 
-    /// Upper bound of the first bucket whose cumulative share reaches `p` (0 < p ≤ 1).
-    pub fn percentile(&self, p: f64) -> Option<Micros> {
+    /// The first bucket whose cumulative share reaches `p` (0 < p ≤ 1): at most its upper
+    /// bound, or, in the open-ended last bucket, above its lower edge.
+    pub fn percentile(&self, p: f64) -> Option<Percentile> {
         let total = self.total();
         if total == 0 {
             return None;
         }
         let target = p.clamp(0.0, 1.0) * total as f64;
         let mut cum = 0u64;
+        let of = |bound: Micros| {
+            if is_open_bucket(bound) {
+                Percentile::Above(lower_edge(bound))
+            } else {
+                Percentile::AtMost(bound)
+            }
+        };
         for &(bound, count) in &self.buckets {
             cum += count;
             // Tolerance so that p = 0.9 of 10 waits is reached at exactly 9.
             if cum as f64 + 1e-9 >= target {
-                return Some(bound);
+                return Some(of(bound));
             }
         }
-        self.buckets.last().map(|b| b.0)
-    }
-
-    /// Percentile as Oracle's millisecond label of the bound (see `units::bound_ms`).
-    pub fn percentile_ms(&self, p: f64) -> Option<f64> {
-        self.percentile(p).map(bound_ms)
+        self.buckets.last().map(|b| of(b.0))
     }
 
     /// Share (0..=1) of waits in buckets whose bound is at most `ms` milliseconds, in Oracle's
@@ -122,14 +184,21 @@ impl Histogram {
     }
 
     /// Estimated wait time per bucket, using the bucket midpoint (`0.75 × bound`, the first
-    /// bucket `0.5 × bound`), in microseconds.
+    /// bucket `0.5 × bound`), in microseconds. The open-ended last bucket has no midpoint:
+    /// its waits count at its lower edge, a lower estimate.
     pub fn estimated_time_us(&self) -> Vec<(Micros, f64)> {
         self.buckets
             .iter()
             .enumerate()
             .map(|(i, &(b, c))| {
-                let mid = if i == 0 && b.0 <= 1024 { 0.5 } else { 0.75 };
-                (b, mid * b.0 as f64 * c as f64)
+                let at = if is_open_bucket(b) {
+                    lower_edge(b).0 as f64
+                } else if i == 0 && b.0 <= 1024 {
+                    0.5 * b.0 as f64
+                } else {
+                    0.75 * b.0 as f64
+                };
+                (b, at * c as f64)
             })
             .collect()
     }
@@ -177,26 +246,46 @@ mod tests {
         let below4 = h.share_below_ms(4.0).unwrap() * 100.0;
         assert!((below8 - 91.4).abs() < 0.05, "{below8}");
         assert!((below4 - 86.4).abs() < 0.05, "{below4}");
-        assert_eq!(h.percentile_ms(0.5), Some(2.0));
-        assert_eq!(h.percentile_ms(0.9), Some(8.0));
-        assert_eq!(h.percentile_ms(0.99), Some(32.0));
-        assert_eq!(h.percentile_ms(0.999), Some(64.0));
+        let ms = |p| h.percentile(p).and_then(Percentile::at_most_ms);
+        assert_eq!(ms(0.5), Some(2.0));
+        assert_eq!(ms(0.9), Some(8.0));
+        assert_eq!(ms(0.99), Some(32.0));
+        assert_eq!(ms(0.999), Some(64.0));
     }
 
     #[test]
     fn micro_buckets_read_with_oracle_labels() {
         let h = Histogram::from_buckets(vec![(Micros(4096), 9), (Micros(8192), 1)]);
         assert_eq!(h.share_below_ms(4.0), Some(0.9));
-        assert_eq!(h.percentile_ms(0.95), Some(8.0));
+        assert_eq!(h.percentile(0.95).map(Percentile::ms), Some(8.0));
     }
 
     #[test]
     fn percentile_lands_exactly_on_a_bucket_edge() {
         let h = Histogram::from_buckets(vec![(Micros(1000), 9), (Micros(2000), 1)]);
-        assert_eq!(h.percentile(0.9), Some(Micros(1000)));
-        assert_eq!(h.percentile(0.91), Some(Micros(2000)));
+        assert_eq!(h.percentile(0.9), Some(Percentile::AtMost(Micros(1000))));
+        assert_eq!(h.percentile(0.91), Some(Percentile::AtMost(Micros(2000))));
         assert_eq!(Histogram::default().percentile(0.5), None);
         assert_eq!(Histogram::default().share_below_ms(8.0), None);
+    }
+
+    /// Review #18: a percentile in Oracle's open-ended last bucket (2^32 µs) is only known
+    /// to be above the last finite bound, never "≤ 4 194 304 ms"; its waits count at that
+    /// lower edge in the time estimate, not at 0.75 × an unbounded bound.
+    #[test]
+    fn the_open_last_bucket_gives_a_lower_bound() {
+        let open = Micros(OPEN_BOUND_US);
+        let h = Histogram::from_buckets(vec![(Micros(1024), 90), (Micros(2048), 5), (open, 5)]);
+        assert_eq!(h.percentile(0.9), Some(Percentile::AtMost(Micros(1024))));
+        let p99 = h.percentile(0.99).unwrap();
+        assert_eq!(p99, Percentile::Above(Micros(OPEN_BOUND_US / 2)));
+        assert!(p99.is_open());
+        assert_eq!(p99.at_most_ms(), None);
+        assert_eq!(p99.relation(), ">");
+        assert_eq!(p99.ms(), 2_097_152.0);
+        let est = h.estimated_time_us();
+        assert_eq!(est[2], (open, (OPEN_BOUND_US / 2) as f64 * 5.0));
+        assert_eq!(est[1], (Micros(2048), 0.75 * 2048.0 * 5.0));
     }
 
     #[test]
@@ -221,7 +310,7 @@ mod tests {
             let h = Histogram::from_buckets(counts.iter().enumerate().map(|(i, &c)| (Micros(1 << i), c)).collect());
             prop_assume!(h.total() > 0);
             let ps = [0.01, 0.5, 0.9, 0.99, 0.999, 1.0];
-            let vals: Vec<Micros> = ps.iter().map(|&p| h.percentile(p).unwrap()).collect();
+            let vals: Vec<Micros> = ps.iter().map(|&p| h.percentile(p).unwrap().bound()).collect();
             prop_assert!(vals.windows(2).all(|w| w[0] <= w[1]));
             prop_assert!(h.buckets().iter().any(|b| b.0 == vals[5]));
             // The reported bound really holds at least p of the waits.

@@ -12,7 +12,7 @@ pub mod window;
 pub use delta::{Delta, EventDelta, IoRates};
 pub use engine::{is_recovery_cancel, Engine, EngineConfig, Point, SlotSeries};
 pub use freshness::Freshness;
-pub use histogram::Histogram;
+pub use histogram::{Histogram, Percentile};
 pub use impact::{impact_table, ImpactMetric, ImpactRow, WindowDeltas};
 pub use ring::Ring;
 pub use window::{Window, WindowAcc, WindowBound, WindowSpec, WindowSpecError};

@@ -3,10 +3,10 @@
 
 use super::format::{round, text_table, Format};
 use super::scan::{scan, ReportError};
-use crate::metrics::{EventDelta, WindowSpec};
+use crate::metrics::{EventDelta, Percentile, WindowSpec};
 use crate::sample::Slot;
 use crate::timestamp::Timestamp;
-use crate::units::{bound_label, bound_ms};
+use crate::units::bound_label;
 use serde_json::json;
 use std::path::Path;
 
@@ -60,13 +60,21 @@ pub fn histogram(
             },
         });
     };
+    let mut warnings = s.warnings.clone();
+    // Oracle's open-ended last bucket: a percentile there has no upper bound.
+    if let Some(p) = delta.hist.percentile(0.999).filter(|p| p.is_open()) {
+        warnings.push(format!(
+            "waits in the open-ended last bucket: percentiles there are only known to be above {} ms",
+            trim(p.ms())
+        ));
+    }
     Ok(HistogramReport {
         event: event.to_string(),
         slot: slot.clone(),
         from: w.from,
         to: w.to,
         delta,
-        warnings: s.warnings.clone(),
+        warnings,
     })
 }
 
@@ -112,9 +120,11 @@ impl HistogramReport {
             out.push_str(&text_table(&header, &rows));
         }
         out.push('\n');
+        // In the open-ended last bucket only a lower bound is known: "> X".
         let p = |q: f64| {
-            h.percentile_ms(q)
-                .map_or("–".into(), |v| format!("≤ {}", trim(v)))
+            h.percentile(q).map_or("–".into(), |v| {
+                format!("{} {}", v.relation(), trim(v.ms()))
+            })
         };
         out.push_str(&format!(
             "p50 {} ms   p90 {} ms   p99 {} ms   p99.9 {} ms\n",
@@ -167,10 +177,11 @@ impl HistogramReport {
             "total": h.total(),
             "buckets": buckets,
             "avg_ms": self.avg_ms().map(|v| round(v, 4)),
-            "p50_le_ms": h.percentile(0.5).map(bound_ms),
-            "p90_le_ms": h.percentile(0.9).map(bound_ms),
-            "p99_le_ms": h.percentile(0.99).map(bound_ms),
-            "p999_le_ms": h.percentile(0.999).map(bound_ms),
+            // No upper bound in the open-ended last bucket: null, and a warning says so.
+            "p50_le_ms": h.percentile(0.5).and_then(Percentile::at_most_ms),
+            "p90_le_ms": h.percentile(0.9).and_then(Percentile::at_most_ms),
+            "p99_le_ms": h.percentile(0.99).and_then(Percentile::at_most_ms),
+            "p999_le_ms": h.percentile(0.999).and_then(Percentile::at_most_ms),
             "below_ms_pct": below,
             "warnings": self.warnings,
         });
@@ -183,4 +194,43 @@ impl HistogramReport {
 fn trim(v: f64) -> String {
     let s = format!("{v:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::histogram::OPEN_BOUND_US;
+    use crate::metrics::Histogram;
+    use crate::units::Micros;
+
+    /// Review #18: a p99 in Oracle's open-ended last bucket reads "> X" in the text and is
+    /// null in the JSON, never the bucket's 2^32 µs bound as if finite.
+    #[test]
+    fn a_percentile_in_the_open_last_bucket_is_a_lower_bound() {
+        let hist = Histogram::from_buckets(vec![
+            (Micros(1024), 90),
+            (Micros(2048), 5),
+            (Micros(OPEN_BOUND_US), 5),
+        ]);
+        let r = HistogramReport {
+            event: "log file sync".into(),
+            slot: Slot::primary(),
+            from: Timestamp::from_millis(0),
+            to: Timestamp::from_millis(60_000),
+            delta: EventDelta {
+                waits: 100,
+                us: 1_000_000,
+                hist,
+                ..EventDelta::default()
+            },
+            warnings: Vec::new(),
+        };
+        let text = r.render(Format::Text);
+        assert!(text.contains("p90 ≤ 1 ms"), "{text}");
+        assert!(text.contains("p99 > 2097152 ms"), "{text}");
+        assert!(!text.contains("4194304"), "{text}");
+        let json: serde_json::Value = serde_json::from_str(&r.render(Format::Json)).unwrap();
+        assert_eq!(json["p90_le_ms"], serde_json::json!(1.0));
+        assert!(json["p99_le_ms"].is_null(), "{json}");
+    }
 }

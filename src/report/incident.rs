@@ -49,14 +49,15 @@ impl DbLine {
     }
 }
 
-/// One line of the commit-path table: a wait event's average and percentile bounds.
+/// One line of the commit-path table: a wait event's average and percentile bounds (a lower
+/// bound in Oracle's open-ended last bucket).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CommitRow {
     pub event: &'static str,
     pub avg_ms: Option<f64>,
-    pub p50: Option<f64>,
-    pub p90: Option<f64>,
-    pub p99: Option<f64>,
+    pub p50: Option<crate::metrics::Percentile>,
+    pub p90: Option<crate::metrics::Percentile>,
+    pub p99: Option<crate::metrics::Percentile>,
 }
 
 /// `log file sync`, `log file parallel write` and `SYNC Remote Write` over a delta.
@@ -70,7 +71,7 @@ pub fn commit_rows(d: Option<&crate::metrics::Delta>) -> Vec<CommitRow> {
     .into_iter()
     .map(|name| {
         let e = d.and_then(|d| d.event(name));
-        let p = |q| e.and_then(|e| e.hist.percentile_ms(q));
+        let p = |q| e.and_then(|e| e.hist.percentile(q));
         CommitRow {
             event: name,
             avg_ms: e.and_then(|e| e.avg()).map(|m| m.0),

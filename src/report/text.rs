@@ -185,7 +185,13 @@ pub fn findings(fs: &[Finding], releases: &Releases) -> Vec<Block> {
 /// section and the first part of what `y` copies from the commit pane). Empty when no wait
 /// has an average.
 pub fn commit_path(rows: &[CommitRow]) -> Vec<Block> {
-    let bound = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |b| format!("≤ {b}"));
+    // "≤ 8", or "> 2097152" in the open-ended last bucket (no upper bound is known).
+    let bound = |v: Option<crate::metrics::Percentile>| {
+        v.map_or_else(
+            || "–".to_string(),
+            |b| format!("{} {}", b.relation(), b.ms()),
+        )
+    };
     let rows: Vec<Vec<String>> = rows
         .iter()
         .filter(|r| r.avg_ms.is_some())

@@ -58,13 +58,23 @@ pub fn waits(d: Option<&Delta>) -> [Wait; 3] {
         mk(
             "SYNC remote",
             Role::SeriesRemote,
-            &[event::SYNC_REMOTE_WRITE, event::LNS_WAIT_ON_SENDREQ],
+            // 11.2's LNS wait is a SYNC remote write only with a SYNC destination.
+            if d.is_some_and(|d| d.sync_dest) {
+                &[event::SYNC_REMOTE_WRITE, event::LNS_WAIT_ON_SENDREQ]
+            } else {
+                &[event::SYNC_REMOTE_WRITE]
+            },
         ),
     ]
 }
 
-fn pct(h: &Option<Histogram>, p: f64) -> Option<f64> {
-    h.as_ref().and_then(|h| h.percentile_ms(p))
+/// A percentile as the table shows it: "≤8", or ">2098s" in Oracle's open-ended last
+/// bucket (only a lower bound is known there).
+fn pct(h: &Option<Histogram>, p: f64, ascii: bool) -> String {
+    match h.as_ref().and_then(|h| h.percentile(p)) {
+        Some(p) if p.is_open() => fmt::bound_above(p.ms(), ascii),
+        p => fmt::bound(p.map(|p| p.ms()), ascii),
+    }
 }
 
 fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
@@ -83,9 +93,9 @@ fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
                 format!(
                     "{:>8}{:>7}{:>7}{:>7}{:>10}",
                     fmt::opt_ms(x.avg),
-                    fmt::bound(pct(&x.hist, 0.5), cx.ascii),
-                    fmt::bound(pct(&x.hist, 0.9), cx.ascii),
-                    fmt::bound(pct(&x.hist, 0.99), cx.ascii),
+                    pct(&x.hist, 0.5, cx.ascii),
+                    pct(&x.hist, 0.9, cx.ascii),
+                    pct(&x.hist, 0.99, cx.ascii),
                     fmt::opt(x.per_s, 0),
                 ),
                 style,

@@ -27,6 +27,7 @@ mod check_perfdata;
 mod completions_man;
 mod contrib_plugins;
 mod dist;
+mod evidence_agrees;
 mod exposition_contract;
 mod exposition_render;
 mod faults;

@@ -153,7 +153,15 @@ fn a_saturated_rac_node_is_lgwr_cpu_starved_by_name() {
         .find(|e| e.metric.contains("load average"))
         .unwrap();
     assert_eq!(load.value, 40.0);
-    assert_eq!(load.threshold.as_deref(), Some("≥ NUM_CPUS (32)"));
+    // The load is context only (it counts processes in I/O wait): the CPU busy decides.
+    assert_eq!(load.threshold, None);
+    assert!(load.metric.contains("NUM_CPUS 32"), "{}", load.metric);
+    let busy = f
+        .evidence
+        .iter()
+        .find(|e| e.metric.contains("CPU busy"))
+        .unwrap();
+    assert!(busy.value >= 90.0, "{busy:?}");
     assert_eq!(load.source, "GV$OSSTAT");
     // The broadcast-on-commit ack (0.4 ms a commit) is its own part, not CPU starvation.
     let ack = f
@@ -165,10 +173,14 @@ fn a_saturated_rac_node_is_lgwr_cpu_starved_by_name() {
     let extra = f
         .evidence
         .iter()
-        .find(|e| e.metric == "log file sync not explained by writes")
+        .find(|e| {
+            e.metric
+                .starts_with("log file sync not explained by writes")
+        })
         .unwrap();
+    // Net of the 1.5 ms write and the group-commit queueing (half a write).
     assert!(
-        (extra.value - (9.0 - 0.4 - 1.5)).abs() < 1e-9,
+        (extra.value - (9.0 - 0.4 - 1.5 - 0.75)).abs() < 1e-9,
         "{}",
         extra.value
     );
@@ -444,7 +456,8 @@ fn a_cascaded_standby_is_judged_by_its_own_hop_behind_the_far_sync() {
                     terminal(term),
                 ),
             ],
-            30,
+            // Past the 30 s rise window: bandwidth needs a measured shipped rate.
+            45,
         )
     };
     let found = run("+00 00:00:40", "+00 00:00:45");

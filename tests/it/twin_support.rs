@@ -63,7 +63,7 @@ pub fn window(r: &Run, from: usize, to: usize) -> Window {
     let sd = Delta::between(&r.standby[from], &r.standby[to]);
     let ms = |o: Option<dgscope::units::Millis>| o.map(|m| m.0);
     let lfpw_hist = &d.event(event::LOG_FILE_PARALLEL_WRITE).unwrap().hist;
-    let lfpw_p99_ms = lfpw_hist.percentile_ms(0.99).unwrap_or(0.0);
+    let lfpw_p99_ms = lfpw_hist.percentile(0.99).map_or(0.0, |p| p.ms());
     Window {
         tps: d.tps().unwrap(),
         redo_mb_s: d.redo_mb_s().unwrap(),

@@ -62,13 +62,33 @@ pub fn opt_auto(v: Option<f64>) -> String {
     v.map_or_else(|| NONE.to_string(), auto)
 }
 
+/// A percentile in Oracle's open-ended last bucket: only a lower bound, ">2097s".
+pub fn bound_above(ms: f64, ascii: bool) -> String {
+    // A lower bound rounds down, never up past what is known.
+    if ms >= 10_000.0 {
+        format!(">{:.0}s", (ms / 1000.0).floor())
+    } else {
+        format!(">{}", bound_value(ms, ascii))
+    }
+}
+
 /// A percentile as a bucket bound: "≤8", "≤0.5" ("<=8" in ASCII).
 pub fn bound(ms: Option<f64>, ascii: bool) -> String {
     let Some(ms) = ms else {
         return NONE.into();
     };
+    let v = bound_value(ms, ascii);
+    if ascii {
+        format!("<={v}")
+    } else {
+        format!("≤{v}")
+    }
+}
+
+/// A bucket bound's number and unit as [`bound`] writes it.
+fn bound_value(ms: f64, ascii: bool) -> String {
     // Below a millisecond Oracle's micro buckets are powers of two µs: "≤512µ".
-    let v = if ms >= 1000.0 {
+    if ms >= 1000.0 {
         // Oracle's millisecond buckets double up to 32768 ms: "≤33s", never "≤32768".
         let s = ms / 1000.0;
         if s >= 10.0 {
@@ -80,11 +100,6 @@ pub fn bound(ms: Option<f64>, ascii: bool) -> String {
         format!("{ms:.0}")
     } else {
         format!("{:.0}{}", ms * 1000.0, if ascii { "u" } else { "µ" })
-    };
-    if ascii {
-        format!("<={v}")
-    } else {
-        format!("≤{v}")
     }
 }
 
@@ -149,8 +164,16 @@ pub fn evidence_value(v: f64, unit: &str) -> String {
         "ms" => format!("{} ms", ms(v)),
         "%" => format!("{} %", crate::units::pct(v)),
         "" => count_or_auto(v),
+        // A count of one thing is singular: "1 log", never "1 logs".
+        u if v == 1.0 && is_plural_noun(u) => format!("1 {}", &u[..u.len() - 1]),
         u => format!("{} {u}", count_or_auto(v)),
     }
+}
+
+/// A unit that is a plural noun ("logs", "files", "sessions"), not a unit symbol ("ms",
+/// "s", "MB/s", "GB").
+fn is_plural_noun(unit: &str) -> bool {
+    unit.len() > 2 && unit.ends_with('s') && unit.chars().all(|c| c.is_ascii_lowercase())
 }
 
 /// A lag in seconds ([`dur`]).
@@ -174,6 +197,24 @@ pub fn age(secs: f64) -> String {
 
 /// A latency in ms in at most 6 columns, so tables keep their columns whatever the wait:
 /// "0.62", "45.6", "812", "29 999" (a 30 s wait), "1 234k" beyond.
+/// A busy percentage (CPU): whole when it is within 0.05 of a whole number ("42"), else one
+/// decimal ("99.5"); "100" only from 99.95 on, so a busy host is never rounded onto a full
+/// one.
+pub fn busy_pct(v: f64) -> String {
+    if !v.is_finite() {
+        return NONE.into();
+    }
+    if v >= 99.95 {
+        return "100".into();
+    }
+    let r = v.round();
+    if (v - r).abs() < 0.05 {
+        format!("{r:.0}")
+    } else {
+        format!("{:.1}", (v * 10.0).round() / 10.0)
+    }
+}
+
 /// A RAC instance as every screen and finding names it: `inst 2 on dbhost2` (`inst 2`
 /// when the host is unknown).
 pub fn instance_label(inst_id: u32, host: Option<&str>) -> String {
@@ -265,6 +306,35 @@ pub fn rfit(s: &str, w: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_bucket_bound_reads_as_a_lower_bound() {
+        assert_eq!(bound_above(2_097_152.0, false), ">2097s");
+        assert_eq!(bound_above(8.0, true), ">8");
+    }
+
+    /// Review m3: "1 logs" is "1 log"; units stay as they are.
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(evidence_value(1.0, "logs"), "1 log");
+        assert_eq!(evidence_value(2.0, "logs"), "2 logs");
+        assert_eq!(evidence_value(1.0, "ms"), "1.00 ms");
+        assert_eq!(evidence_value(1.0, "MB/s"), "1 MB/s");
+        assert_eq!(evidence_value(1.0, "s"), dur(1.0));
+    }
+
+    /// Review m3: a host 99.5 % busy is not "CPU 100 %".
+    #[test]
+    fn busy_percent_is_never_rounded_onto_a_full_host() {
+        assert_eq!(busy_pct(99.5), "99.5");
+        assert_eq!(busy_pct(99.94), "99.9");
+        assert_eq!(busy_pct(99.95), "100");
+        assert_eq!(busy_pct(100.0), "100");
+        assert_eq!(busy_pct(42.0), "42");
+        assert_eq!(busy_pct(41.98), "42");
+        assert_eq!(busy_pct(42.46), "42.5");
+        assert_eq!(busy_pct(f64::NAN), NONE);
+    }
 
     #[test]
     fn numbers_group_and_keep_widths() {

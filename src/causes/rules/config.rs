@@ -188,9 +188,20 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let mut worst: Option<(&str, f64, f64)> = None;
     let mut saturated = 0;
+    // A handful of slow requests in the window is no saturation: the standby's average
+    // counts only over enough writes.
+    let writes = |ft: &str| {
+        ctx.s
+            .as_ref()
+            .and_then(|d| d.iostat.get(ft))
+            .map_or(0, |io| io.wreq)
+    };
     for ft in [filetype::LOG_FILE, filetype::DATA_FILE] {
         if let (Some(p), Some(s)) = ctx.w_await(ft) {
-            if s >= th.io_await_min_ms && s >= th.io_await_ratio * p {
+            if s >= th.io_await_min_ms
+                && s >= th.io_await_ratio * p
+                && writes(ft) >= th.io_min_writes
+            {
                 saturated += 1;
                 if worst.is_none_or(|w| s - p > w.1 - w.2) {
                     worst = Some((ft, s, p));
@@ -232,6 +243,13 @@ pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$IOSTAT_FILE",
         ));
     }
+    evidence.push(ev(
+        &format!("standby {ft} write requests in the window"),
+        writes(ft) as f64,
+        "",
+        Some(format!("≥ {}", th.io_min_writes)),
+        "V$IOSTAT_FILE",
+    ));
     // When both redo and data files are slow on the standby, its storage as a whole is the
     // cause, and the slow RFS writes are a symptom of it.
     let rfs = ctx.rfs().unwrap_or(0.0);
@@ -495,7 +513,8 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "log_buffer",
                 mb,
                 "MB",
-                Some(format!("≥ {:.0} MB", th.log_buffer_min_mb)),
+                // The finding's condition, as every threshold shown (principle 3).
+                Some(format!("< {:.0} MB", th.log_buffer_min_mb)),
                 "V$PARAMETER",
             ));
         }
@@ -512,7 +531,7 @@ pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "smallest online redo log",
                 mb,
                 "MB",
-                Some(format!("≥ {:.0} MB", th.orl_min_mb)),
+                Some(format!("< {:.0} MB", th.orl_min_mb)),
                 "V$LOG",
             ));
         }

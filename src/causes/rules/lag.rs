@@ -146,8 +146,11 @@ fn shipping_too_slowly(ctx: &Context, th: &Thresholds, rising: Option<f64>) -> b
         None => ctx.sync_dest().is_none(),
     };
     let no_gap = dest.is_none_or(|d| !d.has_gap());
-    // Nothing arrives: the lag grows at (nearly) the clock's rate.
-    let something_ships = rising.is_none_or(|r| r < 0.9);
+    // A measured, non-zero shipped rate (principle 2): the lag's trend over the rise window
+    // against the redo rate. Without a trend nothing is measured yet; at (nearly) the
+    // clock's rate nothing arrives.
+    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s()).unwrap_or(0.0);
+    let something_ships = redo > 0.0 && rising.is_some_and(|r| r < 0.9);
     // RFS writes into the standby redo logs: a measured zero is not a slow link.
     let rfs_writes_zero = ctx
         .s
@@ -431,7 +434,9 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$SYSSTAT",
         ));
     }
-    // What apply waits on, worst first: the advice depends on it.
+    // What apply waits on, worst first: the advice depends on it. Background processes
+    // only (total − foreground): on an Active Data Guard standby the queries' own reads
+    // are not apply's.
     if let Some(s) = ctx.s.as_ref() {
         let mut waits: Vec<(&str, f64)> = [
             event::CHECKPOINT_COMPLETED,
@@ -441,16 +446,13 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             event::FREE_BUFFER_WAITS,
         ]
         .iter()
-        .filter_map(|&e| {
-            s.event(e)
-                .map(|d| (e, d.us as f64 / 1e6 / s.secs.max(1e-9)))
-        })
+        .filter_map(|&e| s.background_s_per_s(e).map(|per_s| (e, per_s)))
         .filter(|w| w.1 > 0.0)
         .collect();
         waits.sort_by(|a, b| b.1.total_cmp(&a.1));
         for (name, per_s) in waits.into_iter().take(3) {
             evidence.push(ev(
-                &format!("standby wait '{name}'"),
+                &format!("standby background wait '{name}'"),
                 per_s,
                 "s/s",
                 None,

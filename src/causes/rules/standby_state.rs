@@ -873,8 +873,13 @@ pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: SYNC_STALL,
             severity,
             title: format!(
-                "SYNC redo transport stalled: {count} responses of {}–{longest} s to LOG_ARCHIVE_DEST_{} in the window",
-                buckets.iter().map(|b| b.0).min().unwrap_or(longest),
+                "SYNC redo transport stalled: {} of {} s to LOG_ARCHIVE_DEST_{} in the window",
+                crate::display::count(count, "response"),
+                // One length, one figure: "30 s", never "30–30 s".
+                match buckets.iter().map(|b| b.0).min().unwrap_or(longest) {
+                    shortest if shortest == longest => longest.to_string(),
+                    shortest => format!("{shortest}–{longest}"),
+                },
                 dest.id
             ),
             evidence,

@@ -194,6 +194,15 @@ impl Sample {
     pub fn stat(&self, name: &str) -> Option<u64> {
         self.stats.get(name).copied()
     }
+
+    /// A remote SYNC (or FASTSYNC) destination that is not inactive: 11.2's `LNS wait on
+    /// SENDREQ` is a commit-path (SYNC remote) wait only then; under ASYNC it is the
+    /// shipping process's own wait.
+    pub fn has_sync_dest(&self) -> bool {
+        self.dests
+            .iter()
+            .any(|d| d.mode.is_sync() && d.status != DestStatus::Inactive)
+    }
 }
 
 /// `V$DATABASE` + `V$INSTANCE` identity. `startup` changing means counters were reset.
