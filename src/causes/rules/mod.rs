@@ -166,6 +166,20 @@ mod registry_tests {
         );
     }
 
+    /// Every finding's section cites where its advice comes from (an Oracle document, a MOS
+    /// note): a command or parameter in the advice is checkable.
+    #[test]
+    fn every_finding_in_findings_md_names_its_sources() {
+        for section in FINDINGS_MD.split("\n### `").skip(1) {
+            let id = section.split('`').next().unwrap_or("");
+            let body = section.split("\n## ").next().unwrap_or("");
+            assert!(
+                body.contains("\n**Sources:** "),
+                "docs/FINDINGS.md: {id} has no **Sources:** line"
+            );
+        }
+    }
+
     #[test]
     fn findings_md_lists_the_scope_and_hold_the_records_declare() {
         let each: BTreeSet<String> = all()
