@@ -164,6 +164,13 @@ pub const FAMILIES: &[Family] = &[
         emit: |o, p| lag(o, p, "dgscope_apply_lag_seconds", |s| s.dg.as_ref()?.apply_lag_s.map(|x| x.0)),
     },
     Family {
+        name: "dgscope_apply_delay_seconds",
+        kind: Kind::Gauge,
+        help: "Deliberate apply delay of the standby (DELAY_MINS x 60 of its destination or MRP0; 0 when none); absent while unknown or stale. dgscope_apply_lag_seconds minus this is the lag not on purpose.",
+        labels: SLOT,
+        emit: apply_delay,
+    },
+    Family {
         name: "dgscope_apply_rate_bytes_per_second",
         kind: Kind::Gauge,
         help: "Active apply rate of media recovery (V$RECOVERY_PROGRESS 'Active Apply Rate', KB/s x 1024); absent while unknown or stale, and a 0 under Multi-Instance Redo Apply or on a RAC standby (unknown, not zero).",
@@ -261,7 +268,7 @@ pub const FAMILIES: &[Family] = &[
         name: "dgscope_finding",
         kind: Kind::Gauge,
         help: "1 for each suggested cause raised now for the pair (same hysteresis as the screen).",
-        labels: &["pair", "database", "id", "severity"],
+        labels: &["pair", "database", "id", "severity", "standby"],
         emit: findings,
     },
     Family {
@@ -831,6 +838,14 @@ fn members(p: &PairSnapshot) -> impl Iterator<Item = (&SlotSnapshot, &crate::cau
             .find(|m| m.slot == s.slot.as_str())?;
         (!m.stale).then_some((s, m))
     })
+}
+
+fn apply_delay(o: &mut Out<'_>, p: &PairSnapshot) {
+    for (s, m) in members(p) {
+        if let Some(d) = m.delay_s.filter(|d| d.is_finite()) {
+            o.float("dgscope_apply_delay_seconds", "", &base(p, s), d);
+        }
+    }
 }
 
 fn apply_state(o: &mut Out<'_>, p: &PairSnapshot) {

@@ -20,11 +20,26 @@ fn root(p: &str) -> String {
 /// PromQL expressions of the rules file (`expr:` lines) and their annotation templates.
 fn rule_exprs() -> (Vec<String>, Vec<String>) {
     let text = std::fs::read_to_string(root("contrib/prometheus/dgscope.rules.yml")).unwrap();
-    let exprs = text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("expr:"))
-        .map(|e| e.trim().to_string())
-        .collect();
+    // `expr: …` on one line, or `expr: |` with the expression on the more indented lines
+    // below (a YAML block scalar).
+    let lines: Vec<&str> = text.lines().collect();
+    let mut exprs = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(e) = l.trim().strip_prefix("expr:") else {
+            continue;
+        };
+        if e.trim() != "|" {
+            exprs.push(e.trim().to_string());
+            continue;
+        }
+        let indent = l.len() - l.trim_start().len();
+        let block: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|b| b.trim().is_empty() || b.len() - b.trim_start().len() > indent)
+            .map(|b| b.trim())
+            .collect();
+        exprs.push(block.join(" ").trim().to_string());
+    }
     let templates = text
         .lines()
         .filter(|l| l.contains("$labels."))
@@ -176,10 +191,13 @@ fn rules_and_dashboard_use_only_metrics_and_labels_that_exist() {
     let exp = exposition();
     let (rules, templates) = rule_exprs();
     let (dash, legends) = dashboard();
-    assert_eq!(rules.len(), 10, "the rules file changed shape");
+    assert_eq!(rules.len(), 12, "the rules file changed shape");
     assert!(dash.len() >= 10, "the dashboard changed shape");
     let mut used_metrics = BTreeMap::new();
-    for e in rules.iter().chain(&dash) {
+    // Prometheus' own `up` for the dgscope job, with the target labels it attaches.
+    let own = r#"up{job="dgscope"} == 0"#;
+    assert!(rules.iter().any(|e| e == own), "no rule for dgscope itself");
+    for e in rules.iter().chain(&dash).filter(|e| *e != own) {
         let ms = metrics_in(e);
         assert!(!ms.is_empty(), "no dgscope metric in {e:?}");
         let mut allowed: BTreeSet<String> = BTreeSet::new();
@@ -206,6 +224,7 @@ fn rules_and_dashboard_use_only_metrics_and_labels_that_exist() {
     let all_labels: BTreeSet<&str> = FAMILIES
         .iter()
         .flat_map(|f| f.labels.iter().copied())
+        .chain(["job", "instance"])
         .collect();
     for l in &legends {
         let mut rest = l.as_str();
@@ -245,6 +264,8 @@ fn rules_and_dashboard_use_only_metrics_and_labels_that_exist() {
         "dgscope_apply_state",
         "dgscope_switchover_ready",
         "dgscope_apply_finish_seconds",
+        "dgscope_apply_delay_seconds",
+        "dgscope_build_info",
     ] {
         assert!(used_metrics.contains_key(m), "{m} is not used");
     }
