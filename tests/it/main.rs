@@ -50,6 +50,7 @@ mod oracle_record;
 mod oracle_resources;
 mod oracle_secrets;
 mod oracle_standby_state;
+mod oracle_waits_now;
 mod oracle_topology;
 mod precedence;
 mod profiles_cli;
