@@ -8,9 +8,7 @@ use common::*;
 use dgscope::sample::{Sample, Slot, WAITS_NOW_MAX};
 use dgscope::source::oracle::connect::Privilege;
 use dgscope::source::oracle::fake::{FakeDb, FakeDriver};
-use dgscope::source::oracle::scenarios::{
-    primary, primary_archiver_hung, standby, Release,
-};
+use dgscope::source::oracle::scenarios::{primary, primary_archiver_hung, standby, Release};
 use dgscope::source::oracle::sql;
 use dgscope::source::SourceEvent;
 

@@ -427,8 +427,7 @@ fn waits_now(db: &FakeDb, b: &str) -> Vec<Row> {
     };
     let mut groups: BTreeMap<String, Vec<&ViewRow>> = BTreeMap::new();
     for r in &sessions {
-        if get(r, "STATE") == Some("WAITING") && get(r, "WAIT_CLASS").is_some_and(|c| c != "Idle")
-        {
+        if get(r, "STATE") == Some("WAITING") && get(r, "WAIT_CLASS").is_some_and(|c| c != "Idle") {
             if let Some(e) = get(r, "EVENT") {
                 groups.entry(e.to_string()).or_default().push(r);
             }
@@ -437,11 +436,18 @@ fn waits_now(db: &FakeDb, b: &str) -> Vec<Row> {
     let mut rows: Vec<(f64, Row)> = groups
         .into_iter()
         .map(|(event, ws)| {
-            let longest = ws.iter().map(|r| micro(r)).fold(f64::NEG_INFINITY, f64::max);
+            let longest = ws
+                .iter()
+                .map(|r| micro(r))
+                .fold(f64::NEG_INFINITY, f64::max);
             let blocker = ws
                 .iter()
                 .map(|r| (program_of(r), micro(r)))
-                .max_by(|a, b| (a.0.is_some(), a.1).partial_cmp(&(b.0.is_some(), b.1)).unwrap())
+                .max_by(|a, b| {
+                    (a.0.is_some(), a.1)
+                        .partial_cmp(&(b.0.is_some(), b.1))
+                        .unwrap()
+                })
                 .and_then(|(p, _)| p);
             let class = ws.iter().filter_map(|r| r.get("WAIT_CLASS")).max().cloned();
             let row = uniform(

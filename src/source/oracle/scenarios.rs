@@ -196,7 +196,13 @@ fn quiet_sessions(inst: &str, host: &str) -> Vec<ViewRow> {
     vec![
         session(inst, 2, &bg("PMON"), idle("pmon timer", 2_310_000), None),
         session(inst, 8, &bg("LGWR"), idle("rdbms ipc message", 1_200), None),
-        session(inst, 12, &bg("ARC0"), idle("rdbms ipc message", 14_000_000), None),
+        session(
+            inst,
+            12,
+            &bg("ARC0"),
+            idle("rdbms ipc message", 14_000_000),
+            None,
+        ),
         session(
             inst,
             147,
@@ -215,7 +221,12 @@ fn quiet_sessions(inst: &str, host: &str) -> Vec<ViewRow> {
             inst,
             305,
             "JDBC Thin Client",
-            ("db file sequential read", "User I/O", "WAITED SHORT TIME", 380),
+            (
+                "db file sequential read",
+                "User I/O",
+                "WAITED SHORT TIME",
+                380,
+            ),
             None,
         ),
     ]
@@ -1077,7 +1088,12 @@ pub fn primary_archiver_hung(rel: Release) -> FakeDb {
             "1",
             sid,
             "JDBC Thin Client",
-            ("log file switch (archiving needed)", "Configuration", "WAITING", us),
+            (
+                "log file switch (archiving needed)",
+                "Configuration",
+                "WAITING",
+                us,
+            ),
             Some(("1", 8)),
         ));
     }

@@ -1119,7 +1119,10 @@ mod tests {
         let w = s.waits_now.as_deref().unwrap();
         assert_eq!((w[0].sessions, w[0].longest_s), (12, 41.5));
         assert_eq!(w[0].blocker_short(), Some("ARC1"));
-        assert_eq!((w[1].class.as_deref(), w[1].blocker.as_deref()), (None, None));
+        assert_eq!(
+            (w[1].class.as_deref(), w[1].blocker.as_deref()),
+            (None, None)
+        );
     }
 
     #[test]
