@@ -96,7 +96,12 @@ pub(super) const RULES: &[RuleSpec] = &[
             Reads::WaitsNow,
             Reads::PrimaryRaw(hung_span_s),
         ],
-        verify: &[V::CommitPathAverages, V::LogSwitches, V::DgMessages],
+        verify: &[
+            V::SessionWaits,
+            V::CommitPathAverages,
+            V::LogSwitches,
+            V::DgMessages,
+        ],
         ..BASE
     },
     RuleSpec {
