@@ -72,3 +72,60 @@ fn checkpoint_incomplete_shows_sessions_behind_the_switch() {
         .iter()
         .all(|s| now(s, event::LOG_FILE_SWITCH_ARCHIVING_NEEDED).is_none()));
 }
+
+/// The hang end to end: the twin's archiver stops, sessions pile up on the switch, commits
+/// stop; the driver (the screen's, `check`'s and `serve`'s judge) raises `primary-hung` CRIT
+/// 10–20 s after the first session stopped, never "warming up" meanwhile, its evidence
+/// naming the sessions, the longest wait and LGWR.
+#[test]
+fn the_driver_raises_primary_hung_10_to_20_s_into_the_hang() {
+    use dgscope::causes::{Severity, Thresholds, Transition};
+    use dgscope::pipeline::{Driver, DriverConfig};
+    use dgscope::sample::recording::Entry;
+    use dgscope::source::twin::Twin;
+    use dgscope::source::PullSource;
+
+    for seed in [1, 5] {
+        let mut twin = Twin::new(Scenario::ArchiverStuck, seed);
+        let mut d = Driver::new(DriverConfig::last_minute(Thresholds::default()));
+        let mut hang_at = None;
+        let mut raised = None;
+        for _ in 0..240 {
+            let samples = twin.next_tick().unwrap().samples;
+            if hang_at.is_none() && twin.internals().stuck_sessions > 0 {
+                hang_at = samples.first().map(|s| s.t);
+            }
+            for s in samples {
+                for tr in d.push(Entry::Sample(Box::new(s))) {
+                    if let Transition::Raised(f) = tr {
+                        if f.id == "primary-hung" && raised.is_none() {
+                            raised = Some(f);
+                        }
+                    }
+                }
+            }
+            if hang_at.is_some() && raised.is_none() {
+                assert!(
+                    !d.assessment().warming_up,
+                    "seed {seed}: warming up in a hang"
+                );
+            }
+        }
+        let hang_at = hang_at.expect("the archiver stops");
+        let f = raised.expect("primary-hung raised");
+        let after = f.since.secs_since(hang_at);
+        assert!(
+            (9.0..=20.0).contains(&after),
+            "seed {seed}: {after} s after the hang"
+        );
+        assert_eq!(f.severity, Severity::Crit);
+        assert!(
+            f.title
+                .contains("waiting on log file switch (archiving needed)")
+                && f.title.contains("blocker oracle@dbhost1 (LGWR)"),
+            "{}",
+            f.title
+        );
+        assert_eq!(f.caused_by, Some("primary-archiving-stuck"));
+    }
+}
