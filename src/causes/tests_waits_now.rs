@@ -177,3 +177,33 @@ fn a_commit_in_flight_longer_than_the_average_is_commit_path_evidence() {
     let f = get(quiet.last().unwrap(), "lgwr-write-slow").unwrap();
     assert!(f.evidence.iter().all(|e| e.source != "V$SESSION"));
 }
+
+#[test]
+fn a_hang_sampled_every_5_s_is_raised_too() {
+    let mut run = Run::default();
+    let mut engine = CauseEngine::default();
+    let (healthy, hang) = (healthy_async(), hung(event::LOG_FILE_SYNC, 40, 120));
+    let mut raised_at = None;
+    for i in 0..180i64 {
+        let p = if i < 120 { &healthy } else { &hang };
+        run.acc.advance(p);
+        // Samples 5 s apart, 300 ms late each time (a real interval is never exact).
+        if i % 5 == 0 {
+            let mut ps = p.primary(run.i, &run.acc);
+            ps.t = ps.t.add_millis(300);
+            run.engine.push_sample(std::sync::Arc::new(ps));
+            run.engine
+                .push_sample(std::sync::Arc::new(p.standby(run.i, &run.acc)));
+            let a = engine.assess(&run.engine, MIN);
+            if raised_at.is_none() && get(&a, "primary-hung").is_some() {
+                raised_at = Some(i - 120);
+            }
+        }
+        run.i += 1;
+    }
+    let after = raised_at.expect("primary-hung raised");
+    assert!(
+        (10..=20).contains(&after),
+        "raised {after} s after the hang"
+    );
+}

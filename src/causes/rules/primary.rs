@@ -46,9 +46,10 @@ const SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
 const FRA_VIEW: &str = "V$RECOVERY_FILE_DEST";
 const DG_STATUS: &str = "V$DATAGUARD_STATUS";
 
-/// How far back `primary-hung` checks that commits stopped: the in-flight wait it needs.
+/// How far back `primary-hung` reads raw samples to see that commits stopped over the
+/// in-flight wait it needs (twice that, for sampling intervals of several seconds).
 pub fn hung_span_s(th: &Thresholds) -> f64 {
-    th.primary_hung_wait_s
+    2.0 * th.primary_hung_wait_s
 }
 
 /// How far back the recovery area's growth is measured (its figures are read once a minute).
@@ -176,9 +177,10 @@ pub fn primary_stalled(ctx: &Context) -> bool {
 /// commit waits milliseconds).
 const STALLED_NOW_S: f64 = 1.0;
 
-/// No commit in the primary's raw samples of the last `span` seconds (at least two of them,
-/// the first at least `span` − 2 s before the newest): commits stopped recently, whatever
-/// the longer window holds.
+/// No commit over the last `span` seconds of the primary's raw samples: `user commits` in
+/// its newest sample equals the value in the newest sample at least `span` − 2 s older
+/// (whatever the sampling interval), so commits stopped recently, whatever the longer
+/// window holds.
 fn commits_stopped_for(ctx: &Context, span: f64) -> bool {
     let Some(p) = ctx.primary else {
         return false;
@@ -186,8 +188,12 @@ fn commits_stopped_for(ctx: &Context, span: f64) -> bool {
     let Some(last) = p.current() else {
         return false;
     };
-    let from = last.t.add_millis(-(span * 1000.0) as i64);
-    let Some(first) = p.raw_samples_from(from).next() else {
+    let from = last.t.add_millis(-(2.0 * span * 1000.0) as i64);
+    let Some(first) = p
+        .raw_samples_from(from)
+        .take_while(|x| last.t.secs_since(x.t) >= span - 2.0)
+        .last()
+    else {
         return false;
     };
     let (Some(a), Some(b)) = (
@@ -196,7 +202,7 @@ fn commits_stopped_for(ctx: &Context, span: f64) -> bool {
     ) else {
         return false;
     };
-    last.t.secs_since(first.t) >= span - 2.0 && a == b
+    a == b
 }
 
 fn fra_bytes_net(f: &Fra) -> u64 {
