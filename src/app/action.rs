@@ -41,6 +41,8 @@ pub enum Action {
     CycleInstance,
     /// The configuration view: every member in one table (`show configuration`), and back.
     Configuration,
+    /// What is waiting now: every database's in-flight waits (`V$SESSION`), and back.
+    WaitsNow,
     /// Text input (the mark note): not bound through the keymap.
     Char(char),
     DeleteChar,
@@ -48,7 +50,7 @@ pub enum Action {
 
 impl Action {
     /// Bindable actions in the order the help overlay lists them.
-    pub const BINDABLE: [Action; 39] = [
+    pub const BINDABLE: [Action; 40] = [
         Action::Help,
         Action::Quit,
         Action::QuitKeepFrame,
@@ -88,6 +90,7 @@ impl Action {
         Action::NextStandby,
         Action::CycleInstance,
         Action::Configuration,
+        Action::WaitsNow,
     ];
 
     /// The name used in the config file (`[bindings] quit = "ctrl-q"`).
@@ -132,6 +135,7 @@ impl Action {
             Action::NextStandby => "next-standby",
             Action::CycleInstance => "next-instance",
             Action::Configuration => "configuration",
+            Action::WaitsNow => "waits-now",
             Action::Char(_) => "char",
             Action::DeleteChar => "delete-char",
         }
@@ -183,6 +187,7 @@ impl Action {
             Action::NextStandby => "next standby",
             Action::CycleInstance => "next instance (commit)",
             Action::Configuration => "configuration: every member",
+            Action::WaitsNow => "sessions waiting now",
             Action::Char(_) | Action::DeleteChar => "text input",
         }
     }

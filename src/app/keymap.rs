@@ -175,6 +175,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::NextStandby, &["]"]),
     (Action::CycleInstance, &["n"]),
     (Action::Configuration, &["c"]),
+    (Action::WaitsNow, &["s"]),
 ];
 
 impl Default for Keymap {

@@ -91,6 +91,8 @@ pub enum Screen {
     Cause(usize),
     /// The configuration: every member's state in one table (DGMGRL `show configuration`).
     Members,
+    /// What is waiting now: every database's in-flight waits (`V$SESSION`).
+    Waits,
 }
 
 /// A box drawn over the screen; keys go to it first.

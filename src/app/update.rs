@@ -188,6 +188,14 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
                 Screen::Members
             };
         }
+        Action::WaitsNow => {
+            app.scroll = 0;
+            app.screen = if app.screen == Screen::Waits {
+                Screen::Main
+            } else {
+                Screen::Waits
+            };
+        }
         Action::Char(_) | Action::DeleteChar => {}
     }
 }
@@ -231,7 +239,7 @@ fn move_selection<T>(app: &mut App<T>, by: i64) {
             }
         }
         Screen::Main => {}
-        Screen::Zoom(_) | Screen::Cause(_) | Screen::Members => {
+        Screen::Zoom(_) | Screen::Cause(_) | Screen::Members | Screen::Waits => {
             let max = app.scroll_max.min(10_000) as i64;
             app.scroll = (app.scroll as i64 + by).clamp(0, max) as u16;
         }

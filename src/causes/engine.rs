@@ -4,7 +4,7 @@
 use super::context::Context;
 use super::finding::Severity;
 use super::finding::{Assessment, Finding};
-use super::rules::{self, Kind, Tier};
+use super::rules::{self, Hold, Kind, Tier};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};
 use crate::sample::Slot;
@@ -77,8 +77,8 @@ impl CauseEngine {
         // Rates need commits to average; a primary with none is idle or frozen. A frozen one
         // (stall waits on the commit path) is judged by the state rules, never "warming up".
         let rates_ready = ctx.primary_samples() >= th.min_samples && ctx.lfs_waits() > 0;
-        let warming_up = ctx.primary_samples() < th.min_samples
-            || (ctx.lfs_waits() == 0 && !rules::primary_stalled(&ctx));
+        let warming_up = !rules::primary_stalled(&ctx)
+            && (ctx.primary_samples() < th.min_samples || ctx.lfs_waits() == 0);
         let standby_stale = ctx.standby.is_some() && !ctx.standby_current;
         // The member's role decides (a far sync passed as --standby has a standby slot).
         let transport_only = ctx.standby_is_far_sync();
@@ -102,7 +102,10 @@ impl CauseEngine {
                         let since = *st.true_since.get_or_insert(now);
                         f.since = since;
                         let was_raised = st.raised.is_some();
-                        if was_raised || now.secs_since(since) >= th.raise_after_s {
+                        if was_raised
+                            || spec.hold == Hold::Evidence
+                            || now.secs_since(since) >= th.raise_after_s
+                        {
                             if !was_raised {
                                 transitions.push(Transition::Raised(f.clone()));
                             } else if let Some(old) = &st.raised {

@@ -28,3 +28,5 @@ mod tests_part3;
 mod tests_primary;
 #[cfg(test)]
 mod tests_state;
+#[cfg(test)]
+mod tests_waits_now;

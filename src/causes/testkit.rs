@@ -107,6 +107,11 @@ pub struct Pair {
     /// Further primary waits per second as (event, waits, average ms): the switch and
     /// buffer stalls.
     pub primary_waits: Vec<(&'static str, f64, f64)>,
+    /// The primary's `V$SESSION` waits in flight as (event, sessions, blocker's program),
+    /// each begun at second `waits_now_since` (its longest wait is the time since, at least
+    /// a millisecond); `None`: not read.
+    pub waits_now: Option<Vec<(&'static str, u32, Option<&'static str>)>>,
+    pub waits_now_since: i64,
 }
 
 impl Default for Pair {
@@ -177,6 +182,8 @@ impl Default for Pair {
             primary_fra_pct_per_min: 0.0,
             primary_messages: vec![],
             primary_waits: vec![],
+            waits_now: Some(Vec::new()),
+            waits_now_since: 0,
         }
     }
 }
@@ -453,6 +460,17 @@ impl Pair {
                 files: Some(1843),
             });
         }
+        s.waits_now = self.waits_now.as_ref().map(|v| {
+            v.iter()
+                .map(|&(e, sessions, blocker)| crate::sample::WaitNow {
+                    event: e.into(),
+                    class: None,
+                    sessions,
+                    longest_s: ((i - self.waits_now_since) as f64).max(0.001),
+                    blocker: blocker.map(Name::from),
+                })
+                .collect()
+        });
         s.dg_messages = Some(
             self.primary_messages
                 .iter()

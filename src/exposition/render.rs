@@ -150,6 +150,20 @@ pub const FAMILIES: &[Family] = &[
         emit: wait_events,
     },
     Family {
+        name: "dgscope_sessions_waiting",
+        kind: Kind::Gauge,
+        help: "Sessions waiting now on each event (V$SESSION, STATE = 'WAITING', idle class left out, background processes included; the 8 longest events); absent while not read or stale.",
+        labels: &["pair", "database", "slot", "event"],
+        emit: |o, p| waits_now(o, p, "dgscope_sessions_waiting", |w| f64::from(w.sessions)),
+    },
+    Family {
+        name: "dgscope_session_wait_longest_seconds",
+        kind: Kind::Gauge,
+        help: "The longest of those waits so far (V$SESSION.WAIT_TIME_MICRO / 1e6), per event; absent while not read or stale.",
+        labels: &["pair", "database", "slot", "event"],
+        emit: |o, p| waits_now(o, p, "dgscope_session_wait_longest_seconds", |w| w.longest_s),
+    },
+    Family {
         name: "dgscope_transport_lag_seconds",
         kind: Kind::Gauge,
         help: "Transport lag of the standby (V$DATAGUARD_STATS); absent while unknown or stale.",
@@ -693,6 +707,22 @@ fn lag(o: &mut Out<'_>, p: &PairSnapshot, name: &str, get: fn(&Sample) -> Option
     for (s, c) in current(p) {
         if let Some(v) = get(c).filter(|v| v.is_finite()) {
             o.float(name, "", &base(p, s), v);
+        }
+    }
+}
+
+/// One series per event in flight of every current slot's `waits_now`.
+fn waits_now(
+    o: &mut Out<'_>,
+    p: &PairSnapshot,
+    name: &str,
+    get: fn(&crate::sample::WaitNow) -> f64,
+) {
+    for (s, c) in current(p) {
+        for w in c.waits_now.iter().flatten() {
+            let [a, b, d] = base(p, s);
+            let labels = [a, b, d, ("event", Some(w.event.as_str()))];
+            o.float(name, "", &labels, get(w));
         }
     }
 }

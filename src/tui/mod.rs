@@ -496,6 +496,7 @@ pub fn copy_text(app: &App) -> String {
                 .unwrap_or_else(|| "this cause has cleared\n".to_string())
         }
         Screen::Members => return ui::members::text(&ui::Ctx::new(app)),
+        Screen::Waits => return ui::waits::text(&ui::Ctx::new(app)),
         Screen::Zoom(p) => p,
         Screen::Main => app.focus,
     };

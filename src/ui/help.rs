@@ -38,8 +38,9 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
         .min(14);
     let desc_w = e.iter().map(|(_, d)| d.chars().count()).max().unwrap_or(20);
     let col_w = key_w + 1 + desc_w + 2;
-    // As few columns as the height allows, each as wide as its longest line.
-    let max_rows = (area.height.saturating_sub(4) as usize).max(1);
+    // As few columns as the height allows (the box may cover the header and footer), each
+    // as wide as its longest line.
+    let max_rows = (area.height.saturating_sub(3) as usize).max(1);
     let cols = e.len().div_ceil(max_rows).max(1);
     let rows = e.len().div_ceil(cols);
     let w = (cols * col_w + 2) as u16;

@@ -19,6 +19,7 @@ pub mod standby_io;
 pub mod theme;
 pub mod throughput;
 pub mod topology;
+pub mod waits;
 
 use crate::app::{Overlay, Pane, Screen};
 use crate::metrics::WindowDeltas;
@@ -313,6 +314,11 @@ pub fn draw_in(
                 members::render(frame, *r, &cx);
             }
         }
+        Screen::Waits => {
+            if let Some((_, r)) = l.panes.first() {
+                waits::render(frame, *r, &cx);
+            }
+        }
     }
     footer(frame, l.footer, &cx, screen);
     match overlay {
@@ -385,7 +391,7 @@ fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
             (A::ToggleRecording, "record"),
             (A::Copy, "copy"),
         ],
-        Screen::Members => vec![
+        Screen::Members | Screen::Waits => vec![
             (A::Back, "back"),
             (A::Down, "scroll"),
             (A::Copy, "copy"),
@@ -556,6 +562,7 @@ pub fn scroll_max(area: Rect, app: &App) -> u16 {
     match app.screen {
         Screen::Cause(i) => drill::scroll_max(&cx, *r, i),
         Screen::Members => members::scroll_max(&cx, *r),
+        Screen::Waits => waits::scroll_max(&cx, *r),
         Screen::Zoom(p) => {
             let h = zoom_height(&cx, p, r.width, r.height);
             h.saturating_sub(r.height)

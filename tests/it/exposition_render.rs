@@ -565,3 +565,32 @@ fn the_apply_rate_under_mira_is_absent_not_zero() {
         assert!(e.value("dgscope_apply_lag_seconds", &[S]).is_some());
     }
 }
+
+/// What is waiting now, per event, from the primary's newest sample: the sessions piled on
+/// the switch behind a stuck archiver and the longest of their waits; none from a slot that
+/// did not read it (the twin's standby).
+#[test]
+fn sessions_waiting_now_by_event() {
+    let (d, last) = driven(Scenario::ArchiverStuck, 200);
+    let (t, o, _) = both(&[snap("twin-archiver-stuck", &d)]);
+    let primary = last.iter().find(|s| s.slot == Slot::primary()).unwrap();
+    let w = primary
+        .waits_now
+        .as_deref()
+        .unwrap()
+        .iter()
+        .find(|w| w.event == "log file switch (archiving needed)")
+        .unwrap();
+    let ev = [P, ("event", "log file switch (archiving needed)")];
+    for e in [&t, &o] {
+        assert_eq!(
+            e.value("dgscope_sessions_waiting", &ev),
+            Some(f64::from(w.sessions))
+        );
+        assert_eq!(
+            e.value("dgscope_session_wait_longest_seconds", &ev),
+            Some(w.longest_s)
+        );
+        assert!(e.matching("dgscope_sessions_waiting", &[S]).is_empty());
+    }
+}

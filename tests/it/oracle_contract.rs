@@ -148,6 +148,11 @@ const KEYWORDS: &[&str] = &[
     "ORDER",
     "DESC",
     "ASC",
+    "LEFT",
+    "KEEP",
+    "DENSE_RANK",
+    "LAST",
+    "ROWNUM",
 ];
 const FUNCTIONS: &[&str] = &[
     "TO_CHAR",
@@ -164,6 +169,7 @@ const FUNCTIONS: &[&str] = &[
     "ROUND",
     "NULLIF",
     "TRUNC",
+    "NVL2",
 ];
 
 fn is_view(name: &str) -> bool {

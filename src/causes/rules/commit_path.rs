@@ -21,6 +21,7 @@ pub const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
 pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: STANDBY_REDO_WRITE_SLOW,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: standby_redo_write_slow,
         severity: "WARN (CRIT at 5 ms)",
         standby_judged: true,
@@ -41,6 +42,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: NETWORK_LATENCY,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: network_latency,
         severity: "WARN",
         what_ifs: |o| {
@@ -55,6 +57,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: ADAPTIVE_LFS_POLLING,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: adaptive_lfs_polling,
         severity: "WARN",
         verify: &[V::PollingStats, V::CommitPathAverages, V::LfsHistogram],
@@ -62,6 +65,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LGWR_CPU_STARVED,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: lgwr_cpu_starved,
         severity: "WARN",
         verify: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
@@ -69,6 +73,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LGWR_WRITE_SLOW,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: lgwr_write_slow,
         severity: "WARN (CRIT at 10 ms)",
         verify: &[
@@ -81,6 +86,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LFS_OUTLIER_SKEW,
+        reads: super::waits_now::COMMIT_PATH_READS,
         eval: lfs_outlier_skew,
         severity: "INFO",
         verify: &[V::LfsHistogram, V::LogSwitches],

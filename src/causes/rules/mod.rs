@@ -8,6 +8,7 @@ mod member_state;
 mod primary;
 mod spec;
 mod standby_state;
+pub(crate) mod waits_now;
 
 pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
@@ -79,11 +80,19 @@ pub(crate) struct Draft {
 
 impl Draft {
     pub fn finish(self, ctx: &Context) -> Finding {
+        let mut evidence = self.evidence;
+        // A rule that reads the waits in flight and did not cite them itself: a commit
+        // waiting now for longer than the window's average says the path stalls now.
+        let reads_now =
+            spec(self.id).is_some_and(|r| r.reads.iter().any(|x| matches!(x, Reads::WaitsNow)));
+        if reads_now && !evidence.iter().any(|e| e.source == waits_now::SESSION_VIEW) {
+            evidence.extend(waits_now::lfs_beyond_average(ctx));
+        }
         Finding {
             id: self.id,
             severity: self.severity,
             title: self.title,
-            evidence: self.evidence,
+            evidence,
             meaning: self.meaning.to_string(),
             // The record's keys: one list per rule, whatever the finding says.
             verify: spec(self.id).map_or_else(Vec::new, |r| r.verify.to_vec()),

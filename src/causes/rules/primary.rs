@@ -5,12 +5,14 @@
 //! rates, so they speak while the rate findings warm up: a frozen primary has no commits to
 //! average, and that is exactly when it must be judged.
 //!
-//! Every figure comes from completed waits (`V$SYSTEM_EVENT`): a wait still in progress
-//! shows nothing until it ends. Oracle ends the switch and buffer waits on a short timeout
-//! and waits again, so a pile-up still shows within seconds; a `V$SESSION` view of the
-//! waits in flight is not read yet.
+//! Most figures come from completed waits (`V$SYSTEM_EVENT`): a wait still in progress
+//! shows nothing there until it ends. Oracle ends the switch and buffer waits on a short
+//! timeout and waits again, so a pile-up still shows within seconds; `primary-hung` also
+//! reads the waits in flight now (`V$SESSION`, [`super::waits_now`]), which show a hung
+//! `log file sync` that never completes, and name the blocker.
 
 use super::spec::{Hold, Kind, Reads, RuleSpec, Tier, BASE};
+use super::waits_now;
 use super::{ev, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Evidence, Finding, Severity};
@@ -43,6 +45,12 @@ const COMMIT_PATH_STALLS: &[&str] = &[
 const SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
 const FRA_VIEW: &str = "V$RECOVERY_FILE_DEST";
 const DG_STATUS: &str = "V$DATAGUARD_STATUS";
+
+/// How far back `primary-hung` reads raw samples to see that commits stopped over the
+/// in-flight wait it needs (twice that, for sampling intervals of several seconds).
+pub fn hung_span_s(th: &Thresholds) -> f64 {
+    2.0 * th.primary_hung_wait_s
+}
 
 /// How far back the recovery area's growth is measured (its figures are read once a minute).
 pub fn fra_growth_s(th: &Thresholds) -> f64 {
@@ -82,8 +90,19 @@ pub(super) const RULES: &[RuleSpec] = &[
         severity: "CRIT",
         kind: Kind::State,
         tier: Tier::Root,
-        reads: &[Reads::Window],
-        verify: &[V::CommitPathAverages, V::LogSwitches, V::DgMessages],
+        // A wait in flight for 10 s has held 10 s: CRIT within 10–20 s of the hang.
+        hold: Hold::Evidence,
+        reads: &[
+            Reads::Window,
+            Reads::WaitsNow,
+            Reads::PrimaryRaw(hung_span_s),
+        ],
+        verify: &[
+            V::SessionWaits,
+            V::CommitPathAverages,
+            V::LogSwitches,
+            V::DgMessages,
+        ],
         ..BASE
     },
     RuleSpec {
@@ -151,6 +170,39 @@ pub fn primary_stalled(ctx: &Context) -> bool {
         .iter()
         .filter(|e| **e != event::LOG_FILE_SWITCH_COMPLETION)
         .any(|e| waited(ctx, e).is_some())
+        || !waits_now::commit_path_stalled(ctx, STALLED_NOW_S).is_empty()
+}
+
+/// An in-flight commit-path wait this long means the primary is stalled now (a healthy
+/// commit waits milliseconds).
+const STALLED_NOW_S: f64 = 1.0;
+
+/// No commit over the last `span` seconds of the primary's raw samples: `user commits` in
+/// its newest sample equals the value in the newest sample at least `span` − 2 s older
+/// (whatever the sampling interval), so commits stopped recently, whatever the longer
+/// window holds.
+fn commits_stopped_for(ctx: &Context, span: f64) -> bool {
+    let Some(p) = ctx.primary else {
+        return false;
+    };
+    let Some(last) = p.current() else {
+        return false;
+    };
+    let from = last.t.add_millis(-(2.0 * span * 1000.0) as i64);
+    let Some(first) = p
+        .raw_samples_from(from)
+        .take_while(|x| last.t.secs_since(x.t) >= span - 2.0)
+        .last()
+    else {
+        return false;
+    };
+    let (Some(a), Some(b)) = (
+        first.stat(stat::USER_COMMITS),
+        last.stat(stat::USER_COMMITS),
+    ) else {
+        return false;
+    };
+    a == b
 }
 
 fn fra_bytes_net(f: &Fra) -> u64 {
@@ -387,30 +439,49 @@ pub fn primary_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let d = ctx.p.as_ref()?;
-    // Commits read and none in the window: an idle primary has no stall waits, a frozen one
-    // piles them up.
-    if d.stat(stat::USER_COMMITS)? != 0 {
-        return None;
-    }
+    // In flight now: commit-path waits of at least primary_hung_wait_s while no commit
+    // happened over that span. A wait in flight that long is the hang itself, seen before
+    // any of those waits completes.
+    let now = waits_now::commit_path_stalled(ctx, th.primary_hung_wait_s);
+    let in_flight = !now.is_empty() && commits_stopped_for(ctx, th.primary_hung_wait_s);
+    // Completed waits: commits read and none in the window, the stall waits piling up.
+    let d = ctx.p.as_ref();
     let mut waits: Vec<(&str, u64, f64)> = COMMIT_PATH_STALLS
         .iter()
         .chain(std::iter::once(&event::LOG_FILE_SYNC))
         .filter_map(|e| waited(ctx, e).map(|(n, s)| (*e, n, s)))
         .collect();
+    waits.sort_by(|a, b| b.2.total_cmp(&a.2));
     let total: f64 = waits.iter().map(|w| w.2).sum();
-    if total < th.primary_hung_wait_s {
+    let completed =
+        d.and_then(|d| d.stat(stat::USER_COMMITS)) == Some(0) && total >= th.primary_hung_wait_s;
+    if !in_flight && !completed {
         return None;
     }
-    waits.sort_by(|a, b| b.2.total_cmp(&a.2));
-    let mut evidence = vec![ev(
-        "user commits in the window",
-        0.0,
-        "",
-        Some("none while sessions wait".into()),
-        "V$SYSSTAT",
-    )];
-    if let Some(r) = d.stat(stat::REDO_SIZE) {
+    let mut evidence = Vec::new();
+    if in_flight {
+        evidence.push(ev(
+            "user commits over the longest wait in flight",
+            0.0,
+            "",
+            Some("none while sessions wait".into()),
+            "V$SYSSTAT",
+        ));
+        for (i, w) in now.iter().enumerate() {
+            let threshold = (i == 0).then(|| format!("≥ {:.0} s", th.primary_hung_wait_s));
+            evidence.push(waits_now::evidence(w, threshold));
+        }
+    }
+    if completed {
+        evidence.push(ev(
+            "user commits in the window",
+            0.0,
+            "",
+            Some("none while sessions wait".into()),
+            "V$SYSSTAT",
+        ));
+    }
+    if let Some(r) = d.and_then(|d| d.stat(stat::REDO_SIZE)) {
         evidence.push(ev(
             "redo generated in the window",
             r as f64 / 1_048_576.0,
@@ -419,37 +490,55 @@ pub fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "V$SYSSTAT",
         ));
     }
-    evidence.push(ev(
-        "seconds waited on the commit path in the window (completed waits)",
-        total,
-        "s",
-        Some(format!("≥ {:.0} s", th.primary_hung_wait_s)),
-        SYSTEM_EVENT,
-    ));
+    if total > 0.0 {
+        evidence.push(ev(
+            "seconds waited on the commit path in the window (completed waits)",
+            total,
+            "s",
+            (!in_flight).then(|| format!("≥ {:.0} s", th.primary_hung_wait_s)),
+            SYSTEM_EVENT,
+        ));
+    }
     for (e, n, s) in &waits {
         evidence.push(wait_ev(ctx, e, *n, *s, None));
     }
-    let top = waits[0].0;
+    let title = match now.first() {
+        Some(w) if in_flight => format!(
+            "The primary is hung: no commits for {} while {}",
+            crate::display::dur(w.longest_s.floor()),
+            waits_now::describe(w)
+        ),
+        _ => format!(
+            "The primary is hung: no commits in {} while sessions waited {} on the commit path, most on {}",
+            crate::display::dur(d.map_or(0.0, |d| d.secs)),
+            crate::display::dur(total),
+            waits.first().map_or("the commit path", |w| w.0)
+        ),
+    };
+    let explains = now
+        .iter()
+        .map(|w| w.longest_s * f64::from(w.sessions))
+        .sum::<f64>()
+        .max(total);
     let mut f = Draft {
         id: PRIMARY_HUNG,
         severity: Severity::Crit,
-        title: format!(
-            "The primary is hung: no commits in {} while sessions waited {} on the commit path, most on {top}",
-            crate::display::dur(d.secs),
-            crate::display::dur(total)
-        ),
+        title,
         evidence,
-        meaning: "No transaction has committed in the window, yet sessions keep waiting on the events a commit passes through: the primary is frozen, not idle. The wait it piles up on names the blocker: archiving needed (ARCn, the archive destination), checkpoint incomplete (DBWR), log buffer space or log file sync (LGWR, its storage or a SYNC destination). These are completed waits; waits still in progress (V$SESSION) are not read yet.",
+        meaning: "No transaction commits, yet sessions wait on the events a commit passes through: the primary is frozen, not idle. The wait it piles up on names the blocker: archiving needed (ARCn, the archive destination), checkpoint incomplete (DBWR), log buffer space or log file sync (LGWR, its storage or a SYNC destination). Waits in flight (V$SESSION) show the hang as it happens, with the session that blocks them; completed waits (V$SYSTEM_EVENT) show it only once they end.",
         advice: &[
-            "See who waits on what now: V$SESSION (EVENT, SECONDS_IN_WAIT, BLOCKING_SESSION) on the primary; follow the blocking chain to LGWR, ARCn or the destination.",
+            "Follow the blocking chain from the blocker named here: V$SESSION (EVENT, WAIT_TIME_MICRO, BLOCKING_SESSION, PROGRAM) on the primary, to LGWR, ARCn or the destination.",
             "The alert log of the primary names an archiver error (ORA-00257, ORA-16038, ORA-19809) or a checkpoint not complete.",
         ],
-        explains: total,
+        explains,
     }
     .finish(ctx);
-    f.caused_by = if stuck(ctx).is_some() {
+    let switch_now = |name: &str| now.iter().any(|w| w.event == name);
+    f.caused_by = if stuck(ctx).is_some() || switch_now(event::LOG_FILE_SWITCH_ARCHIVING_NEEDED) {
         Some(PRIMARY_ARCHIVING_STUCK)
-    } else if waited(ctx, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE).is_some() {
+    } else if waited(ctx, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE).is_some()
+        || switch_now(event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE)
+    {
         Some(CHECKPOINT_INCOMPLETE)
     } else {
         None

@@ -49,6 +49,9 @@ pub enum Hold {
     /// `state_hold_s` in all: the rule checks the state over the raw samples of the last
     /// `state_hold_s − raise_after_s` seconds, the engine holds it for `raise_after_s` more.
     State,
+    /// None in the engine: the condition carries its own duration (a wait in flight for
+    /// 10 s has held 10 s), so the finding is raised the first time it holds.
+    Evidence,
 }
 
 /// What a rule reads besides the latest sample of each member. The driver keeps at least
@@ -65,6 +68,8 @@ pub enum Reads {
     StandbyRaw(fn(&Thresholds) -> f64),
     /// The per-sample history points (lags, rates) of the last `f(thresholds)` seconds.
     Trend(fn(&Thresholds) -> f64),
+    /// The primary's in-flight waits now (`V$SESSION`, its newest sample when current).
+    WaitsNow,
 }
 
 /// The chart a finding's drill-down shows.
@@ -158,7 +163,7 @@ pub fn needs<'a>(rules: impl IntoIterator<Item = &'a RuleSpec>, th: &Thresholds)
                     n.raw_s = n.raw_s.max(finite(f(th)));
                 }
                 Reads::Trend(f) => n.trend_s = n.trend_s.max(finite(f(th))),
-                Reads::Window | Reads::Latest => {}
+                Reads::Window | Reads::Latest | Reads::WaitsNow => {}
             }
         }
     }

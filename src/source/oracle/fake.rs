@@ -404,6 +404,75 @@ fn num_gt0(v: Option<&String>) -> bool {
         .is_some_and(|n| n > 0.0)
 }
 
+/// `V$SESSION` as the WAIT branch reads it: in-flight non-idle waits grouped by event
+/// (sessions, longest `WAIT_TIME_MICRO`), the blocker's `PROGRAM` taken from the longest
+/// waiter that has a blocker (`KEEP (DENSE_RANK LAST ORDER BY NVL2(b.program, 1, 0), …)`),
+/// longest first, cut at the branch's `ROWNUM <= n`.
+fn waits_now(db: &FakeDb, b: &str) -> Vec<Row> {
+    let sessions = rows_of(db, b, "V$SESSION");
+    fn get<'a>(r: &'a ViewRow, k: &str) -> Option<&'a str> {
+        r.get(k).map(String::as_str)
+    }
+    let micro = |r: &ViewRow| {
+        get(r, "WAIT_TIME_MICRO")
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NEG_INFINITY)
+    };
+    let program_of = |r: &ViewRow| -> Option<String> {
+        let (i, sid) = (get(r, "BLOCKING_INSTANCE")?, get(r, "BLOCKING_SESSION")?);
+        sessions
+            .iter()
+            .find(|s| get(s, "INST_ID").unwrap_or("1") == i && get(s, "SID") == Some(sid))
+            .and_then(|s| s.get("PROGRAM").cloned())
+    };
+    let mut groups: BTreeMap<String, Vec<&ViewRow>> = BTreeMap::new();
+    for r in &sessions {
+        if get(r, "STATE") == Some("WAITING") && get(r, "WAIT_CLASS").is_some_and(|c| c != "Idle") {
+            if let Some(e) = get(r, "EVENT") {
+                groups.entry(e.to_string()).or_default().push(r);
+            }
+        }
+    }
+    let mut rows: Vec<(f64, Row)> = groups
+        .into_iter()
+        .map(|(event, ws)| {
+            let longest = ws
+                .iter()
+                .map(|r| micro(r))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let blocker = ws
+                .iter()
+                .map(|r| (program_of(r), micro(r)))
+                .max_by(|a, b| {
+                    (a.0.is_some(), a.1)
+                        .partial_cmp(&(b.0.is_some(), b.1))
+                        .unwrap()
+                })
+                .and_then(|(p, _)| p);
+            let class = ws.iter().filter_map(|r| r.get("WAIT_CLASS")).max().cloned();
+            let row = uniform(
+                "WAIT",
+                None,
+                Some(event),
+                class,
+                vec![
+                    Some(ws.len().to_string()),
+                    longest.is_finite().then(|| longest.to_string()),
+                ],
+                blocker,
+            );
+            (longest, row)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let limit = b
+        .rsplit("ROWNUM <= ")
+        .next()
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(usize::MAX);
+    rows.into_iter().take(limit).map(|r| r.1).collect()
+}
+
 fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
     let tag = b
         .strip_prefix("SELECT '")
@@ -508,6 +577,22 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     ));
                 }
             }
+        }
+        "WAIT" => {
+            needs(
+                b,
+                &[
+                    "event",
+                    "wait_class",
+                    "state",
+                    "wait_time_micro",
+                    "blocking_instance",
+                    "blocking_session",
+                    "program",
+                    "sid",
+                ],
+            )?;
+            out.extend(waits_now(db, b));
         }
         "EVT" => {
             needs(

@@ -9,7 +9,7 @@ use super::probe::Probe;
 use crate::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
     InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Name, OpenMode, PartError,
-    Process, Recovery, Role, Sample, Slot, TransmitMode, Unrecoverable,
+    Process, Recovery, Role, Sample, Slot, TransmitMode, Unrecoverable, WaitNow, WAITS_NOW_MAX,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -232,6 +232,9 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     if inc("unrecoverable") {
         s.unrecoverable = Some(Arc::new(unrecoverable(&get("UNR"), clock)));
     }
+    if inc("waits_now") {
+        s.waits_now = Some(waits_now(&get("WAIT")));
+    }
     s.errors = m.errors;
     if m.probe.cdb == Some(true) && inc("iostat") {
         if let Some(w) = root_only_warning(&get("IOF")) {
@@ -385,6 +388,31 @@ fn unrecoverable(rows: &[&Row], clock: DbClock) -> Vec<Unrecoverable> {
         })
         .collect();
     out.sort_by_key(|u| (u.file, u.change));
+    out
+}
+
+/// `V$SESSION`'s in-flight waits by event, longest first. A row without its event or count
+/// is left out; a NULL or negative wait time is no duration (a row is dropped rather than
+/// shown as a 0 s wait). At most [`WAITS_NOW_MAX`], whatever came back.
+fn waits_now(rows: &[&Row]) -> Vec<WaitNow> {
+    let mut out: Vec<WaitNow> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(WaitNow {
+                event: Name::new(text(r, K1)?),
+                class: text(r, K2).map(Name::new),
+                sessions: small(r, 1).filter(|&n| n > 0)?,
+                longest_s: num(r, 2).filter(|v| *v >= 0.0)? / 1e6,
+                blocker: fields(r).first().copied().and_then(|b| nonempty(Some(&b))),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.longest_s
+            .total_cmp(&a.longest_s)
+            .then_with(|| a.event.cmp(&b.event))
+    });
+    out.truncate(WAITS_NOW_MAX);
     out
 }
 
@@ -800,7 +828,7 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "UNR", "FSL", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "UNR", "FSL", "WAIT", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {
@@ -977,7 +1005,7 @@ mod tests {
             let p = probe();
             let included: BTreeSet<&'static str> =
                 ["dg", "lag_hist", "params", "logs", "standby_logs", "switches", "gaps", "fra",
-                 "dg_messages", "dg_config", "iostat", "unrecoverable", "fsfo_lag_limit"]
+                 "dg_messages", "dg_config", "iostat", "unrecoverable", "fsfo_lag_limit", "waits_now"]
                     .into_iter().collect();
             let s = to_sample(&rows, MapInput {
                 t: Timestamp::from_millis(0),

@@ -82,6 +82,7 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         "V$RECOVERY_FILE_DEST",
         "V$DATAGUARD_STATUS",
         "V$DATAFILE",
+        "V$SESSION",
     ] {
         db.view(v);
     }
@@ -138,6 +139,7 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
             os(&inst, "LOAD", if i == 1 { "2.5" } else { "4.25" }),
             os(&inst, "PHYSICAL_MEMORY_BYTES", "137438953472"),
         ]);
+        db.view("V$SESSION").extend(quiet_sessions(&inst, &host));
         db.view("V$IOSTAT_FILE").extend([
             iof(&inst, "Log File", 10, 900_000, 45_000),
             iof(&inst, "Data File", 500_000, 20_000, 9_000),
@@ -153,6 +155,81 @@ fn base(rel: Release, instances: u32, host_prefix: &str, startup: &str) -> FakeD
         par("log_archive_dest_state_4", "enable", "TRUE"),
     ]);
     db
+}
+
+/// A `V$SESSION` row: `(SID, PROGRAM, EVENT, WAIT_CLASS, STATE, WAIT_TIME_MICRO)` and the
+/// blocker (`BLOCKING_INSTANCE`, `BLOCKING_SESSION`) when there is one.
+fn session(
+    inst: &str,
+    sid: u32,
+    program: &str,
+    wait: (&str, &str, &str, u64),
+    blocker: Option<(&str, u32)>,
+) -> ViewRow {
+    let (event, class, state, us) = wait;
+    let sid = sid.to_string();
+    let us = us.to_string();
+    let mut r = vrow(&[
+        ("INST_ID", inst),
+        ("SID", &sid),
+        ("PROGRAM", program),
+        ("EVENT", event),
+        ("WAIT_CLASS", class),
+        ("STATE", state),
+        ("WAIT_TIME_MICRO", &us),
+    ]);
+    if let Some((i, b)) = blocker {
+        r.insert("BLOCKING_INSTANCE".into(), i.into());
+        r.insert("BLOCKING_SESSION".into(), b.to_string());
+    }
+    r
+}
+
+/// A quiet instance's sessions: background processes and clients idle, one commit in
+/// flight for under two milliseconds (its blocker LGWR, as 11.2+ reports for `log file
+/// sync`), one session on CPU after a short read (`WAITED SHORT TIME`: EVENT is its last
+/// wait, not a wait now). Programs spelled as `V$SESSION.PROGRAM` shows them
+/// (`oracle@host (LGWR)` for a background process).
+fn quiet_sessions(inst: &str, host: &str) -> Vec<ViewRow> {
+    let bg = |p: &str| format!("oracle@{host} ({p})");
+    let idle = |e: &'static str, us| (e, "Idle", "WAITING", us);
+    vec![
+        session(inst, 2, &bg("PMON"), idle("pmon timer", 2_310_000), None),
+        session(inst, 8, &bg("LGWR"), idle("rdbms ipc message", 1_200), None),
+        session(
+            inst,
+            12,
+            &bg("ARC0"),
+            idle("rdbms ipc message", 14_000_000),
+            None,
+        ),
+        session(
+            inst,
+            147,
+            "sqlplus@app1 (TNS V1-V3)",
+            idle("SQL*Net message from client", 95_000_000),
+            None,
+        ),
+        session(
+            inst,
+            201,
+            "JDBC Thin Client",
+            ("log file sync", "Commit", "WAITING", 1_850),
+            Some((inst, 8)),
+        ),
+        session(
+            inst,
+            305,
+            "JDBC Thin Client",
+            (
+                "db file sequential read",
+                "User I/O",
+                "WAITED SHORT TIME",
+                380,
+            ),
+            None,
+        ),
+    ]
 }
 
 /// `V$DATABASE.CDB` exists from 12.1 (`NO` for a non-CDB); 11.2 has no such column.
@@ -981,6 +1058,60 @@ pub fn primary_nologging(rel: Release) -> FakeDb {
         ]),
         vrow(&[("FILE#", "32"), ("UNRECOVERABLE_CHANGE#", "5965290077")]),
     ]);
+    db
+}
+
+/// A primary whose archiver cannot archive: every session that generates redo waits on
+/// `log file switch (archiving needed)` (wait class Configuration), blocked by LGWR, which
+/// cannot switch into a log ARCn has not archived; a commit already in flight waits on
+/// `log file sync`. Shapes: the wait list and the alert log of SAP Note 391 "Archiver stuck"
+/// (https://project-support-basis.blogspot.com/2013/08/note-391-archiver-stuck.html: "The
+/// following wait events occur: log file switch (archiving needed)"), and the
+/// `GV$SESSION_WAIT` listing of non-idle in-flight waits (`WAIT_TIME = 0`,
+/// `WAIT_CLASS <> 'Idle'`, several sessions on one `log file switch` event, class
+/// Configuration) in https://rajiboracle.blogspot.com/2015/08/log-file-switch-checkpoint-incomplete.html.
+/// Session numbers, programs and durations are made up but plausible.
+pub fn primary_archiver_hung(rel: Release) -> FakeDb {
+    let mut db = primary(rel, 1);
+    let host = "dbhost1";
+    let bg = |p: &str| format!("oracle@{host} ({p})");
+    let v = db.view("V$SESSION");
+    v.retain(|r| r.get("SID").map(String::as_str) != Some("201"));
+    for (sid, us) in [
+        (3408, 47_120_000),
+        (5666, 46_980_000),
+        (1290, 31_004_000),
+        (2211, 12_500_000),
+        (77, 3_020_000),
+    ] {
+        v.push(session(
+            "1",
+            sid,
+            "JDBC Thin Client",
+            (
+                "log file switch (archiving needed)",
+                "Configuration",
+                "WAITING",
+                us,
+            ),
+            Some(("1", 8)),
+        ));
+    }
+    v.push(session(
+        "1",
+        4120,
+        "JDBC Thin Client",
+        ("log file sync", "Commit", "WAITING", 44_700_000),
+        Some(("1", 8)),
+    ));
+    // ARC1 keeps retrying the full destination: not idle, not blocked by anyone.
+    v.push(session(
+        "1",
+        13,
+        &bg("ARC1"),
+        ("Log archive I/O", "System I/O", "WAITING", 310_000),
+        None,
+    ));
     db
 }
 

@@ -10,6 +10,7 @@
 //! convert. The variant (which views, which event names) comes from the connect-time probe.
 
 use crate::sample::names::{event, stat};
+use crate::sample::WAITS_NOW_MAX;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which set of parts: chosen from the probed `DATABASE_ROLE`, not from the slot, because a
@@ -742,6 +743,35 @@ fn unrecoverable_part() -> Part {
     )
 }
 
+/// What sessions wait on now (every role): `V$SESSION`'s in-flight waits (`STATE =
+/// 'WAITING'`; the other states mean the session is on CPU and `EVENT` is its last wait),
+/// idle ones left out, background processes kept (a hung LGWR or ARCn is the point), grouped
+/// by event across the instances, the longest [`WAITS_NOW_MAX`] first. `WAIT_TIME_MICRO`
+/// (11.1+) is the time spent so far in the current wait; the blocker is the `PROGRAM` of
+/// the session that blocks the longest blocked waiter (`BLOCKING_INSTANCE`/`_SESSION`,
+/// a self-join, so a RAC blocker on another instance is found too). Completed waits
+/// (`V$SYSTEM_EVENT`) show nothing of a wait still in progress: this is how a hang shows.
+/// Bounded: at most [`WAITS_NOW_MAX`] rows per sample, whatever the session count.
+fn waits_now_part() -> Part {
+    part(
+        "waits_now",
+        "WAIT",
+        &["GV$SESSION"],
+        false,
+        format!(
+            "{} FROM (SELECT w.event AS ev, MAX(w.wait_class) AS cls, COUNT(*) AS n, \
+             MAX(w.wait_time_micro) AS longest_us, \
+             MAX(b.program) KEEP (DENSE_RANK LAST ORDER BY NVL2(b.program, 1, 0), w.wait_time_micro) AS blocker \
+             FROM gv$session w LEFT JOIN gv$session b \
+             ON b.inst_id = w.blocking_instance AND b.sid = w.blocking_session \
+             WHERE w.state = 'WAITING' AND w.wait_class <> 'Idle' \
+             GROUP BY w.event ORDER BY MAX(w.wait_time_micro) DESC) \
+             WHERE ROWNUM <= {WAITS_NOW_MAX}",
+            select("WAIT", NN, "ev", "cls", &["n", "longest_us"], "blocker")
+        ),
+    )
+}
+
 /// How far back `V$DATAGUARD_STATUS` is read, in minutes. The text must not change from
 /// sample to sample (a new literal each time would be a hard parse each time), so the
 /// "newer than the previous sample" filter is the mapper's (`messages.rs`, by
@@ -923,6 +953,7 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             standby_logs_part(),
             switches_part(),
             unrecoverable_part(),
+            waits_now_part(),
         ],
         DbKind::Standby => vec![
             instance_part(),
@@ -941,6 +972,7 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             params_part(),
             logs_part(),
             standby_logs_part(),
+            waits_now_part(),
         ],
         // Transport only: no V$RECOVERY_PROGRESS, no apply lag histogram, no log switch
         // history (the primary's rate is read on the primary); the dg part for its transport lag (Oracle's broker and
@@ -964,6 +996,7 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             // V$LOG as on a standby: whatever online logs it has (none is a real answer).
             logs_part(),
             standby_logs_part(),
+            waits_now_part(),
         ],
     }
 }

@@ -54,6 +54,35 @@ pub struct Lgwr {
     /// When the thread's recent log switches completed, newest last (the logs DBWR may
     /// still be checkpointing).
     switched: std::collections::VecDeque<Ns>,
+    /// Until when the current write waits for the checkpoint of the log it switches into
+    /// (`log file switch (checkpoint incomplete)` for the sessions behind it).
+    ckpt_until: Ns,
+}
+
+/// Sessions waiting on one event at an instant, and since when the longest has waited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InFlight {
+    pub sessions: u32,
+    pub oldest: Ns,
+}
+
+impl InFlight {
+    fn add(&mut self, since: Ns) {
+        self.oldest = if self.sessions == 0 {
+            since
+        } else {
+            self.oldest.min(since)
+        };
+        self.sessions += 1;
+    }
+}
+
+/// What the primary's sessions wait on now (`V$SESSION`), by event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WaitsNow {
+    pub log_file_sync: InFlight,
+    pub archiving_needed: InFlight,
+    pub checkpoint_incomplete: InFlight,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -207,6 +236,7 @@ impl CommitPath {
                 sequence: first_sequence + u64::from(t) * 7,
                 written_step: 0,
                 switched: std::collections::VecDeque::new(),
+                ckpt_until: 0,
             })
             .collect();
         let post_mode = match p.post.start_polling_us {
@@ -291,6 +321,27 @@ impl CommitPath {
     /// Sessions stopped on the stuck archiver.
     pub fn stuck_sessions(&self) -> usize {
         self.stuck.len()
+    }
+
+    /// The sessions in a wait now: stopped on the stuck archiver, behind a switch that waits
+    /// for a checkpoint, or committed and waiting for LGWR (queued or in its write).
+    pub fn waits_now(&self) -> WaitsNow {
+        let mut w = WaitsNow::default();
+        let since = |sid: &u32| self.sessions[*sid as usize].commit_t;
+        for sid in &self.stuck {
+            w.archiving_needed.add(since(sid));
+        }
+        for lg in &self.lgwr {
+            let ckpt = lg.ckpt_until > self.now;
+            for sid in lg.inflight.iter().chain(&lg.pending) {
+                if ckpt {
+                    w.checkpoint_incomplete.add(since(sid));
+                } else {
+                    w.log_file_sync.add(since(sid));
+                }
+            }
+        }
+        w
     }
 
     fn set_sessions(&mut self, n: u32) {
@@ -596,6 +647,7 @@ impl CommitPath {
                 lg.switched.pop_front();
             }
             if ckpt_us > 0.0 {
+                self.lgwr[thi].ckpt_until = t + ((service + ckpt_us) * 1000.0) as Ns;
                 for _ in 0..self.lgwr[thi].inflight.len() {
                     self.c
                         .log_file_switch_checkpoint_incomplete

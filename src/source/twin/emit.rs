@@ -10,7 +10,7 @@ use crate::sample::names::{event, filetype, os, stat};
 use crate::sample::{
     DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
     LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
-    TransmitMode, Unrecoverable,
+    TransmitMode, Unrecoverable, WaitNow,
 };
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};
@@ -112,6 +112,42 @@ fn unrecoverable(twin: &Twin, p: &Params, t: Timestamp) -> Vec<Unrecoverable> {
             time: Some(Timestamp::from_millis(t.ms - ms - t.ms.rem_euclid(1000))),
         })
         .collect()
+}
+
+/// `V$SESSION`'s in-flight waits on the primary: the commits waiting for LGWR (`log file
+/// sync`, a few milliseconds when all is well), the sessions piled up behind a stuck
+/// archiver or a switch waiting for its checkpoint. LGWR is the blocker of all three, as
+/// `BLOCKING_SESSION` reports it for these events (11.2+).
+fn waits_now(twin: &Twin) -> Vec<WaitNow> {
+    let cp = &twin.cp;
+    let w = cp.waits_now();
+    let lgwr = "oracle@dbhost1 (LGWR)";
+    let mut out: Vec<WaitNow> = [
+        (
+            event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
+            "Configuration",
+            w.archiving_needed,
+        ),
+        (
+            event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+            "Configuration",
+            w.checkpoint_incomplete,
+        ),
+        (event::LOG_FILE_SYNC, "Commit", w.log_file_sync),
+    ]
+    .into_iter()
+    .filter(|(_, _, f)| f.sessions > 0)
+    .map(|(e, class, f)| WaitNow {
+        event: e.into(),
+        class: Some(class.into()),
+        sessions: f.sessions,
+        // Microseconds, as WAIT_TIME_MICRO reports them.
+        longest_s: ((cp.now - f.oldest.min(cp.now)) / 1000) as f64 / 1e6,
+        blocker: Some(lgwr.into()),
+    })
+    .collect();
+    out.sort_by(|a, b| b.longest_s.total_cmp(&a.longest_s));
+    out
 }
 
 fn protection(p: &Params) -> &'static str {
@@ -496,6 +532,7 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
         (archived / p.orl_bytes as f64) as u64,
     ));
     s.unrecoverable = Some(Arc::new(unrecoverable(twin, &p, t)));
+    s.waits_now = Some(waits_now(twin));
     s.dg_messages = Some(twin.msgs.take_primary());
     s
 }

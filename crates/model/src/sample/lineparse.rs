@@ -848,6 +848,7 @@ json_struct!(Sample {
     opt "dg_config" dg_config: Arc<Vec<DgMember>>,
     opt "cdb" cdb: bool,
     opt "unrecoverable" unrecoverable: Arc<Vec<Unrecoverable>>,
+    opt "waits_now" waits_now: Vec<WaitNow>,
     def "errors" errors: Vec<PartError>,
     opt "error" error: SampleError,
 });
@@ -937,6 +938,14 @@ json_struct!(Unrecoverable {
     req "file" file: u32,
     req "change" change: u64,
     opt "time" time: Timestamp,
+});
+
+json_struct!(WaitNow {
+    req "event" event: Name,
+    opt "class" class: Name,
+    req "sessions" sessions: u32,
+    req "longest_s" longest_s: f64,
+    opt "blocker" blocker: Name,
 });
 
 json_struct!(Logs {
@@ -1088,6 +1097,9 @@ mod tests {
             r#""instances":[{"inst_id":1,"host":"h1","events":{},"stats":{"x":1},"os":{"LOAD":0.5}}],"#,
             r#""dg_config":[{"name":"a","parent":"b","role":"PHYSICAL STANDBY"}],"cdb":false,"#,
             r#""unrecoverable":[{"file":4,"change":1234,"time":"2026-11-30T04:59:00.000Z"}],"#,
+            r#""waits_now":[{"event":"log file switch (archiving needed)","class":"Configuration","#,
+            r#""sessions":12,"longest_s":41.5,"blocker":"oracle@db1 (ARC1)"},"#,
+            r#"{"event":"log file sync","sessions":1,"longest_s":0.004}],"#,
             r#""errors":[{"part":"p","code":"ORA-00942","message":"m"}],"#,
             r#""error":{"kind":"timeout","message":"m"}"#
         ));
@@ -1104,6 +1116,13 @@ mod tests {
         assert_eq!(db.fs_failover_observer_present, Some(true));
         assert_eq!(db.intended_state.as_deref(), Some("APPLY-ON"));
         assert_eq!(s.unrecoverable.as_deref().unwrap()[0].change, 1234);
+        let w = s.waits_now.as_deref().unwrap();
+        assert_eq!((w[0].sessions, w[0].longest_s), (12, 41.5));
+        assert_eq!(w[0].blocker_short(), Some("ARC1"));
+        assert_eq!(
+            (w[1].class.as_deref(), w[1].blocker.as_deref()),
+            (None, None)
+        );
     }
 
     #[test]

@@ -134,6 +134,11 @@ pub struct Sample {
     /// standby could not receive), read once a minute: `None` = not read, empty = none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrecoverable: Option<Arc<Vec<Unrecoverable>>>,
+    /// `V$SESSION`: what sessions wait on now (in-flight, non-idle waits, background
+    /// processes included), grouped by event, longest first, at most [`WAITS_NOW_MAX`]
+    /// events. Read every sample: `None` = not read, empty = read, nobody waiting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits_now: Option<Vec<WaitNow>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<PartError>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,6 +172,7 @@ impl Sample {
             dg_config: None,
             cdb: None,
             unrecoverable: None,
+            waits_now: None,
             errors: Vec::new(),
             error: None,
         }
@@ -587,6 +593,41 @@ pub struct Unrecoverable {
     /// `UNRECOVERABLE_TIME`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<Timestamp>,
+}
+
+/// The most events a sample keeps in [`Sample::waits_now`] (the longest waits first).
+pub const WAITS_NOW_MAX: usize = 8;
+
+/// One event that sessions of `V$SESSION` wait on now (`STATE = 'WAITING'`, `WAIT_CLASS`
+/// not `Idle`): how many, for how long the longest has waited, and who blocks it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitNow {
+    /// `EVENT`, as spelled (`log file sync`, `log file switch (archiving needed)` …).
+    pub event: Name,
+    /// `WAIT_CLASS` (`Commit`, `Configuration`, `Concurrency` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<Name>,
+    /// Sessions waiting on it now (foreground and background).
+    pub sessions: u32,
+    /// The longest of those waits so far, seconds (`WAIT_TIME_MICRO`, 11g+).
+    pub longest_s: f64,
+    /// `PROGRAM` of the session blocking the longest waiter (`BLOCKING_SESSION`), e.g.
+    /// `oracle@db1 (LGWR)`; absent when nothing blocks it or the blocker is not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocker: Option<Name>,
+}
+
+impl WaitNow {
+    /// The blocker's process name: `LGWR` from `oracle@db1 (LGWR)`, else the program.
+    pub fn blocker_short(&self) -> Option<&str> {
+        let p = self.blocker.as_deref()?;
+        Some(
+            p.rfind('(')
+                .and_then(|i| p[i + 1..].strip_suffix(')'))
+                .filter(|s| !s.is_empty())
+                .unwrap_or(p),
+        )
+    }
 }
 
 /// A `V$DATAGUARD_STATUS` row.

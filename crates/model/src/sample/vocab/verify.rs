@@ -47,6 +47,8 @@ pub enum VerifyKey {
     FailoverReadiness,
     /// NOLOGGING changes: datafiles with an unrecoverable change, and FORCE_LOGGING.
     Unrecoverable,
+    /// The sessions waiting now (`V$SESSION`), longest first, with their blockers' programs.
+    SessionWaits,
 }
 
 impl VerifyKey {
@@ -77,5 +79,6 @@ impl VerifyKey {
         VerifyKey::StandbyParams,
         VerifyKey::FailoverReadiness,
         VerifyKey::Unrecoverable,
+        VerifyKey::SessionWaits,
     ];
 }
