@@ -164,6 +164,27 @@ pub const FAMILIES: &[Family] = &[
         emit: |o, p| waits_now(o, p, "dgscope_session_wait_longest_seconds", |w| w.longest_s),
     },
     Family {
+        name: "dgscope_recovery_area_limit_bytes",
+        kind: Kind::Gauge,
+        help: "Size limit of the recovery area (V$RECOVERY_FILE_DEST.SPACE_LIMIT; read once a minute), on every member; absent while not read, not configured or stale.",
+        labels: SLOT,
+        emit: |o, p| recovery_area(o, p, "dgscope_recovery_area_limit_bytes", |f| f.limit_bytes),
+    },
+    Family {
+        name: "dgscope_recovery_area_used_bytes",
+        kind: Kind::Gauge,
+        help: "Space used in the recovery area (V$RECOVERY_FILE_DEST.SPACE_USED); absent while not read, not configured or stale.",
+        labels: SLOT,
+        emit: |o, p| recovery_area(o, p, "dgscope_recovery_area_used_bytes", |f| f.used_bytes),
+    },
+    Family {
+        name: "dgscope_recovery_area_reclaimable_bytes",
+        kind: Kind::Gauge,
+        help: "Space the recovery area can free by itself (V$RECOVERY_FILE_DEST.SPACE_RECLAIMABLE): used minus this is what fills it; absent while not read, not configured or stale.",
+        labels: SLOT,
+        emit: |o, p| recovery_area(o, p, "dgscope_recovery_area_reclaimable_bytes", |f| f.reclaimable_bytes),
+    },
+    Family {
         name: "dgscope_transport_lag_seconds",
         kind: Kind::Gauge,
         help: "Transport lag of the standby (V$DATAGUARD_STATS); absent while unknown or stale.",
@@ -868,6 +889,20 @@ fn members(p: &PairSnapshot) -> impl Iterator<Item = (&SlotSnapshot, &crate::cau
             .find(|m| m.slot == s.slot.as_str())?;
         (!m.stale).then_some((s, m))
     })
+}
+
+fn recovery_area(
+    o: &mut Out<'_>,
+    p: &PairSnapshot,
+    name: &str,
+    get: fn(&crate::sample::Fra) -> u64,
+) {
+    for s in &p.slots {
+        // A limit of 0: no recovery area is configured, nothing to fill.
+        if let Some(f) = s.fra.as_ref().filter(|f| f.limit_bytes > 0) {
+            o.float(name, "", &base(p, s), get(f) as f64);
+        }
+    }
 }
 
 fn apply_delay(o: &mut Out<'_>, p: &PairSnapshot) {

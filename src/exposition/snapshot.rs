@@ -19,6 +19,9 @@ pub struct SlotSnapshot {
     /// Why the slot is down (`SampleErrorKind` spelling, `no_data` before any sample, or the
     /// pair's start error); `None` when current.
     pub error: Option<String>,
+    /// The recovery area as last read (a slow part, once a minute), while the slot is
+    /// current: a stale slot's figures are not shown as now.
+    pub fra: Option<crate::sample::Fra>,
 }
 
 impl SlotSnapshot {
@@ -91,6 +94,7 @@ impl PairSnapshot {
                     current: None,
                     last_good: None,
                     error: Some(error.to_string()),
+                    fra: None,
                 })
                 .collect(),
             primary: slots.first().cloned(),
@@ -133,11 +137,16 @@ impl PairSnapshot {
                             .map_or_else(|| "no_data".to_string(), |e| e.kind.to_string()),
                     )
                 };
+                let fra = series
+                    .filter(|_| current.is_some())
+                    .and_then(|s| s.fra_reads().next_back())
+                    .map(|(_, f)| *f);
                 SlotSnapshot {
                     slot,
                     current,
                     last_good,
                     error,
+                    fra,
                 }
             })
             .collect();
