@@ -107,6 +107,8 @@ pub struct Pair {
     /// Further primary waits per second as (event, waits, average ms): the switch and
     /// buffer stalls.
     pub primary_waits: Vec<(&'static str, f64, f64)>,
+    /// The destination's `BINDING` (`MANDATORY`, `OPTIONAL`); `None`: not read.
+    pub dest_binding: Option<&'static str>,
     /// The primary's `V$SESSION` waits in flight as (event, sessions, blocker's program),
     /// each begun at second `waits_now_since` (its longest wait is the time since, at least
     /// a millisecond); `None`: not read.
@@ -182,6 +184,7 @@ impl Default for Pair {
             primary_fra_pct_per_min: 0.0,
             primary_messages: vec![],
             primary_waits: vec![],
+            dest_binding: None,
             waits_now: Some(Vec::new()),
             waits_now_since: 0,
         }
@@ -405,6 +408,7 @@ impl Pair {
             db_unique_name: Some("prod_b".into()),
             delay_mins: Some(self.delay_mins),
             recovery_mode: Some(self.recovery_mode.as_str().into()),
+            binding: self.dest_binding.map(Name::from),
             ..Default::default()
         });
         s.logs = Some(std::sync::Arc::new(Logs {

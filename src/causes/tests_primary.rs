@@ -9,6 +9,7 @@ use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;
 use crate::sample::names::event;
+use crate::sample::DestStatus;
 use std::time::Duration;
 
 const MIN: Window = Window::Last(Duration::from_secs(60));
@@ -62,6 +63,40 @@ fn frozen(waits: Vec<(&'static str, f64, f64)>) -> Pair {
 /// after a second: 200 waits and 200 s waited per second.
 fn archiving_needed() -> Vec<(&'static str, f64, f64)> {
     vec![(event::LOG_FILE_SWITCH_ARCHIVING_NEEDED, 200.0, 1000.0)]
+}
+
+/// A MANDATORY destination in error holds every online log: the primary cannot archive, and
+/// the finding names the destination with its error. The same destination OPTIONAL is the
+/// transport's problem only (`dest-error`), not the primary's.
+#[test]
+fn a_failing_mandatory_destination_means_the_primary_cannot_archive() {
+    let failing = |binding| Pair {
+        dest_status: DestStatus::Error,
+        dest_error: Some("ORA-12541: TNS:no listener".into()),
+        dest_binding: Some(binding),
+        ..healthy_async()
+    };
+    let a = assess(&failing("MANDATORY"), 40);
+    let f = get(&a, "primary-archiving-stuck").unwrap_or_else(|| panic!("{:?}", ids(&a)));
+    assert_eq!(f.severity, Severity::Crit);
+    assert!(
+        f.title
+            .contains("MANDATORY destination 2 (prod_b) is in error"),
+        "{}",
+        f.title
+    );
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.metric
+            == "dest 2 prod_b BINDING MANDATORY, STATUS ERROR: ORA-12541: TNS:no listener"));
+    let b = assess(&failing("OPTIONAL"), 40);
+    assert!(
+        get(&b, "primary-archiving-stuck").is_none(),
+        "{:?}",
+        ids(&b)
+    );
+    assert!(get(&b, "dest-error").is_some(), "{:?}", ids(&b));
 }
 
 /// Review C1, synthetic 1: the primary's recovery area 100 % of 2 TB, nothing reclaimable.

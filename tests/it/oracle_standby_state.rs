@@ -624,8 +624,8 @@ fn observer_present_no_is_false_and_an_odd_value_is_unknown() {
     }
 }
 
-/// REOPEN_SECS, MAX_FAILURE, FAILURE_COUNT and FAIL_DATE of the remote destination, single
-/// instance and RAC (the instance that failed names the count and the last failure).
+/// REOPEN_SECS, MAX_FAILURE, FAILURE_COUNT, FAIL_DATE and BINDING of the remote destination,
+/// single instance and RAC (the instance that failed names the count and the last failure).
 #[test]
 fn destination_retry_settings_and_failures() {
     for rel in ALL {
@@ -636,6 +636,8 @@ fn destination_retry_settings_and_failures() {
         assert_eq!(dest.max_failure, Some(0), "{rel:?}");
         assert_eq!(dest.failure_count, Some(0), "{rel:?}");
         assert_eq!(dest.fail_date, None, "{rel:?}: NULL until it fails");
+        assert_eq!(dest.binding.as_deref(), Some("OPTIONAL"), "{rel:?}");
+        assert!(!dest.is_mandatory());
     }
     let (_, ev) = run("primary", primary(Release::R19, 2), 1);
     let dest = good_samples(&ev, "primary")[0].dests[0].clone();

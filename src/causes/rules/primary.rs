@@ -20,7 +20,7 @@ use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::metrics::Window;
 use crate::sample::names::{event, stat};
-use crate::sample::{DgMessage, Fra};
+use crate::sample::{Dest, DestStatus, DgMessage, Fra};
 use crate::timestamp::Timestamp;
 
 pub const PRIMARY_ARCHIVING_STUCK: &str = "primary-archiving-stuck";
@@ -280,6 +280,8 @@ struct Stuck {
     /// The recovery area is full.
     fra_full: Option<Fra>,
     messages: Vec<DgMessage>,
+    /// MANDATORY destinations in error: no online log is reused until they have it.
+    mandatory: Vec<Dest>,
 }
 
 fn stuck(ctx: &Context) -> Option<Stuck> {
@@ -289,11 +291,19 @@ fn stuck(ctx: &Context) -> Option<Stuck> {
         .and_then(|s| s.fra)
         .filter(|f| f.used_net_pct().is_some_and(|p| p >= FRA_FULL_PCT));
     let messages: Vec<DgMessage> = stuck_messages(ctx).into_iter().cloned().collect();
-    (waits.is_some() || fra_full.is_some() || !messages.is_empty()).then_some(Stuck {
-        waits,
-        fra_full,
-        messages,
-    })
+    let mandatory: Vec<Dest> = ctx
+        .dests()
+        .iter()
+        .filter(|d| d.is_mandatory() && d.status == DestStatus::Error)
+        .cloned()
+        .collect();
+    (waits.is_some() || fra_full.is_some() || !messages.is_empty() || !mandatory.is_empty())
+        .then_some(Stuck {
+            waits,
+            fra_full,
+            messages,
+            mandatory,
+        })
 }
 
 pub fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
@@ -322,6 +332,27 @@ pub fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option<Findin
     } else if let Some(f) = ctx.p_last().and_then(|s| s.fra) {
         evidence.extend(fra_evidence(&f).into_iter().take(1));
     }
+    for d in &s.mandatory {
+        let name = d.name.as_deref().unwrap_or("?");
+        why.push(format!(
+            "MANDATORY destination {} ({name}) is in error",
+            d.id
+        ));
+        evidence.push(ev(
+            &format!(
+                "dest {} {name} BINDING MANDATORY, STATUS ERROR{}",
+                d.id,
+                d.error
+                    .as_deref()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
+            ),
+            f64::NAN,
+            "",
+            None,
+            "V$ARCHIVE_DEST",
+        ));
+    }
     if let Some(last) = s.messages.last() {
         why.push(format!("it reported {}", message_text(last)));
     }
@@ -346,6 +377,7 @@ pub fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option<Findin
                 "Find the full or failing destination: V$RECOVERY_FILE_DEST and V$RECOVERY_AREA_USAGE on the primary, V$ARCHIVE_DEST (STATUS, ERROR) for the local destinations.",
                 "Free space without losing redo a standby still needs: check the RMAN ARCHIVELOG DELETION POLICY, back up archived logs (BACKUP ARCHIVELOG ALL DELETE INPUT only where the policy allows), and delete only what the policy reports as reclaimable (DELETE ARCHIVELOG ALL respects the policy). Never remove archived logs not yet applied on a standby by hand.",
                 "If space cannot be freed quickly, raise DB_RECOVERY_FILE_DEST_SIZE (ALTER SYSTEM SET, dynamic) within what the file system holds; ARCn resumes by itself.",
+                "A MANDATORY destination in error holds every online log until it has it: fix what its ERROR names, or, if the standby behind it can wait, make it OPTIONAL (the MANDATORY attribute of LOG_ARCHIVE_DEST_n; with the broker the member's LogShipping, or a protection mode that allows it) so the primary can go on.",
                 "Then fix why the logs accumulated: a standby down or far behind keeps them under APPLIED ON ALL STANDBY.",
             ],
             explains: stall.max(1.0),

@@ -699,6 +699,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                     "d.max_failure",
                     "d.failure_count",
                     "d.fail_date",
+                    "d.binding",
                 ],
             )?;
             let with_compression = b.contains("d.compression");
@@ -745,6 +746,7 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                         d.get("MAX_FAILURE"),
                         d.get("FAILURE_COUNT"),
                         epoch(d.get("FAIL_DATE")).as_ref(),
+                        d.get("BINDING"),
                     ]),
                 ));
             }

@@ -548,6 +548,7 @@ fn dests(dest: &[&Row], resp: &[&Row], clock: DbClock) -> Vec<Dest> {
                 .filter(|v| !v.is_empty())
                 .and_then(|v| parse::number(v))
                 .and_then(|n| clock.ts(n)),
+            binding: nonempty(f.get(15)),
         };
         match out.get_mut(&id) {
             None => {
@@ -585,6 +586,7 @@ fn dests(dest: &[&Row], resp: &[&Row], clock: DbClock) -> Vec<Dest> {
                 // latest failure are the destination's.
                 d.failure_count = d.failure_count.max(row.failure_count);
                 d.fail_date = d.fail_date.max(row.fail_date);
+                d.binding = d.binding.take().or(row.binding);
             }
         }
     }

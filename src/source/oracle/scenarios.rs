@@ -545,6 +545,8 @@ pub fn primary(rel: Release, instances: u32) -> FakeDb {
             // has failed three times, the last at 05:58:40 local.
             d.insert("REOPEN_SECS".into(), "300".into());
             d.insert("MAX_FAILURE".into(), "0".into());
+            // OPTIONAL is the default binding of a remote destination.
+            d.insert("BINDING".into(), "OPTIONAL".into());
             if i == 2 && id == "2" {
                 d.insert("FAILURE_COUNT".into(), "3".into());
                 d.insert("FAIL_DATE".into(), "2026-11-30 05:58:40".into());

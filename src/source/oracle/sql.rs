@@ -490,6 +490,8 @@ fn dests_sql(compression: bool, sync_status: bool) -> String {
         "TO_CHAR(d.max_failure)",
         "TO_CHAR(d.failure_count)",
         &fail_date,
+        // MANDATORY or OPTIONAL (10.1+): a failing MANDATORY destination stops the primary.
+        "d.binding",
     ]
     .join("||CHR(31)||");
     format!(

@@ -639,6 +639,9 @@ fn primary_dest(twin: &Twin, p: &Params, c: &super::commit::CommitCounters) -> D
         max_failure: Some(0),
         failure_count: Some(link.failure_count),
         fail_date: link.fail_at.map(|ns| twin.at(ns)),
+        // The twin's destinations are OPTIONAL, Oracle's default; not written, so the
+        // recordings of every scenario stay as they were.
+        binding: None,
     }
 }
 

@@ -932,6 +932,7 @@ json_struct!(Dest {
     opt "max_failure" max_failure: u32,
     opt "failure_count" failure_count: u32,
     opt "fail_date" fail_date: Timestamp,
+    opt "binding" binding: Name,
 });
 
 json_struct!(Unrecoverable {
@@ -1078,7 +1079,8 @@ mod tests {
             r#""archived_seq":4,"applied_seq":3,"resp_hist":[[1,9]],"db_unique_name":"sb","#,
             r#""type":"PHYSICAL","delay_mins":0,"recovery_mode":"IDLE","database_mode":"M","#,
             r#""synchronization_status":"OK","srl_count":4,"srl_active":1,"reopen_secs":300,"#,
-            r#""max_failure":0,"failure_count":2,"fail_date":"2026-11-30T04:58:00.000Z"}],"#,
+            r#""max_failure":0,"failure_count":2,"fail_date":"2026-11-30T04:58:00.000Z","#,
+            r#""binding":"MANDATORY"}],"#,
             r#""logs":{"online":[{"group":1,"thread":1,"sequence":9,"bytes":100,"members":2,"#,
             r#""status":"CURRENT","used":5,"blocksize":512}]},"#,
             r#""switches":[{"thread":1,"sequence":8,"time":"2026-11-30T04:59:00.000Z"}],"#,
@@ -1112,6 +1114,7 @@ mod tests {
         assert_eq!(s.os["NEG"], -2.0);
         assert_eq!(s.dg_messages.unwrap()[0].error_code, Some(-16198));
         assert_eq!(s.dests[0].reopen_secs, Some(300));
+        assert!(s.dests[0].is_mandatory());
         let db = s.db.as_ref().unwrap();
         assert_eq!(db.fs_failover_observer_present, Some(true));
         assert_eq!(db.intended_state.as_deref(), Some("APPLY-ON"));

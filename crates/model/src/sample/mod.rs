@@ -407,6 +407,19 @@ pub struct Dest {
     /// `V$ARCHIVE_DEST.FAIL_DATE`: when the destination last failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_date: Option<Timestamp>,
+    /// `V$ARCHIVE_DEST.BINDING` as spelled (`MANDATORY`, `OPTIONAL`): an online log cannot be
+    /// reused until a MANDATORY destination has it, so a failing one stops the primary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Name>,
+}
+
+impl Dest {
+    /// `BINDING = MANDATORY`.
+    pub fn is_mandatory(&self) -> bool {
+        self.binding
+            .as_deref()
+            .is_some_and(|b| b.eq_ignore_ascii_case("MANDATORY"))
+    }
 }
 
 impl Default for Dest {
@@ -437,6 +450,7 @@ impl Default for Dest {
             max_failure: None,
             failure_count: None,
             fail_date: None,
+            binding: None,
         }
     }
 }
