@@ -171,9 +171,15 @@ say "apply lag gauges in Prometheus: $lag (one per standby)"
 checks=$((checks + 1))
 [ "$lag" = 2 ] || failures=$((failures + 1))
 rules=$(curl -sf --max-time 5 "$API/api/v1/rules" | jq '[.data.groups[].rules[]] | length')
-say "Prometheus loaded $rules alert rules"
+in_file=$(grep -c '^ *- alert:' contrib/prometheus/dgscope.rules.yml)
+say "Prometheus loaded $rules alert rules of the $in_file in contrib/prometheus/dgscope.rules.yml"
 checks=$((checks + 1))
-[ "$rules" = 10 ] || failures=$((failures + 1))
+[ "$rules" = "$in_file" ] || failures=$((failures + 1))
+# dgscope itself is up, so neither of the rules about its own absence is firing.
+down=$(query 'ALERTS{alertname=~"DgscopeExporterDown|DgscopeAbsent"}' | jq 'length')
+say "alerts about dgscope's own absence firing: $down"
+checks=$((checks + 1))
+[ "$down" = 0 ] || failures=$((failures + 1))
 
 echo "prometheus-e2e: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ] || fail "$failures comparison(s) failed"
