@@ -207,3 +207,78 @@ fn both_forms_give_the_same_reports() {
         assert_eq!(out(args, &z), out(args, &p), "{args:?}");
     }
 }
+
+/// Reliability M2: a file cut a few bytes into its last frame (inside that frame's first
+/// line) ends where the previous frame's last line does, never at the file's first instant
+/// (a 0-second window judged "healthy").
+#[test]
+fn a_cut_inside_the_last_frames_first_line_keeps_the_real_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.jsonl.zst");
+    write_twin(&full, 1300); // three frames
+    let bytes = std::fs::read(&full).unwrap();
+    let frames = zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&bytes))).unwrap();
+    assert_eq!(frames.len(), 3, "{frames:?}");
+    let cut_path = dir.path().join("cut.jsonl.zst");
+    for into in [7, 50, 200, 300] {
+        let cut = frames[2].offset as usize + into;
+        std::fs::write(&cut_path, &bytes[..cut]).unwrap();
+        let got = read_entries(&cut_path);
+        let idx = dgscope::sample::index::RecordingIndex::build(&cut_path).unwrap();
+        let end = got.iter().map(Entry::t).max();
+        assert_eq!(idx.last_t(), end, "cut {into} bytes into the last frame");
+        let span = idx.last_t().unwrap().secs_since(idx.first_t().unwrap());
+        assert!(span > 600.0, "cut {into}: a span of {span} s");
+    }
+}
+
+/// Reliability C2: empty zstd frames and floods of empty lines cost what they hold. A header
+/// frame, 3,000 empty frames, a data frame and a frame of 64 MiB of newlines around the
+/// last line: every reader gets the same entries, and the index its first and last instant.
+#[test]
+fn empty_frames_and_newline_floods_are_read_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("p.jsonl");
+    {
+        let file = std::fs::File::create(&plain).unwrap();
+        let mut w =
+            dgscope::sample::recording::RecordingWriter::new(file, &Header::new(EPOCH, 1000, "t"))
+                .unwrap();
+        for e in twin_entries(6) {
+            match e {
+                Entry::Sample(s) => w.write_sample(&s).unwrap(),
+                Entry::Mark(m) => w.write_mark(&m).unwrap(),
+            }
+        }
+        w.finish().unwrap();
+    }
+    let text = std::fs::read_to_string(&plain).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let z = |s: &str| zstd::bulk::compress(s.as_bytes(), 3).unwrap();
+    let mut bytes = z(&format!("{}\n{}\n", lines[0], lines[1]));
+    for _ in 0..3000 {
+        bytes.extend(z(""));
+    }
+    bytes.extend(z(&format!("{}\n{}\n", lines[2], lines[3])));
+    let flood = "\n".repeat(64 << 20);
+    assert_eq!(lines.len(), 7, "the header and six entries");
+    bytes.extend(z(&format!(
+        "{flood}{}\n{flood}{}\n{}\n",
+        lines[4], lines[5], lines[6]
+    )));
+    let path = dir.path().join("bomb.jsonl.zst");
+    std::fs::write(&path, &bytes).unwrap();
+    let got = read_entries(&path);
+    let want = read_entries(&plain);
+    assert_eq!(got.len(), want.len());
+    assert!(got == want);
+    let idx = dgscope::sample::index::RecordingIndex::build(&path).unwrap();
+    assert_eq!(idx.first_t(), want.iter().map(Entry::t).min());
+    assert_eq!(idx.last_t(), want.iter().map(Entry::t).max());
+    let from: Vec<Entry> = idx
+        .entries_from(idx.first_t().unwrap())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(from.len(), want.len());
+}

@@ -4,8 +4,8 @@
 
 use super::changes::{self, Chains};
 use super::recording::{
-    parse_entry, read_line_bounded, Entry, Header, LineRead, RecordingError, RecordingReader,
-    MAX_LINE_BYTES,
+    parse_entry, read_line_bounded, skip_newlines, Entry, Header, LineRead, RecordingError,
+    RecordingReader, MAX_LINE_BYTES,
 };
 use super::zst::Segments;
 use super::{slow, zst};
@@ -93,6 +93,12 @@ impl RecordingIndex {
         let mut truncated_tail = false;
         loop {
             buf.clear();
+            let blank = skip_newlines(&mut input).map_err(|source| RecordingError::Read {
+                path: display.clone(),
+                source,
+            })?;
+            line_no += blank as usize;
+            offset += blank;
             let read =
                 read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES).map_err(|source| {
                     RecordingError::Read {
@@ -197,9 +203,11 @@ impl RecordingIndex {
         let mut starts = Vec::with_capacity(walked.len());
         let mut truncated_tail = false;
         let mut last_t = None;
+        // Each frame alone: its compressed bytes end where the next frame starts.
+        let len = |i: usize| walked.get(i + 1).map(|n| n.offset - walked[i].offset);
         for (i, f) in walked.iter().enumerate() {
             let last = i + 1 == walked.len();
-            let mut lines = FrameLines::open(path, &display, f.offset, i == 0)?;
+            let mut lines = FrameLines::open(path, &display, f.offset, i == 0, len(i))?;
             let mut first = None;
             while let Some((line, complete)) = lines.next_line()? {
                 if !complete {
@@ -222,6 +230,26 @@ impl RecordingIndex {
                 truncated_tail = true;
             }
             starts.push((f.offset, first));
+        }
+        // The last frame had no complete line (cut inside its first one, or empty): the end
+        // is the last line of the latest frame that has one, never the file's first instant.
+        if last_t.is_none() {
+            for i in (0..walked.len().saturating_sub(1)).rev() {
+                let mut lines = FrameLines::open(path, &display, walked[i].offset, i == 0, len(i))?;
+                while let Some((line, complete)) = lines.next_line()? {
+                    if !complete {
+                        break;
+                    }
+                    let t = t_from_prefix(line)
+                        .or_else(|| serde_json::from_slice::<TimeProbe>(line).ok().map(|p| p.t));
+                    if let Some(t) = t {
+                        last_t = Some(last_t.map_or(t, |x: Timestamp| x.max(t)));
+                    }
+                }
+                if last_t.is_some() {
+                    break;
+                }
+            }
         }
         let first_t = starts.iter().find_map(|s| s.1);
         Ok(RecordingIndex {
@@ -262,7 +290,13 @@ impl RecordingIndex {
                     .unwrap_or(0);
                 let (offset, _) = f.starts[k];
                 Ok(Entries::Frames(FrameCursor {
-                    lines: FrameLines::open(Path::new(&self.path), &self.path, offset, k == 0)?,
+                    lines: FrameLines::open(
+                        Path::new(&self.path),
+                        &self.path,
+                        offset,
+                        k == 0,
+                        None,
+                    )?,
                     from: t,
                     carry: slow::Carry::default(),
                     chains: Chains::new(self.header.version),
@@ -443,7 +477,7 @@ impl Iterator for Cursor<'_> {
 /// Lines of a compressed recording from one frame on.
 struct FrameLines {
     path: String,
-    input: BufReader<zst::ZstdReader<BufReader<File>>>,
+    input: BufReader<zst::ZstdReader<BufReader<std::io::Take<File>>>>,
     buf: Vec<u8>,
     /// Line number within the stretch read (for messages, with the frame's offset).
     line: usize,
@@ -453,11 +487,15 @@ struct FrameLines {
 impl FrameLines {
     /// Opens `path` at the frame starting at `offset`; the first frame starts with the
     /// header line, which `skip_header` skips.
+    /// `len`: the compressed bytes to read from `offset` (one frame, for the index: an
+    /// empty frame must not make it decode every later one), or `None` to read on to the
+    /// end.
     fn open(
         path: &Path,
         display: &str,
         offset: u64,
         skip_header: bool,
+        len: Option<u64>,
     ) -> Result<Self, RecordingError> {
         let read_err = |source| RecordingError::Read {
             path: display.to_string(),
@@ -465,6 +503,7 @@ impl FrameLines {
         };
         let mut file = File::open(path).map_err(read_err)?;
         file.seek(SeekFrom::Start(offset)).map_err(read_err)?;
+        let file = file.take(len.unwrap_or(u64::MAX));
         let z = zst::ZstdReader::new(BufReader::with_capacity(64 * 1024, file), offset)
             .map_err(read_err)?;
         let mut lines = FrameLines {
@@ -493,6 +532,11 @@ impl FrameLines {
     fn next_line(&mut self) -> Result<Option<(&[u8], bool)>, RecordingError> {
         loop {
             self.buf.clear();
+            let blank = skip_newlines(&mut self.input).map_err(|source| RecordingError::Read {
+                path: self.path.clone(),
+                source,
+            })?;
+            self.line += blank as usize;
             let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
                 |source| match source.kind() {
                     std::io::ErrorKind::InvalidData => RecordingError::Corrupt {

@@ -33,6 +33,29 @@ pub(crate) enum LineRead {
 }
 
 /// `read_until(b'\n')` that stops at `max` bytes, so no input can make a line cost more.
+/// Consumes a run of empty lines (`\n` bytes) at once and returns how many: a file padded
+/// with gigabytes of newlines costs a scan of them, not a line read each.
+pub(crate) fn skip_newlines<R: BufRead>(input: &mut R) -> io::Result<u64> {
+    let mut skipped = 0u64;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let n = avail
+            .iter()
+            .position(|&b| b != b'\n')
+            .unwrap_or(avail.len());
+        let all = n == avail.len() && n > 0;
+        input.consume(n);
+        skipped += n as u64;
+        if !all {
+            return Ok(skipped);
+        }
+    }
+}
+
 pub(crate) fn read_line_bounded<R: BufRead>(
     input: &mut R,
     buf: &mut Vec<u8>,
@@ -301,6 +324,13 @@ impl<R: BufRead> RecordingReader<R> {
                 return Ok(None);
             }
             self.buf.clear();
+            let read_err = |source| RecordingError::Read {
+                path: self.path.clone(),
+                source,
+            };
+            let blank = skip_newlines(&mut self.input).map_err(read_err)?;
+            self.line_no += blank as usize;
+            self.offset += blank;
             let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
                 |source| RecordingError::Read {
                     path: self.path.clone(),
