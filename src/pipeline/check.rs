@@ -50,7 +50,8 @@ where
     let mut step_ms: Option<i64> = None;
     let mut last_t: Option<Timestamp> = None;
     let worst_of = |d: &Driver| d.assessment().findings.iter().map(|f| f.severity).max();
-    for entry in entries {
+    let mut steady = super::order::Steady::new(entries.into_iter());
+    for entry in steady.by_ref() {
         let entry = entry?;
         let t = entry.t();
         if let Entry::Sample(s) = &entry {
@@ -94,9 +95,10 @@ where
         samples: driver.samples(),
         transitions,
         interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
-        warnings: order
+        warnings: steady
             .warning("the judgement")
             .into_iter()
+            .chain(order.warning("the judgement"))
             .chain(driver.skipped_warning())
             .collect(),
         worst,

@@ -205,7 +205,8 @@ pub fn from_recording(
     let mut before: Option<CheckMetrics> = None;
     let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
     // A whole pass: the index's entries are read and parsed on a second core.
-    let entries = index.entries_from(from)?;
+    // A lone sample stamped far ahead would hide the rest of its slot (order::Steady).
+    let entries = crate::pipeline::order::Steady::new(index.entries_from(from)?);
     std::thread::scope(|sc| -> Result<(), ReportError> {
         for entry in read_ahead_scoped(sc, entries) {
             let entry = entry?;

@@ -101,3 +101,58 @@ fn an_ordered_recording_has_no_warning() {
     assert_eq!((r.code, r.err.as_str()), (0, ""), "{}", r.err);
     assert!(warnings(&r.out).is_empty());
 }
+
+/// Reliability M1: one standby sample stamped an hour ahead (a clock step) hid the rest of
+/// that slot's samples — a 10-minute slow-SRL recording judged OK. The lone sample is taken
+/// out and said; the verdict and the incident report are the recording's.
+#[test]
+fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("srl.jsonl");
+    let r = run(&[
+        "record",
+        "--twin",
+        "slow-srl",
+        "--duration",
+        "10m",
+        "-o",
+        rec.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut standby = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if !l.contains(r#""slot":"standby""#) {
+                return l.to_string();
+            }
+            standby += 1;
+            if standby != 3 {
+                return l.to_string();
+            }
+            // 05:00:06 → 06:00:06: the same instant an hour later.
+            let t = &l[6..30];
+            let later = t.replacen("T05:", "T06:", 1);
+            assert_ne!(t, later, "{t}");
+            l.replacen(t, &later, 1)
+        })
+        .collect();
+    let stepped = dir.path().join("stepped.jsonl");
+    std::fs::write(&stepped, lines.join("\n") + "\n").unwrap();
+    let whole = run(&["check", "--replay", rec.to_str().unwrap()]);
+    let r = run(&["check", "--replay", stepped.to_str().unwrap()]);
+    assert_eq!(r.code, whole.code, "{}{}", r.out, r.err);
+    assert_eq!(r.code, 1, "WARN, as the recording is: {}", r.out);
+    assert!(r.out.contains("standby-redo-write-slow"), "{}", r.out);
+    assert!(
+        r.err
+            .contains("warning: 1 entry stamped more than 5 min ahead of the rest and not followed by any other were skipped (first: slot standby at 2026-11-30T06:00:"),
+        "{}",
+        r.err
+    );
+    let inc = run(&["report", "incident", stepped.to_str().unwrap()]);
+    assert_eq!(inc.code, 0, "{}", inc.err);
+    assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
+    assert!(!inc.out.contains("looked healthy"), "{}", inc.out);
+}
