@@ -225,6 +225,7 @@ pub async fn run(
     let mut source_open = true;
     let mut dirty = true;
     let mut last_second = 0i64;
+    let mut burst = Burst::default();
     let mut exit = ExitCode::SUCCESS;
     let mut keep_frame = false;
     let panic_after = debug_panic_after();
@@ -249,7 +250,9 @@ pub async fn run(
                 loop {
                     match next {
                         Some(Ok(e)) => {
-                            if on_input(&mut app, &mut guard, e).map_err(io_fail)? {
+                            if burst.passes(&e)
+                                && on_input(&mut app, &mut guard, e).map_err(io_fail)?
+                            {
                                 dirty = true;
                             }
                         }
@@ -362,6 +365,87 @@ pub async fn run(
         }
     }
     Ok(exit)
+}
+
+/// The rest of an escape sequence after an Esc, taken for what it is: `ESC ESC O Q` (Esc,
+/// then F2 in one read) reaches us as Esc and the letters `O Q`, and `Q` would quit keeping
+/// the frame; `ESC ESC [ B` would clear the baseline. Within [`ESC_TAIL`] of an Esc (a
+/// sequence's bytes arrive together, a person's next key much later), `O` and one more
+/// character, or `[` up to its final character, are dropped.
+struct Burst {
+    /// Where in an escape sequence the last key left us, and when.
+    tail: (EscTail, std::time::Instant),
+}
+
+impl Default for Burst {
+    fn default() -> Self {
+        Burst {
+            tail: (EscTail::None, std::time::Instant::now()),
+        }
+    }
+}
+
+/// An escape sequence's bytes arrive together; a person's next key comes much later.
+const ESC_TAIL: std::time::Duration = std::time::Duration::from_millis(3);
+
+#[derive(Default, PartialEq)]
+enum EscTail {
+    #[default]
+    None,
+    /// An Esc was the last event.
+    AfterEsc,
+    /// `ESC O`: one more character ends it.
+    Ss3,
+    /// `ESC [`: parameters, then a final character in `@`..`~`.
+    Csi,
+}
+
+impl Burst {
+    /// Whether `e` is a key of its own (true) or part of something else (false).
+    fn passes(&mut self, e: &Event) -> bool {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let Event::Key(k) = e else {
+            self.tail.0 = EscTail::None;
+            return true;
+        };
+        if k.kind == KeyEventKind::Release {
+            return true;
+        }
+        let now = std::time::Instant::now();
+        let ch = match k.code {
+            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => Some(c),
+            _ => None,
+        };
+        let (t, at) = std::mem::replace(&mut self.tail, (EscTail::None, now));
+        let tail = if now.duration_since(at) <= ESC_TAIL {
+            t
+        } else {
+            EscTail::None
+        };
+        let mut tail_to = |t: EscTail| self.tail = (t, now);
+        match (tail, ch) {
+            (EscTail::AfterEsc, Some('O')) => {
+                tail_to(EscTail::Ss3);
+                return false;
+            }
+            (EscTail::AfterEsc, Some('[')) => {
+                tail_to(EscTail::Csi);
+                return false;
+            }
+            (EscTail::Ss3, Some(_)) => return false,
+            (EscTail::Csi, Some(c)) => {
+                if !('@'..='~').contains(&c) || c == '[' || c.is_ascii_digit() || c == ';' {
+                    tail_to(EscTail::Csi);
+                }
+                return false;
+            }
+            _ => {}
+        }
+        if k.code == KeyCode::Esc {
+            tail_to(EscTail::AfterEsc);
+        }
+        true
+    }
 }
 
 /// The footer line when Ctrl-Z cannot suspend: nothing could continue the process.

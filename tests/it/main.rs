@@ -60,6 +60,7 @@ mod precedence;
 mod profiles_cli;
 mod pty_config;
 mod pty_faults;
+mod pty_input_bursts;
 mod pty_recorders;
 mod pty_replay;
 mod pty_suspend;
