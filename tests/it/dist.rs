@@ -100,6 +100,17 @@ fn dist_builds_the_tarball_with_everything_and_prints_its_sha256() {
         .collect();
     want.push(format!("{top}/completions"));
     want.push(format!("{top}/themes"));
+    // docs/ and contrib/ whole, as in the tree.
+    for sub in ["docs", "contrib"] {
+        let mut stack = vec![root().join(sub)];
+        while let Some(p) = stack.pop() {
+            let rel = p.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+            want.push(format!("{top}/{rel}"));
+            if p.is_dir() {
+                stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            }
+        }
+    }
     want.sort();
     assert_eq!(listed, want);
 
@@ -123,6 +134,26 @@ fn dist_builds_the_tarball_with_everything_and_prints_its_sha256() {
         format!("dgscope {version}")
     );
     let read = |p: &str| std::fs::read(d.join(p)).unwrap();
+    // Stripped: no symbol table, and smaller than the binary it came from.
+    let shipped = read("dgscope");
+    let built = std::fs::read(env!("CARGO_BIN_EXE_dgscope")).unwrap();
+    assert!(shipped.len() < built.len(), "{} vs {}", shipped.len(), built.len());
+    let sections = Command::new("readelf")
+        .arg("-S")
+        .arg(d.join("dgscope"))
+        .output()
+        .unwrap();
+    let sections = String::from_utf8_lossy(&sections.stdout);
+    assert!(sections.contains(".text"), "{sections}");
+    assert!(!sections.contains(".symtab"), "not stripped: {sections}");
+    assert_eq!(
+        read("docs/schema/check.json"),
+        std::fs::read(root().join("docs/schema/check.json")).unwrap()
+    );
+    assert_eq!(
+        read("contrib/prometheus/dgscope.rules.yml"),
+        std::fs::read(root().join("contrib/prometheus/dgscope.rules.yml")).unwrap()
+    );
     assert_eq!(read("dgscope.1"), dgscope(&["man"]));
     assert_eq!(
         read("completions/dgscope.bash"),
