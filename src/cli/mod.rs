@@ -6,6 +6,7 @@
 pub mod oracle;
 pub mod recording;
 pub mod serve;
+pub mod values;
 
 use crate::report::Format;
 use clap::{Args, Parser, Subcommand};
@@ -180,7 +181,13 @@ pub struct CheckArgs {
     #[arg(conflicts_with_all = ["twin", "replay"])]
     pub profile: Option<String>,
     /// Judge the digital twin running this scenario (see `dgscope twin list`)
-    #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["replay", "primary"])]
+    #[arg(
+        long,
+        value_name = "SCENARIO",
+        conflicts_with_all = ["replay", "primary"],
+        value_parser = values::scenarios(),
+        hide_possible_values = true
+    )]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers
     #[arg(long, default_value_t = 1, requires = "twin")]
@@ -271,7 +278,13 @@ pub struct RecordArgs {
     #[arg(conflicts_with = "twin")]
     pub profile: Option<String>,
     /// Record the digital twin running this scenario (see `dgscope twin list`)
-    #[arg(long, value_name = "SCENARIO", conflicts_with = "primary")]
+    #[arg(
+        long,
+        value_name = "SCENARIO",
+        conflicts_with = "primary",
+        value_parser = values::scenarios(),
+        hide_possible_values = true
+    )]
     pub twin: Option<String>,
     /// Seed of the twin's random numbers (same seed, same recording)
     #[arg(long, default_value_t = 1)]
@@ -301,7 +314,12 @@ pub enum TwinCommand {
 #[derive(Debug, Clone, Args)]
 pub struct UiArgs {
     /// Colour theme: dark, light, high-contrast, mono
-    #[arg(long, env = "DGSCOPE_THEME")]
+    #[arg(
+        long,
+        env = "DGSCOPE_THEME",
+        value_parser = values::themes(),
+        hide_possible_values = true
+    )]
     pub theme: Option<String>,
     /// No colours (the mono theme); also when NO_COLOR is set
     #[arg(long)]
@@ -319,7 +337,7 @@ pub struct DemoArgs {
     /// A config profile with `scenario = "…"` (and optionally `theme`)
     pub profile: Option<String>,
     /// Twin scenario to start with (default healthy-sync; see `dgscope twin list`)
-    #[arg(long)]
+    #[arg(long, value_parser = values::scenarios(), hide_possible_values = true)]
     pub scenario: Option<String>,
     /// Seed of the twin's random numbers
     #[arg(long, default_value_t = 1)]

@@ -17,7 +17,12 @@ pub struct ServeArgs {
     pub all_profiles: bool,
     /// Serve a simulated pair running this scenario, labelled pair="twin-SCENARIO"
     /// (repeatable; see `dgscope twin list`)
-    #[arg(long = "twin", value_name = "SCENARIO")]
+    #[arg(
+        long = "twin",
+        value_name = "SCENARIO",
+        value_parser = super::values::scenarios(),
+        hide_possible_values = true
+    )]
     pub twins: Vec<String>,
     /// Seed of the twins' random numbers
     #[arg(long, default_value_t = 1)]

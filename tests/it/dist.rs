@@ -104,7 +104,11 @@ fn dist_builds_the_tarball_with_everything_and_prints_its_sha256() {
     for sub in ["docs", "contrib"] {
         let mut stack = vec![root().join(sub)];
         while let Some(p) = stack.pop() {
-            let rel = p.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+            let rel = p
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             want.push(format!("{top}/{rel}"));
             if p.is_dir() {
                 stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
@@ -137,7 +141,12 @@ fn dist_builds_the_tarball_with_everything_and_prints_its_sha256() {
     // Stripped: no symbol table, and smaller than the binary it came from.
     let shipped = read("dgscope");
     let built = std::fs::read(env!("CARGO_BIN_EXE_dgscope")).unwrap();
-    assert!(shipped.len() < built.len(), "{} vs {}", shipped.len(), built.len());
+    assert!(
+        shipped.len() < built.len(),
+        "{} vs {}",
+        shipped.len(),
+        built.len()
+    );
     let sections = Command::new("readelf")
         .arg("-S")
         .arg(d.join("dgscope"))
