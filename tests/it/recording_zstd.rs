@@ -282,3 +282,24 @@ fn empty_frames_and_newline_floods_are_read_through() {
         .unwrap();
     assert_eq!(from.len(), want.len());
 }
+
+/// Reliability m3: a `.zst` cut to a few bytes is a truncated file, not an empty one.
+#[test]
+fn a_zstd_file_cut_to_a_few_bytes_is_called_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.jsonl.zst");
+    write_twin(&full, 5);
+    let bytes = std::fs::read(&full).unwrap();
+    let cut = dir.path().join("cut.jsonl.zst");
+    for n in [4, 10, 100] {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let err = match RecordingReader::open(&cut) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{n} bytes accepted"),
+        };
+        assert!(
+            err.contains("a zstd file cut before the end of its first line"),
+            "{n}: {err}"
+        );
+    }
+}

@@ -136,8 +136,10 @@ pub enum RecordingError {
     Open { path: String, source: io::Error },
     #[error("{path}: read failed: {source}")]
     Read { path: String, source: io::Error },
-    #[error("{path}: the file is empty; a recording starts with a header line such as {{\"format\":\"dgscope-recording\",\"version\":1}}")]
+    #[error("{path}: the file is empty; a recording starts with a header line such as {{\"format\":\"dgscope-recording\",\"version\":2}}")]
     Empty { path: String },
+    #[error("{path}: a zstd file cut before the end of its first line (the writer stopped at once, or the copy is incomplete): nothing to read; copy the whole file again")]
+    TruncatedZstd { path: String },
     #[error("{path}:{line}: the line starting at byte {offset} is longer than {} MiB, the most a recording line may be; the file is damaged (a zero-filled tail left by a power loss?) or not a recording", MAX_LINE_BYTES / (1024 * 1024))]
     LineTooLong {
         path: String,
@@ -208,7 +210,14 @@ impl RecordingReader<FileInput> {
             path: display.clone(),
             source,
         })?;
-        Self::new(display, input)
+        let zstd = input.is_zstd();
+        match Self::new(display, input) {
+            // A zstd file that decodes to nothing was cut, not written empty.
+            Err(RecordingError::Empty { path }) if zstd => {
+                Err(RecordingError::TruncatedZstd { path })
+            }
+            other => other,
+        }
     }
 
     /// The file is zstd-compressed.
@@ -404,6 +413,16 @@ impl<R: BufRead> Iterator for RecordingReader<R> {
 }
 
 fn parse_header(line: &[u8]) -> Result<Header, String> {
+    // What a file that is not a plain or zstd recording usually is, said plainly.
+    if line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err("the file starts with a UTF-8 byte order mark (saved by a Windows editor?); remove those first three bytes (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)".into());
+    }
+    if line.starts_with(&[0x1F, 0x8B]) {
+        return Err("the file is gzip-compressed; dgscope reads plain or zstd recordings: gunzip it (or recompress with zstd)".into());
+    }
+    if line.starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0x00]) {
+        return Err("the file is xz-compressed; dgscope reads plain or zstd recordings: unxz it (or recompress with zstd)".into());
+    }
     let v: serde_json::Value = serde_json::from_slice(line)
         .map_err(|e| format!("the header line is not JSON ({e}); is this a dgscope recording?"))?;
     let format = v.get("format").and_then(|f| f.as_str());
@@ -776,6 +795,10 @@ mod tests {
             ),
             ("not json\n", "rec.jsonl:1: the header line is not JSON"),
             (
+                "\u{feff}{\"format\":\"dgscope-recording\",\"version\":2}\n",
+                "rec.jsonl:1: the file starts with a UTF-8 byte order mark",
+            ),
+            (
                 "{\"version\":1}\n",
                 "rec.jsonl:1: the header has no \"format\" key",
             ),
@@ -786,6 +809,17 @@ mod tests {
                 Ok(_) => panic!("accepted {text:?}"),
             };
             assert!(err.contains(want), "{text:?}: {err}");
+        }
+        // Compressed by something else than zstd: said, not "not JSON".
+        for (bytes, want) in [
+            (&b"\x1f\x8b\x08\x00\n"[..], "the file is gzip-compressed"),
+            (&b"\xfd7zXZ\x00\x00\n"[..], "the file is xz-compressed"),
+        ] {
+            let err = match RecordingReader::new("rec.jsonl".into(), Cursor::new(bytes)) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("accepted {bytes:?}"),
+            };
+            assert!(err.contains(want), "{err}");
         }
     }
 
