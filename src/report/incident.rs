@@ -7,7 +7,7 @@ use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
 use crate::causes::context::Context;
 use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
-use crate::causes::{rank, Finding, Thresholds, Transition};
+use crate::causes::{rank, Finding, Thresholds};
 use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
 use crate::pipeline::session::Event;
 use crate::pipeline::{Driver, DriverConfig, SessionLog};
@@ -148,31 +148,24 @@ impl Incident {
                 ),
             });
         }
-        timeline.extend(session.events().map(|e| match e {
-            Event::Raised(f) => Self::timeline_item(&Transition::Raised(f.clone())),
-            Event::Cleared { id, at, standby } => Self::timeline_item(&Transition::Cleared {
-                id,
-                at: *at,
-                standby: standby.clone(),
-            }),
-            Event::Mark(m) => TimelineItem {
-                t: m.t,
-                text: format!("mark: {}", m.text),
-            },
-        }));
+        timeline.extend(session.events().map(Self::timeline_item));
         timeline.sort_by_key(|i| i.t);
         let mut findings: Vec<Finding> = session.findings().cloned().collect();
         rank(&mut findings);
         (timeline, findings)
     }
 
-    pub fn timeline_item(tr: &Transition) -> TimelineItem {
-        match tr {
-            Transition::Raised(f) => TimelineItem {
+    pub fn timeline_item(e: &Event) -> TimelineItem {
+        match e {
+            Event::Mark(m) => TimelineItem {
+                t: m.t,
+                text: format!("mark: {}", m.text),
+            },
+            Event::Raised(f) => TimelineItem {
                 t: f.since,
                 text: format!("{} raised: {} — {}", f.severity, f.id, f.title),
             },
-            Transition::Cleared { id, at, standby } => TimelineItem {
+            Event::Cleared { id, at, standby } => TimelineItem {
                 t: *at,
                 text: match standby {
                     Some(sb) => format!("cleared: {id} ({sb})"),

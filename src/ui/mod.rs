@@ -91,6 +91,19 @@ impl<'a> Ctx<'a> {
             .title(Line::from(title))
     }
 
+    /// The frame of a full-screen view (configuration, waiting now): focused, `title` in
+    /// the top border.
+    pub fn view_block(&self, title: String) -> Block<'static> {
+        Block::default()
+            .borders(Borders::ALL)
+            .border_set(self.border_set())
+            .border_style(self.theme.border(true))
+            .title(Span::styled(
+                format!("{title} "),
+                self.theme.style(Role::Title),
+            ))
+    }
+
     pub fn border_set(&self) -> border::Set<'static> {
         if self.ascii {
             ASCII_BORDER

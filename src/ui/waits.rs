@@ -14,7 +14,7 @@ use crate::timestamp::Timestamp;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 use std::sync::Arc;
 
@@ -192,14 +192,7 @@ fn title(cx: &Ctx) -> String {
 }
 
 fn block(cx: &Ctx) -> Block<'static> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_set(cx.border_set())
-        .border_style(cx.theme.border(true))
-        .title(Span::styled(
-            format!("{} ", title(cx)),
-            cx.theme.style(Role::Title),
-        ))
+    cx.view_block(title(cx))
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
