@@ -35,7 +35,13 @@ pub mod metrics;
 pub mod pipeline;
 pub mod report;
 pub mod serve;
-pub mod source;
+/// The sources: the contract and the replay ([`dgscope_model::source`]), the twin
+/// ([`dgscope_twin`]) and the Oracle source ([`dgscope_oracle`]), each a crate of its own.
+pub mod source {
+    pub use dgscope_model::source::*;
+    pub use dgscope_oracle as oracle;
+    pub use dgscope_twin as twin;
+}
 pub mod tui;
 pub mod ui;
 

@@ -1,4 +1,4 @@
-//! The Oracle value parsers (`src/source/oracle/parse.rs`): interval strings of
+//! The Oracle value parsers (`crates/oracle/src/parse.rs`): interval strings of
 //! `V$DATAGUARD_STATS`, `V$DATAGUARD_STATS.TIME_COMPUTED`-style dates, NUMBER and counter text.
 #![no_main]
 

@@ -1,34 +1,87 @@
-//! The walls between layers. Layers 1 and 2 but `log` are the `dgscope-model` crate
-//! (`crates/model`, re-exported by `src/lib.rs` under the same names), which the compiler
-//! keeps from reaching up; the other walls are checked here, until they are crates too: no
-//! module under `src/` or `crates/model/src/` may name a module of a higher layer
-//! (`crate::x`, `dgscope_model::x`, `use crate::{x, …}`, or `super::` climbing out to the
-//! crate root) in non-test code, and the top-level modules' imports form no cycle (within a
-//! layer neither). `#[cfg(test)]` items and the files of `#[cfg(test)] mod` declarations are
-//! not checked: a test may reach up. Comments and string literals are ignored, so a doc
-//! comment may mention any module.
+//! The walls between layers. The workspace's crates are the outer walls: the compiler keeps
+//! a crate from naming one it does not depend on, and [`CRATES`] says which way the
+//! dependencies may run (each crate only on crates of a lower level, so twin and oracle, the
+//! sources, know nothing of each other), checked against every manifest and against the
+//! graph drawn in docs/ARCHITECTURE.md. Inside a crate of several layers, no module may name
+//! a module of a higher layer of its crate (`crate::x`, `use crate::{x, …}`, or `super::`
+//! climbing out to the crate root) in non-test code, and the top-level modules' imports form
+//! no cycle (within a layer neither). `#[cfg(test)]` items and the files of `#[cfg(test)] mod`
+//! declarations are not checked: a test may reach up. Comments and string literals are
+//! ignored, so a doc comment may mention any module.
 //!
-//! A new top-level module must be placed in [`LAYERS`].
+//! A new crate or top-level module must be placed in [`CRATES`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Bottom → top. A module may import its own layer and the layers below.
-const LAYERS: &[&[&str]] = &[
-    &["units", "timestamp", "sanitize", "output", "display", "log"],
-    &["sample"],
-    &["source"],
-    &["metrics"],
-    &["causes"],
-    &["pipeline"],
-    &["app"],
-    &["ui", "report", "exposition"],
-    &["tui", "serve"],
-    &["cli", "config", "commands"],
+/// One crate of the workspace.
+struct Crate {
+    name: &'static str,
+    dir: &'static str,
+    /// A crate may depend only on crates of a lower level.
+    level: usize,
+    /// Its top-level modules, bottom → top: a module may import its own layer and those
+    /// below. Empty for a crate that is one room (the twin, the Oracle source).
+    layers: &'static [&'static [&'static str]],
+}
+
+/// Bottom → top.
+const CRATES: &[Crate] = &[
+    Crate {
+        name: "dgscope-model",
+        dir: "crates/model",
+        level: 0,
+        layers: &[
+            &["units", "timestamp", "sanitize", "output", "display"],
+            &["sample"],
+            &["source"],
+        ],
+    },
+    Crate {
+        name: "dgscope-twin",
+        dir: "crates/twin",
+        level: 1,
+        layers: &[],
+    },
+    Crate {
+        name: "dgscope-oracle",
+        dir: "crates/oracle",
+        level: 1,
+        layers: &[],
+    },
+    Crate {
+        name: "dgscope",
+        dir: ".",
+        level: 2,
+        layers: &[
+            &["log"],
+            &["metrics"],
+            &["causes"],
+            &["pipeline"],
+            &["app"],
+            &["ui", "report", "exposition"],
+            &["tui", "serve"],
+            &["cli", "config", "commands"],
+        ],
+    },
 ];
 
-fn layer_of(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|l| l.contains(&module))
+impl Crate {
+    fn src(&self) -> PathBuf {
+        repo().join(self.dir).join("src")
+    }
+
+    /// The layer of one of its modules; modules re-exported from the crates below are
+    /// below every layer of this one.
+    fn layer_of(&self, module: &str, below: &[String]) -> Option<usize> {
+        if below.iter().any(|m| m == module) {
+            return Some(0);
+        }
+        self.layers
+            .iter()
+            .position(|l| l.contains(&module))
+            .map(|i| i + 1)
+    }
 }
 
 /// The source with comments, string and char literals blanked (newlines kept, so line
@@ -238,8 +291,8 @@ fn references(code: &str, depth: usize) -> Vec<(usize, String)> {
     let s = code.as_bytes();
     let line = |i: usize| code[..i].matches('\n').count() + 1;
     let mut refs = Vec::new();
-    // `crate::x`, and `dgscope_model::x` (the model crate's modules, named from `src/`).
-    for root in ["crate", "dgscope_model"] {
+    // `crate::x` (another crate's modules are the compiler's and the manifests' business).
+    for root in ["crate"] {
         for (i, _) in code.match_indices(root) {
             let end = i + root.len();
             if (i > 0 && (is_ident(s[i - 1]) || s[i - 1] == b'$'))
@@ -344,144 +397,265 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The model crate's sources: layers 1 and 2 but `log`.
-fn model_src() -> PathBuf {
-    repo().join("crates/model/src")
+/// The crates of several layers, each with its edges and the modules it re-exports from
+/// the crates below.
+fn layered() -> Vec<(&'static Crate, Vec<Edge>, Vec<String>)> {
+    CRATES
+        .iter()
+        .filter(|c| !c.layers.is_empty())
+        .map(|c| {
+            let lib = std::fs::read_to_string(c.src().join("lib.rs")).unwrap();
+            (c, edges(&c.src()), reexports(&lib))
+        })
+        .collect()
 }
 
-/// Every crate's edges: the model crate's and the main crate's.
-fn all_edges() -> Vec<Edge> {
-    let mut out = edges(&model_src());
-    out.extend(edges(&repo().join("src")));
+/// The modules a crate root declares: `pub mod x;`, `mod x;` and `pub mod x { … }` (not
+/// `#[cfg(test)]` ones).
+fn declared_mods(lib: &str) -> Vec<String> {
+    let (code, _) = without_tests(&strip(lib));
+    code.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
+        .map(|m| {
+            m.split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The modules a crate root re-exports from other crates: `pub use dgscope_x::{a, b};`,
+/// and an inline `pub mod a { … }` of nothing but `pub use dgscope_…` items.
+fn reexports(lib: &str) -> Vec<String> {
+    let code = strip(lib);
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("pub mod ") {
+        let name = ident_at(code.as_bytes(), i + 8);
+        let rest = code[i + 8 + name.len()..].trim_start();
+        if let Some(body) = rest.strip_prefix('{') {
+            let body = &body[..body.find('}').unwrap_or(body.len())];
+            let items: Vec<&str> = body
+                .split(';')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .collect();
+            if !items.is_empty() && items.iter().all(|x| x.starts_with("pub use dgscope_")) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    let mut at = 0;
+    while let Some(found) = code[at..].find("pub use dgscope_") {
+        let start = at + found;
+        let end = start + code[start..].find(';').unwrap();
+        let item = &code[start..end];
+        if let (Some(open), Some(close)) = (item.find('{'), item.rfind('}')) {
+            out.extend(
+                item[open + 1..close]
+                    .split(',')
+                    .map(|m| m.trim().to_string())
+                    .filter(|m| !m.is_empty()),
+            );
+        }
+        at = end;
+    }
     out
 }
 
-/// The `pub mod` names of a crate root.
-fn pub_mods(lib: &str) -> Vec<String> {
-    lib.lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod "))
-        .map(|m| m.trim_end_matches(';').to_string())
-        .collect()
+/// A crate's workspace dependencies from its manifest's `[dependencies]` (not the
+/// dev-dependencies: a test may reach anywhere).
+fn workspace_deps(c: &Crate) -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join(c.dir).join("Cargo.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&text).unwrap();
+    let mut deps: Vec<String> = manifest
+        .get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|d| {
+            d.keys()
+                .filter(|k| CRATES.iter().any(|c| c.name == k.as_str()))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    deps.sort();
+    deps
+}
+
+#[test]
+fn every_crate_depends_only_on_crates_below_it() {
+    let members: toml::Table =
+        toml::from_str(&std::fs::read_to_string(repo().join("Cargo.toml")).unwrap()).unwrap();
+    let mut listed: Vec<String> = members["workspace"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    let mut known: Vec<String> = CRATES.iter().map(|c| c.dir.to_string()).collect();
+    known.sort();
+    assert_eq!(listed, known, "place every workspace member in CRATES");
+    let mut upward = Vec::new();
+    let mut edges = 0;
+    for c in CRATES {
+        for d in workspace_deps(c) {
+            edges += 1;
+            let to = CRATES.iter().find(|x| x.name == d).unwrap();
+            if to.level >= c.level {
+                upward.push(format!("{} → {}", c.name, d));
+            }
+        }
+    }
+    assert!(edges >= 4, "the scan found only {edges} dependencies");
+    assert!(
+        upward.is_empty(),
+        "dependencies that do not run down (see CRATES in tests/it/layers.rs): {upward:?}"
+    );
+}
+
+/// docs/ARCHITECTURE.md draws the crate graph as `name → dependencies` lines in a
+/// ```` ```crates ```` block; it must be the manifests' graph, edge for edge.
+#[test]
+fn the_crate_graph_in_the_architecture_doc_is_the_manifests() {
+    let doc = std::fs::read_to_string(repo().join("docs/ARCHITECTURE.md")).unwrap();
+    let at = doc
+        .find("```crates\n")
+        .expect("a ```crates block in docs/ARCHITECTURE.md");
+    let block = &doc[at + 10..];
+    let block = &block[..block.find("```").unwrap()];
+    let mut drawn: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, deps) = line.split_once('→').unwrap_or((line, ""));
+        let mut deps: Vec<String> = deps
+            .split(',')
+            .map(|d| d.trim().to_string())
+            .filter(|d| !d.is_empty())
+            .collect();
+        deps.sort();
+        drawn.insert(name.trim().to_string(), deps);
+    }
+    let actual: BTreeMap<String, Vec<String>> = CRATES
+        .iter()
+        .map(|c| (c.name.to_string(), workspace_deps(c)))
+        .collect();
+    assert_eq!(drawn, actual, "the ```crates block of docs/ARCHITECTURE.md");
 }
 
 #[test]
 fn every_top_level_module_has_a_layer() {
-    let lib = std::fs::read_to_string(repo().join("src/lib.rs")).unwrap();
-    let model = pub_mods(&std::fs::read_to_string(model_src().join("lib.rs")).unwrap());
-    // src/lib.rs re-exports the model crate's modules under their names, all and only those.
-    let at = lib
-        .find("pub use dgscope_model::{")
-        .expect("src/lib.rs re-exports dgscope_model's modules");
-    let group = &lib[at..];
-    let group = &group[group.find('{').unwrap() + 1..group.find('}').unwrap()];
-    let mut reexported: Vec<String> = group
-        .split(',')
-        .map(|m| m.trim().to_string())
-        .filter(|m| !m.is_empty())
-        .collect();
-    reexported.sort();
-    let mut sorted = model.clone();
-    sorted.sort();
-    assert_eq!(
-        reexported, sorted,
-        "src/lib.rs re-exports these of dgscope_model"
-    );
-    // The model crate holds layers 1 and 2 only.
-    let above: Vec<_> = model.iter().filter(|m| layer_of(m) > Some(1)).collect();
-    assert!(
-        above.is_empty(),
-        "dgscope-model holds layers 1 and 2 only: {above:?}"
-    );
-    let mut modules = pub_mods(&lib);
-    modules.extend(model);
-    assert!(modules.len() > 10, "{modules:?}");
-    let missing: Vec<_> = modules.iter().filter(|m| layer_of(m).is_none()).collect();
-    assert!(
-        missing.is_empty(),
-        "place these modules in LAYERS: {missing:?}"
-    );
-    let gone: Vec<_> = LAYERS
-        .iter()
-        .flat_map(|l| l.iter())
-        .filter(|m| !modules.iter().any(|x| x == *m))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "LAYERS names modules neither crate has: {gone:?}"
-    );
+    let mut seen = 0;
+    for (c, _, below) in layered() {
+        let lib = std::fs::read_to_string(c.src().join("lib.rs")).unwrap();
+        let own: Vec<String> = declared_mods(&lib)
+            .into_iter()
+            .filter(|m| !below.contains(m))
+            .collect();
+        seen += own.len();
+        let missing: Vec<_> = own
+            .iter()
+            .filter(|m| c.layer_of(m, &[]).is_none())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{}: place these modules in its layers: {missing:?}",
+            c.name
+        );
+        let gone: Vec<_> = c
+            .layers
+            .iter()
+            .flat_map(|l| l.iter())
+            .filter(|m| !own.iter().any(|x| x == *m))
+            .collect();
+        assert!(
+            gone.is_empty(),
+            "{}: its layers name modules it does not have: {gone:?}",
+            c.name
+        );
+    }
+    assert!(seen > 10, "found only {seen} modules");
 }
 
 #[test]
 fn no_module_imports_a_higher_layer() {
-    let edges = all_edges();
-    assert!(
-        edges.len() > 100,
-        "the scan found only {} references",
-        edges.len()
-    );
-    let unknown: Vec<_> = edges
-        .iter()
-        .filter(|e| layer_of(&e.to).is_none() || layer_of(&e.from).is_none())
-        .map(|e| format!("{}: {} → {}", e.at, e.from, e.to))
-        .collect();
-    assert!(
-        unknown.is_empty(),
-        "modules not in LAYERS:\n{}",
-        unknown.join("\n")
-    );
-    let upward: Vec<_> = edges
-        .iter()
-        .filter(|e| layer_of(&e.to) > layer_of(&e.from))
-        .map(|e| format!("{}: {} → {}", e.at, e.from, e.to))
-        .collect();
-    assert!(
-        upward.is_empty(),
-        "{} references to a higher layer (see LAYERS in tests/layers.rs):\n{}",
-        upward.len(),
-        upward.join("\n")
-    );
+    let mut count = 0;
+    for (c, edges, below) in layered() {
+        count += edges.len();
+        let unknown: Vec<_> = edges
+            .iter()
+            .filter(|e| {
+                c.layer_of(&e.to, &below).is_none() || c.layer_of(&e.from, &below).is_none()
+            })
+            .map(|e| format!("{}: {} → {}", e.at, e.from, e.to))
+            .collect();
+        assert!(
+            unknown.is_empty(),
+            "{}: modules not in its layers:\n{}",
+            c.name,
+            unknown.join("\n")
+        );
+        let upward: Vec<_> = edges
+            .iter()
+            .filter(|e| c.layer_of(&e.to, &below) > c.layer_of(&e.from, &below))
+            .map(|e| format!("{}: {} → {}", e.at, e.from, e.to))
+            .collect();
+        assert!(
+            upward.is_empty(),
+            "{} references to a higher layer (see CRATES in tests/it/layers.rs):\n{}",
+            upward.len(),
+            upward.join("\n")
+        );
+    }
+    assert!(count > 100, "the scan found only {count} references");
 }
 
 #[test]
 fn the_top_level_modules_import_each_other_without_a_cycle() {
-    let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for e in all_edges() {
-        graph.entry(e.from).or_default().entry(e.to).or_insert(e.at);
-    }
-    // Depth-first; a module on the current path met again closes a cycle.
-    fn visit(
-        m: &str,
-        graph: &BTreeMap<String, BTreeMap<String, String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(p) = path.iter().position(|x| x == m) {
-            let mut cycle = path[p..].to_vec();
-            cycle.push(m.to_string());
-            return Some(cycle);
+    for (_, edges, _) in layered() {
+        let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for e in edges {
+            graph.entry(e.from).or_default().entry(e.to).or_insert(e.at);
         }
-        if !done.insert(m.to_string()) {
-            return None;
-        }
-        path.push(m.to_string());
-        for to in graph.get(m).into_iter().flat_map(|t| t.keys()) {
-            if let Some(c) = visit(to, graph, path, done) {
-                return Some(c);
+        let mut done = BTreeSet::new();
+        for m in graph.keys() {
+            if let Some(cycle) = visit(m, &graph, &mut Vec::new(), &mut done) {
+                let at: Vec<_> = cycle
+                    .windows(2)
+                    .map(|w| format!("{} → {} ({})", w[0], w[1], graph[&w[0]][&w[1]]))
+                    .collect();
+                panic!("import cycle:\n{}", at.join("\n"));
             }
         }
-        path.pop();
-        None
     }
-    let mut done = BTreeSet::new();
-    for m in graph.keys() {
-        if let Some(cycle) = visit(m, &graph, &mut Vec::new(), &mut done) {
-            let at: Vec<_> = cycle
-                .windows(2)
-                .map(|w| format!("{} → {} ({})", w[0], w[1], graph[&w[0]][&w[1]]))
-                .collect();
-            panic!("import cycle:\n{}", at.join("\n"));
+}
+
+/// Depth-first; a module on the current path met again closes a cycle.
+fn visit(
+    m: &str,
+    graph: &BTreeMap<String, BTreeMap<String, String>>,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(p) = path.iter().position(|x| x == m) {
+        let mut cycle = path[p..].to_vec();
+        cycle.push(m.to_string());
+        return Some(cycle);
+    }
+    if !done.insert(m.to_string()) {
+        return None;
+    }
+    path.push(m.to_string());
+    for to in graph.get(m).into_iter().flat_map(|t| t.keys()) {
+        if let Some(c) = visit(to, graph, path, done) {
+            return Some(c);
         }
     }
+    path.pop();
+    None
 }
 
 #[test]
@@ -496,8 +670,6 @@ fn the_scan_sees_what_it_must() {
         (1, "a".into()),
         (1, "b".into()),
         (5, "g".into()),
-        (11, "k".into()),
-        (11, "l".into()),
         (5, "e".into()),
     ];
     assert_eq!(found, want);
@@ -507,4 +679,8 @@ fn the_scan_sees_what_it_must() {
         references(&strip("use super::x;"), 1),
         [(1, "x".to_string())]
     );
+    // A crate root's own modules and what it re-exports from the crates below.
+    let lib = "//! pub mod doc;\npub use dgscope_a::{b, c};\npub mod d;\nmod e;\npub mod f {\n    pub use dgscope_g as g;\n}\n#[cfg(test)]\nmod h;\n";
+    assert_eq!(declared_mods(lib), ["d", "e", "f"]);
+    assert_eq!(reexports(lib), ["f", "b", "c"]);
 }

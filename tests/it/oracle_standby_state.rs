@@ -666,8 +666,18 @@ fn unrecoverable_changes_are_a_slow_part_of_the_primary() {
         assert!(per_sample[0].contains("FROM v$datafile"));
         assert!(per_sample[1..].iter().all(|q| !q.contains("v$datafile")));
 
-        let (d, ev) = run("primary", primary_nologging(rel), 2);
-        let n = good_samples(&ev, "primary").len();
+        let d = FakeDriver::new();
+        d.add(P, primary_nologging(rel));
+        let (ev, n) = collect_counted(
+            &d,
+            vec![target(
+                Slot::primary(),
+                &format!("mon@{P}"),
+                Privilege::Normal,
+            )],
+            |_| {},
+            until_good("primary", 2),
+        );
         let first = good_samples(&ev, "primary")[0].clone();
         let u = first.unrecoverable.as_deref().unwrap();
         assert_eq!(
@@ -684,8 +694,9 @@ fn unrecoverable_changes_are_a_slow_part_of_the_primary() {
             first.db.as_ref().unwrap().force_logging.as_deref(),
             Some("NO")
         );
-        // Still one statement a sample (the collector may have begun one more tick before
-        // it was stopped): the new part rides in the UNION ALL, no round trip of its own.
+        // Still one statement a sample, of every sample the collector sent (it may have begun
+        // one more tick before it was stopped): the new part rides in the UNION ALL, no
+        // round trip of its own.
         let log = d.log();
         let probes = log
             .statements

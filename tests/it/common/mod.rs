@@ -47,6 +47,18 @@ pub fn collect(
     tune: impl FnOnce(&mut CollectorConfig),
     done: impl Fn(&[SourceEvent]) -> bool,
 ) -> Vec<SourceEvent> {
+    collect_counted(driver, targets, tune, done).0
+}
+
+/// As [`collect`], with the number of samples the collector sent in all: on the virtual
+/// clock it runs ahead of the test by up to the channel's capacity, so what the test
+/// received is not all it read.
+pub fn collect_counted(
+    driver: &FakeDriver,
+    targets: Vec<TargetConfig>,
+    tune: impl FnOnce(&mut CollectorConfig),
+    done: impl Fn(&[SourceEvent]) -> bool,
+) -> (Vec<SourceEvent>, usize) {
     let mut config = CollectorConfig::new(targets, Duration::from_secs(1));
     tune(&mut config);
     let (tx, mut rx) = tokio::sync::mpsc::channel(64);
@@ -64,9 +76,14 @@ pub fn collect(
         }
     }
     handle.stop();
-    drop(rx);
+    let is_sample = |e: &SourceEvent| matches!(e, SourceEvent::Sample(_));
+    let mut sent = events.iter().filter(|e| is_sample(e)).count();
+    // Until the collector has stopped and dropped its sender.
+    while let Some(ev) = rx.blocking_recv() {
+        sent += usize::from(is_sample(&ev));
+    }
     handle.join();
-    events
+    (events, sent)
 }
 
 pub fn samples<'a>(events: &'a [SourceEvent], slot: &str) -> Vec<&'a Sample> {

@@ -32,7 +32,7 @@ pub struct Setup {
 }
 
 /// Configurations for the header and `[`/`]`, their configuration rows and destinations
-/// taken from the Oracle fake-driver fixtures (`src/source/oracle/scenarios.rs`).
+/// taken from the Oracle fake-driver fixtures (`crates/oracle/src/scenarios.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Topology {
     /// The synthetic pair alone: prod_a SYNC to prod_b.

@@ -9,6 +9,7 @@ pub mod lineparse;
 mod name;
 pub mod names;
 pub mod recording;
+pub mod release;
 pub mod slow;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]

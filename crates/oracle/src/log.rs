@@ -9,7 +9,7 @@
 use super::errors::{Explanation, OraError};
 use super::probe::Probe;
 use super::sql::{self, Features};
-use crate::sample::Slot;
+use dgscope_model::sample::Slot;
 use std::time::Duration;
 
 /// The `sql::variants` label whose features the probe found, or the features themselves

@@ -1,7 +1,7 @@
 //! Oracle and ODPI-C errors, classified: each class gets a kind for the `Sample` contract, a
 //! one-line summary and the fix a DBA can act on mid-incident.
 
-use crate::sample::SampleErrorKind;
+use dgscope_model::sample::SampleErrorKind;
 use std::fmt;
 
 /// The code of an error: `ORA-nnnnn`, `DPI-nnnn`, or something else (our own timeouts,
@@ -375,7 +375,10 @@ pub fn client_library_help(e: &OraError, dir: Option<&std::path::Path>) -> Strin
         .map(str::to_string)
         .unwrap_or_else(|| first_line(&e.message).to_string());
     // The loader's words are untrusted: one line, no escapes.
-    let reason: String = crate::sanitize::field(&reason).chars().take(150).collect();
+    let reason: String = dgscope_model::sanitize::field(&reason)
+        .chars()
+        .take(150)
+        .collect();
     let looked = match dir {
         Some(d) => format!("looked in --oracle-client-dir {}", d.display()),
         None => "looked in LD_LIBRARY_PATH and the system library path".into(),

@@ -3,7 +3,7 @@
 
 use super::params::{Params, Transport, MB};
 use super::Scenario;
-use crate::sample::vocab::Observed;
+use dgscope_model::sample::vocab::Observed;
 
 /// The lowest TPS [`mirror`] mirrors (one commit per 100 s).
 pub const MIN_MIRROR_TPS: f64 = 0.01;

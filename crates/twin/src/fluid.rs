@@ -319,7 +319,7 @@ impl Standby {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::twin::params::Compression;
+    use crate::params::Compression;
 
     fn burst(p: &Params, rate: f64, secs: f64, after: f64) -> (Standby, f64) {
         let mut sb = Standby::default();

@@ -3,8 +3,8 @@
 //! on the standby); each sample carries the rows new since the previous one, as the Oracle
 //! source reads them. Texts follow what Oracle writes for these incidents.
 
-use crate::sample::DgMessage;
-use crate::timestamp::Timestamp;
+use dgscope_model::sample::DgMessage;
+use dgscope_model::timestamp::Timestamp;
 
 const LTS: &str = "Log Transport Services";
 const LAS: &str = "Log Apply Services";

@@ -6,8 +6,8 @@
 //! then: a changed startup time, or a window whose newest number is below the mark, resets
 //! that instance's mark.
 
-use crate::sample::DgMessage;
-use crate::timestamp::Timestamp;
+use dgscope_model::sample::DgMessage;
+use dgscope_model::timestamp::Timestamp;
 use std::collections::BTreeMap;
 
 /// On the first sample of an instance (or after its restart) only the newest messages of the

@@ -1,10 +1,9 @@
-//! Sources of samples: the twin, a recording (replay) and live Oracle databases. Every source
-//! emits raw cumulative counters as `Sample`s; nothing here computes a rate.
+//! What every source of samples speaks: the twin (`dgscope-twin`), a recording ([`replay`],
+//! here, beside the recording formats it reads) and live Oracle databases (`dgscope-oracle`).
+//! Every source emits raw cumulative counters as `Sample`s; nothing here computes a rate.
 
 pub mod control;
-pub mod oracle;
 pub mod replay;
-pub mod twin;
 
 pub use control::Control;
 

@@ -3,7 +3,7 @@
 use super::driver::{Conn, Row};
 use super::errors::{ErrCode, OraError};
 use super::sql::{self, DbKind, Features};
-use crate::sample::{OpenMode, Role};
+use dgscope_model::sample::{OpenMode, Role};
 use std::collections::BTreeSet;
 
 /// What the probe found, once per connection.

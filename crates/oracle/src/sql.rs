@@ -9,8 +9,8 @@
 //! ("naive"); the `instance` part reports SYSDATE both naive and as UTC so the mapper can
 //! convert. The variant (which views, which event names) comes from the connect-time probe.
 
-use crate::sample::names::{event, stat};
-use crate::sample::WAITS_NOW_MAX;
+use dgscope_model::sample::names::{event, stat};
+use dgscope_model::sample::WAITS_NOW_MAX;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which set of parts: chosen from the probed `DATABASE_ROLE`, not from the slot, because a

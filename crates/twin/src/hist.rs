@@ -3,8 +3,8 @@
 //! (bound `b` holds `[b/2, b)`, the first bucket `[0, 1)`).
 
 use super::rng::lognormal_cdf;
-use crate::sample::{Bucket, Event};
-use crate::units::Micros;
+use dgscope_model::sample::{Bucket, Event};
+use dgscope_model::units::Micros;
 
 const BUCKETS: usize = 40;
 

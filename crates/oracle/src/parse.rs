@@ -2,7 +2,7 @@
 //! `TIME_COMPUTED`/`DATUM_TIME` dates, and NUMBER columns fetched as text. None of them
 //! panics; anything unexpected is `None` ("unknown"), never zero.
 
-use crate::timestamp::Timestamp;
+use dgscope_model::timestamp::Timestamp;
 
 /// `[+-]DD HH:MI:SS[.fff]` (an INTERVAL DAY TO SECOND as text, e.g. `+00 00:04:11`,
 /// `+00 00:00:00.000`, `-00 00:00:02`) → seconds. Also `HH:MI:SS` without days and a plain

@@ -11,10 +11,10 @@ use super::map::{self, MapInput};
 use super::messages::MessageCursor;
 use super::probe::{self, Probe};
 use super::sql::{self, Part};
-use crate::sample::{PartError, Sample, Slot};
-use crate::source::{ConnState, SourceEvent};
-use crate::timestamp::Timestamp;
-use crate::units::Micros;
+use dgscope_model::sample::{PartError, Sample, Slot};
+use dgscope_model::source::{ConnState, SourceEvent};
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::Micros;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
@@ -474,7 +474,7 @@ impl Worker {
                 .denied
                 .values()
                 .next()
-                .map(|pe| crate::source::oracle::errors::code_in(&pe.code))
+                .map(|pe| crate::errors::code_in(&pe.code))
                 .unwrap_or(ErrCode::Ora(942));
             return Err(TickError::Empty(
                 OraError::new(code, "every part of the sample was refused"),

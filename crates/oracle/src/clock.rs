@@ -1,6 +1,6 @@
 //! Time for the collector threads, behind a seam so tests run hours of sampling instantly.
 
-use crate::timestamp::Timestamp;
+use dgscope_model::timestamp::Timestamp;
 use std::cell::Cell;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;

@@ -9,13 +9,13 @@ use super::emit::{put_event, put_receiver_events, Waiter};
 use super::fluid::Standby;
 use super::params::{Member, Params, Topology, Transport, MB};
 use super::Twin;
-use crate::sample::names::{event, filetype, os, stat};
-use crate::sample::{
+use dgscope_model::sample::names::{event, filetype, os, stat};
+use dgscope_model::sample::{
     DbInfo, Dest, DestStatus, DgMember, DgStats, InstanceSample, IoStat, Log, LogStatus, Logs,
     Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
-use crate::timestamp::Timestamp;
-use crate::units::{Micros, Secs};
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::{Micros, Secs};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

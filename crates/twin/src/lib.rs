@@ -28,10 +28,10 @@ pub use paced::{spawn_paced, TwinControl};
 pub use params::Params;
 pub use scenario::{Scenario, UnknownScenario};
 
-use crate::sample::{Mark, Sample, Slot};
-use crate::source::{PullSource, Tick};
-use crate::timestamp::Timestamp;
 use commit::CommitPath;
+use dgscope_model::sample::{Mark, Sample, Slot};
+use dgscope_model::source::{PullSource, Tick};
+use dgscope_model::timestamp::Timestamp;
 use fluid::{Standby, StepInput};
 use link::{Ns, NS_PER_S};
 use std::collections::{BTreeMap, VecDeque};

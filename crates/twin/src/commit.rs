@@ -809,7 +809,7 @@ pub fn stall_window(seed: u64, st: SyncStalls, since_s: f64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::twin::params::Params;
+    use crate::params::Params;
 
     fn run(p: &Params, secs: u64) -> CommitPath {
         let mut cp = CommitPath::new(p, 42, 100);

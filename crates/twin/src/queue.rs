@@ -207,7 +207,7 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::twin::rng::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn pops_in_key_order_against_a_sorted_reference() {

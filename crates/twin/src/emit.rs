@@ -6,14 +6,14 @@ use super::hist::EventAcc;
 use super::link::LinkState;
 use super::params::{FraParams, Params, Transport, MB};
 use super::Twin;
-use crate::sample::names::{event, filetype, os, stat};
-use crate::sample::{
+use dgscope_model::sample::names::{event, filetype, os, stat};
+use dgscope_model::sample::{
     DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
     LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
     TransmitMode, Unrecoverable, WaitNow,
 };
-use crate::timestamp::Timestamp;
-use crate::units::{Micros, Secs};
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::{Micros, Secs};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -163,7 +163,7 @@ pub(super) fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter)
         let e = acc.to_event();
         let (waits_fg, us_fg) = match who {
             Waiter::Foreground => (e.waits, e.us),
-            Waiter::Background => (0, crate::units::Micros(0)),
+            Waiter::Background => (0, dgscope_model::units::Micros(0)),
         };
         s.events.insert(
             name.into(),

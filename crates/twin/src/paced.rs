@@ -3,7 +3,7 @@
 //! menu between ticks.
 
 use super::{Scenario, Twin};
-use crate::source::{PullSource, SourceEvent};
+use dgscope_model::source::{PullSource, SourceEvent};
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};

@@ -6,13 +6,13 @@ use super::driver::Row;
 use super::messages::{MessageCursor, RawMessage};
 use super::parse;
 use super::probe::Probe;
-use crate::sample::{
+use dgscope_model::sample::{
     Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
     InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Name, OpenMode, PartError,
     Process, Recovery, Role, Sample, Slot, TransmitMode, Unrecoverable, WaitNow, WAITS_NOW_MAX,
 };
-use crate::timestamp::Timestamp;
-use crate::units::{Micros, Secs};
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::{Micros, Secs};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -207,7 +207,7 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
         ));
     }
     if inc("logs") || inc("standby_logs") {
-        s.logs = Some(Arc::new(crate::sample::Logs {
+        s.logs = Some(Arc::new(dgscope_model::sample::Logs {
             online: logs(&get("LOG")),
             standby: logs(&get("SRL")),
         }));
@@ -481,7 +481,7 @@ fn os(rows: &[&Row]) -> BTreeMap<Name, f64> {
         };
         let e = out.entry(Name::new(name)).or_insert(0.0);
         // LOAD is a host's run queue, not a counter: the busiest host is the one that matters.
-        if name == crate::sample::names::os::LOAD {
+        if name == dgscope_model::sample::names::os::LOAD {
             *e = e.max(v);
         } else {
             *e += v;
@@ -807,7 +807,7 @@ fn logs(rows: &[&Row]) -> Vec<Log> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::oracle::sql::Features;
+    use crate::sql::Features;
     use proptest::prelude::*;
 
     fn probe() -> Probe {

@@ -6,8 +6,8 @@
 //! [`SlowParts::Repeated`] writes the last value read in every sample instead: the version 1
 //! shape, which consumers must read to the same results.
 
-use crate::sample::slow::{self, SLOW_EVERY_MS};
-use crate::sample::{Sample, Slot};
+use dgscope_model::sample::slow::{self, SLOW_EVERY_MS};
+use dgscope_model::sample::{Sample, Slot};
 use std::collections::BTreeMap;
 
 /// How the twin writes its slow parts.
@@ -54,8 +54,8 @@ impl Cadence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::twin::{Scenario, Twin};
-    use crate::source::PullSource;
+    use crate::{Scenario, Twin};
+    use dgscope_model::source::PullSource;
 
     #[test]
     fn slow_parts_come_once_a_minute_or_repeated() {
