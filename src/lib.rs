@@ -1,38 +1,30 @@
 //! dgscope: Oracle Data Guard lag triage.
 //!
-//! One pipeline: source → [`sample::Sample`] → [`metrics`] → causes → app → ui / report.
+//! One pipeline: source → [`sample::Sample`] → [`pipeline::Driver`] (metrics → causes) →
+//! the screen, `check`, `serve` and the reports.
 //!
-//! The modules are layered, bottom to top; a module imports only its own layer and those
-//! below (`tests/it/layers.rs` checks it, and that no imports go round in a cycle):
+//! The crates below this one (docs/ARCHITECTURE.md draws the graph) are re-exported under
+//! their old names: `dgscope-model` (base modules, `sample`, the source contract and the
+//! replay), `dgscope-twin` and `dgscope-oracle` (as `source::twin`, `source::oracle`) and
+//! `dgscope-core` (`metrics`, `causes`, `pipeline`). This crate's own modules are layered,
+//! bottom to top; a module imports only its own layer and those below (`tests/it/layers.rs`
+//! checks it, and that no imports go round in a cycle):
 //!
-//! 1. base: `units`, `timestamp`, `sanitize`, `output`, `display`, `log`
-//! 2. `sample` (with `sample::vocab`, the words causes and sources share)
-//!
-//! 3. `source` (Oracle, the twin, replay)
-//! 4. `metrics`
-//! 5. `causes`
-//! 6. `pipeline` (where sources, metrics and causes meet: the driver, check, the screen's
-//!    assessor, the twin's what-ifs)
-//! 7. `app`
-//! 8. `ui`, `report`, `exposition`
-//! 9. `tui`, `serve`
-//! 10. `cli` (every clap type), `config`, `commands`
-//!
-//! Layers 1 and 2 but `log` are the `dgscope-model` crate (`crates/model`), re-exported here
-//! under their names, so the compiler keeps them from importing anything above. `log` stays
-//! here: its `LogLevel` is a clap `ValueEnum`, and the model crate does without clap.
+//! 1. `log` (its `LogLevel` is a clap `ValueEnum`, and the crates below do without clap)
+//! 2. `app`
+//! 3. `ui`, `report`, `exposition`
+//! 4. `tui`, `serve`
+//! 5. `cli` (every clap type), `config`, `commands`
 
+pub use dgscope_core::{causes, metrics, pipeline};
 pub use dgscope_model::{display, output, sample, sanitize, timestamp, units};
 
 pub mod app;
-pub mod causes;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exposition;
 pub mod log;
-pub mod metrics;
-pub mod pipeline;
 pub mod report;
 pub mod serve;
 /// The sources: the contract and the replay ([`dgscope_model::source`]), the twin

@@ -3,6 +3,7 @@ use crate::cli::{CheckArgs, CheckFormat};
 use crate::exposition;
 use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
 use crate::pipeline::whatif::TwinWhatIf;
+use crate::report::check::CheckReport;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
 use crate::sample::Slot;

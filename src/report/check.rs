@@ -93,9 +93,43 @@ pub enum FailOn {
     Crit,
 }
 
-impl CheckResult {
+/// What a check run's result says to a monitoring system: its status against the `-w`/`-c`
+/// ranges, exit code, JSON and text. A trait because the result is the core's
+/// ([`CheckResult`]) and how it is written is this crate's.
+pub trait CheckReport {
     /// The figures outside their `-w`/`-c` ranges.
-    pub fn breaches(&self, limits: &Limits) -> Vec<Breach> {
+    fn breaches(&self, limits: &Limits) -> Vec<Breach>;
+
+    /// The verdict with the `-w`/`-c` ranges: the worse of the findings' and the ranges'. A
+    /// figure outside its range is a verdict even while the findings still warm up.
+    fn status_within(&self, limits: &Limits) -> Status;
+
+    fn status(&self) -> Status;
+
+    /// Each finding raised during the run: its id, severity, raise and clear times, and the
+    /// standby it is about when not the first.
+    fn history(&self) -> Vec<Raised>;
+
+    /// Nagios exit code, softened by `--fail-on crit` (WARN then exits 0).
+    fn exit_code(&self, fail_on: FailOn) -> u8;
+
+    /// As [`CheckReport::exit_code`], with the `-w`/`-c` ranges.
+    fn exit_code_within(&self, fail_on: FailOn, limits: &Limits) -> u8;
+
+    fn json(&self) -> String;
+
+    /// The JSON document, with the `-w`/`-c` ranges in its status and `ranges`.
+    fn json_within(&self, limits: &Limits) -> String;
+
+    fn text(&self) -> String;
+
+    /// The text verdict, with the `-w`/`-c` ranges: in the status, one line per figure
+    /// outside its range, and in the performance data's `warn`/`crit`.
+    fn text_within(&self, limits: &Limits) -> String;
+}
+
+impl CheckReport for CheckResult {
+    fn breaches(&self, limits: &Limits) -> Vec<Breach> {
         if limits.is_empty() {
             return Vec::new();
         }
@@ -104,9 +138,7 @@ impl CheckResult {
         super::perfdata::breaches(&terms, limits)
     }
 
-    /// The verdict with the `-w`/`-c` ranges: the worse of the findings' and the ranges'. A
-    /// figure outside its range is a verdict even while the findings still warm up.
-    pub fn status_within(&self, limits: &Limits) -> Status {
+    fn status_within(&self, limits: &Limits) -> Status {
         let own = self.status();
         let ranges =
             self.breaches(limits)
@@ -123,7 +155,7 @@ impl CheckResult {
         }
     }
 
-    pub fn status(&self) -> Status {
+    fn status(&self) -> Status {
         if self.samples == 0 {
             return Status::Unknown;
         }
@@ -140,9 +172,7 @@ impl CheckResult {
         }
     }
 
-    /// Each finding raised during the run: its id, severity, raise and clear times, and the
-    /// standby it is about when not the first.
-    pub fn history(&self) -> Vec<Raised> {
+    fn history(&self) -> Vec<Raised> {
         use crate::causes::Transition;
         let mut out: Vec<Raised> = Vec::new();
         for tr in &self.transitions {
@@ -168,25 +198,22 @@ impl CheckResult {
         out
     }
 
-    /// Nagios exit code, softened by `--fail-on crit` (WARN then exits 0).
-    pub fn exit_code(&self, fail_on: FailOn) -> u8 {
+    fn exit_code(&self, fail_on: FailOn) -> u8 {
         self.exit_code_within(fail_on, &Limits::default())
     }
 
-    /// As [`CheckResult::exit_code`], with the `-w`/`-c` ranges.
-    pub fn exit_code_within(&self, fail_on: FailOn, limits: &Limits) -> u8 {
+    fn exit_code_within(&self, fail_on: FailOn, limits: &Limits) -> u8 {
         match (self.status_within(limits), fail_on) {
             (Status::Warn, FailOn::Crit) => 0,
             (s, _) => s.exit_code(),
         }
     }
 
-    pub fn json(&self) -> String {
+    fn json(&self) -> String {
         self.json_within(&Limits::default())
     }
 
-    /// The JSON document, with the `-w`/`-c` ranges in its status and `ranges`.
-    pub fn json_within(&self, limits: &Limits) -> String {
+    fn json_within(&self, limits: &Limits) -> String {
         let findings: Vec<_> = self
             .assessment
             .findings
@@ -264,13 +291,11 @@ impl CheckResult {
         s
     }
 
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         self.text_within(&Limits::default())
     }
 
-    /// The text verdict, with the `-w`/`-c` ranges: in the status, one line per figure
-    /// outside its range, and in the performance data's `warn`/`crit`.
-    pub fn text_within(&self, limits: &Limits) -> String {
+    fn text_within(&self, limits: &Limits) -> String {
         let span = match (self.from, self.to) {
             (Some(a), Some(b)) => {
                 format!("{:.0} s ({} .. {})", b.secs_since(a), a.text(), b.text())

@@ -4,7 +4,7 @@
 //! raises no WARN/CRIT at any moment of a simulated hour.
 
 use dgscope::causes::{Severity, Thresholds, Transition};
-use dgscope::report::check::{pull_entries, run_check, CheckResult};
+use dgscope::report::check::{pull_entries, run_check, CheckReport, CheckResult};
 use dgscope::source::twin::{Scenario, Twin};
 use std::time::Duration;
 

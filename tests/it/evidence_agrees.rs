@@ -507,3 +507,24 @@ fn adg_query_waits_are_not_apply_evidence() {
         "apply's reads {plain} s/s, with ADG queries {with_queries} s/s"
     );
 }
+
+/// Text-only evidence (a destination's error, a status) is printed as its words by the
+/// report and the screen alike, never as a number (its value is NaN: JSON `null`).
+#[test]
+fn text_only_evidence_never_prints_a_number() {
+    let e = Evidence {
+        metric: "dest ERROR: ORA-12541: TNS:no listener".into(),
+        value: f64::NAN,
+        unit: String::new(),
+        threshold: None,
+        source: "V$ARCHIVE_DEST_STATUS".into(),
+    };
+    assert!(!e.has_value());
+    for text in [
+        dgscope::report::check::evidence_text(&e),
+        dgscope::ui::causes::evidence_text(&e),
+    ] {
+        assert!(!text.contains("NaN"), "{text}");
+        assert!(text.contains("ORA-12541"), "{text}");
+    }
+}

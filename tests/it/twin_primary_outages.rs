@@ -4,6 +4,7 @@
 
 use crate::twin_support;
 
+use dgscope::report::check::CheckReport;
 use dgscope::sample::names::{event, stat};
 use dgscope::sample::Sample;
 use dgscope::source::twin::Scenario;

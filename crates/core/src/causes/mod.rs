@@ -1,0 +1,32 @@
+//! Suggested causes: rules over metrics → ranked findings with evidence and advice. Each
+//! rule lives in `rules/`; docs/FINDINGS.md explains every finding to a DBA.
+
+pub mod context;
+pub mod engine;
+pub mod finding;
+pub mod rates;
+pub mod rules;
+pub mod state;
+pub mod thresholds;
+pub mod whatif;
+
+/// The rules name their verification queries as `causes::verify::VerifyKey`; the key is
+/// plain data the Oracle source resolves too, so it lives below both.
+pub use dgscope_model::sample::vocab::verify;
+pub use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
+pub use engine::{rank, CauseEngine, Transition};
+pub use finding::{Assessment, Evidence, Finding, Severity, Status};
+pub use state::{ApplyOff, ApplyState, Fsfo, MemberState, Overview, PrimaryState, TransportState};
+pub use thresholds::Thresholds;
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_part3;
+#[cfg(test)]
+mod tests_primary;
+#[cfg(test)]
+mod tests_state;
+#[cfg(test)]
+mod tests_waits_now;
