@@ -6,27 +6,26 @@
 //! The crates below this one (docs/ARCHITECTURE.md draws the graph) are re-exported under
 //! their old names: `dgscope-model` (base modules, `sample`, the source contract and the
 //! replay), `dgscope-twin` and `dgscope-oracle` (as `source::twin`, `source::oracle`) and
-//! `dgscope-core` (`metrics`, `causes`, `pipeline`). This crate's own modules are layered,
+//! `dgscope-core` (`metrics`, `causes`, `pipeline`) and `dgscope-export` (`report`,
+//! `exposition`, `serve`). This crate's own modules are layered,
 //! bottom to top; a module imports only its own layer and those below (`tests/it/layers.rs`
 //! checks it, and that no imports go round in a cycle):
 //!
 //! 1. `log` (its `LogLevel` is a clap `ValueEnum`, and the crates below do without clap)
 //! 2. `app`
-//! 3. `ui`, `report`, `exposition`
-//! 4. `tui`, `serve`
+//! 3. `ui`
+//! 4. `tui`
 //! 5. `cli` (every clap type), `config`, `commands`
 
 pub use dgscope_core::{causes, metrics, pipeline};
+pub use dgscope_export::{exposition, report, serve};
 pub use dgscope_model::{display, output, sample, sanitize, timestamp, units};
 
 pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod exposition;
 pub mod log;
-pub mod report;
-pub mod serve;
 /// The sources: the contract and the replay ([`dgscope_model::source`]), the twin
 /// ([`dgscope_twin`]) and the Oracle source ([`dgscope_oracle`]), each a crate of its own.
 pub mod source {

@@ -56,14 +56,20 @@ const CRATES: &[Crate] = &[
         layers: &[&["metrics"], &["causes"], &["pipeline"]],
     },
     Crate {
+        name: "dgscope-export",
+        dir: "crates/export",
+        level: 3,
+        layers: &[&["report", "exposition"], &["serve"]],
+    },
+    Crate {
         name: "dgscope",
         dir: ".",
-        level: 3,
+        level: 4,
         layers: &[
             &["log"],
             &["app"],
-            &["ui", "report", "exposition"],
-            &["tui", "serve"],
+            &["ui"],
+            &["tui"],
             &["cli", "config", "commands"],
         ],
     },

@@ -6,9 +6,9 @@
 
 use super::negotiate::Format;
 use super::snapshot::{database_of, PairSnapshot, SlotSnapshot};
-use crate::causes::Severity;
-use crate::sample::{Bucket, DestStatus, Sample};
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::Severity;
+use dgscope_model::sample::{Bucket, DestStatus, Sample};
+use dgscope_model::timestamp::Timestamp;
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -105,21 +105,21 @@ pub const FAMILIES: &[Family] = &[
         kind: Kind::Counter,
         help: "Cumulative user commits (V$SYSSTAT 'user commits'; summed over RAC instances).",
         labels: SLOT,
-        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::USER_COMMITS, 1),
+        emit: |o, p| stat_counter(o, p, dgscope_model::sample::names::stat::USER_COMMITS, 1),
     },
     Family {
         name: "dgscope_redo_size_bytes_total",
         kind: Kind::Counter,
         help: "Cumulative redo generated in bytes (V$SYSSTAT 'redo size').",
         labels: SLOT,
-        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::REDO_SIZE, 1),
+        emit: |o, p| stat_counter(o, p, dgscope_model::sample::names::stat::REDO_SIZE, 1),
     },
     Family {
         name: "dgscope_redo_writes_total",
         kind: Kind::Counter,
         help: "Cumulative LGWR redo writes (V$SYSSTAT 'redo writes').",
         labels: SLOT,
-        emit: |o, p| stat_counter(o, p, crate::sample::names::stat::REDO_WRITES, 1),
+        emit: |o, p| stat_counter(o, p, dgscope_model::sample::names::stat::REDO_WRITES, 1),
     },
     Family {
         name: "dgscope_iostat_requests_total",
@@ -540,7 +540,7 @@ fn protection_info(o: &mut Out<'_>, p: &PairSnapshot) {
 fn protection_degraded(o: &mut Out<'_>, p: &PairSnapshot) {
     for (s, c) in current(p) {
         let Some(db) = &c.db else { continue };
-        if db.role != Some(crate::sample::Role::Primary) {
+        if db.role != Some(dgscope_model::sample::Role::Primary) {
             continue;
         }
         if let (Some(m), Some(l)) = (&db.protection_mode, &db.protection_level) {
@@ -565,7 +565,7 @@ fn counter_name(o: &Out<'_>, total: &'static str) -> (&'static str, &'static str
 }
 
 fn stat_name(stat: &str) -> &'static str {
-    use crate::sample::names::stat;
+    use dgscope_model::sample::names::stat;
     match stat {
         stat::USER_COMMITS => "dgscope_user_commits_total",
         stat::REDO_SIZE => "dgscope_redo_size_bytes_total",
@@ -737,7 +737,7 @@ fn waits_now(
     o: &mut Out<'_>,
     p: &PairSnapshot,
     name: &str,
-    get: fn(&crate::sample::WaitNow) -> f64,
+    get: fn(&dgscope_model::sample::WaitNow) -> f64,
 ) {
     for (s, c) in current(p) {
         for w in c.waits_now.iter().flatten() {
@@ -772,7 +772,7 @@ const DEST_STATES: [DestStatus; 8] = [
 
 fn destinations(o: &mut Out<'_>, p: &PairSnapshot) {
     for (_, c) in current(p) {
-        if c.role() != Some(&crate::sample::Role::Primary) {
+        if c.role() != Some(&dgscope_model::sample::Role::Primary) {
             continue;
         }
         let db = database_of(c);
@@ -826,7 +826,7 @@ fn warming_up(o: &mut Out<'_>, p: &PairSnapshot) {
 /// `Active Apply Rate` 0 means unknown: recovery processes on more than one instance
 /// (Multi-Instance Redo Apply), or a standby with more than one open instance.
 fn apply_rate_zero_means_unknown(s: &Sample) -> bool {
-    let recovery = |p: &crate::sample::Process| {
+    let recovery = |p: &dgscope_model::sample::Process| {
         let n = p.name.to_ascii_uppercase();
         let role = p.role.as_deref().unwrap_or("").to_ascii_lowercase();
         n.starts_with("MRP")
@@ -880,7 +880,9 @@ const APPLY_STATES: [&str; 5] = [
 const TRANSPORT_STATES: [&str; 4] = ["shipping", "gap", "error", "not-shipping"];
 
 /// The overview's row of a current standby slot.
-fn members(p: &PairSnapshot) -> impl Iterator<Item = (&SlotSnapshot, &crate::causes::MemberState)> {
+fn members(
+    p: &PairSnapshot,
+) -> impl Iterator<Item = (&SlotSnapshot, &dgscope_core::causes::MemberState)> {
     current(p).filter_map(|(s, _)| {
         let m = p
             .overview
@@ -895,7 +897,7 @@ fn recovery_area(
     o: &mut Out<'_>,
     p: &PairSnapshot,
     name: &str,
-    get: fn(&crate::sample::Fra) -> u64,
+    get: fn(&dgscope_model::sample::Fra) -> u64,
 ) {
     for s in &p.slots {
         // A limit of 0: no recovery area is configured, nothing to fill.
@@ -916,7 +918,7 @@ fn apply_delay(o: &mut Out<'_>, p: &PairSnapshot) {
 fn apply_state(o: &mut Out<'_>, p: &PairSnapshot) {
     use crate::report::overview::apply_code;
     for (s, m) in members(p) {
-        if m.apply == crate::causes::ApplyState::Unknown {
+        if m.apply == dgscope_core::causes::ApplyState::Unknown {
             continue;
         }
         let code = apply_code(&m.apply);
@@ -932,8 +934,8 @@ fn apply_state(o: &mut Out<'_>, p: &PairSnapshot) {
 }
 
 fn transport_state(o: &mut Out<'_>, p: &PairSnapshot) {
-    use crate::causes::TransportState;
     use crate::report::overview::transport_code;
+    use dgscope_core::causes::TransportState;
     for (s, m) in members(p) {
         if matches!(
             m.transport,
@@ -991,7 +993,7 @@ fn switchover_status(o: &mut Out<'_>, p: &PairSnapshot) {
 
 /// The current primary's sample (by role).
 fn primary_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, &Sample)> {
-    current(p).find(|(_, c)| c.role() == Some(&crate::sample::Role::Primary))
+    current(p).find(|(_, c)| c.role() == Some(&dgscope_model::sample::Role::Primary))
 }
 
 fn switchover_ready(o: &mut Out<'_>, p: &PairSnapshot) {
@@ -1028,7 +1030,7 @@ const FSFO_STATES: [&str; 11] = [
 ];
 
 /// The primary's fast-start failover fields, when its newest sample is current and has them.
-fn fsfo_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, crate::causes::Fsfo)> {
+fn fsfo_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, dgscope_core::causes::Fsfo)> {
     let (s, c) = primary_now(p)?;
     let d = c.db.as_ref()?;
     let status = d.fs_failover_status.as_deref()?.trim();
@@ -1037,7 +1039,7 @@ fn fsfo_now(p: &PairSnapshot) -> Option<(&SlotSnapshot, crate::causes::Fsfo)> {
     }
     Some((
         s,
-        crate::causes::Fsfo {
+        dgscope_core::causes::Fsfo {
             status: status.to_string(),
             target: d.fs_failover_target.as_ref().map(|n| n.to_string()),
             threshold_s: d.fs_failover_threshold_s,

@@ -4,9 +4,9 @@
 use super::format::round;
 use super::perfdata::Breach;
 use super::range::Limits;
-use crate::causes::Status;
-use crate::source::oracle::verify;
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::Status;
+use dgscope_model::timestamp::Timestamp;
+use dgscope_oracle::verify;
 use serde_json::json;
 
 /// The `schema` of `check --format json` (docs/schema/check.json): the number changes
@@ -14,7 +14,7 @@ use serde_json::json;
 pub const SCHEMA: &str = "dgscope.check/2";
 
 // The result of a run is the pipeline's (one driver); this module renders it.
-pub use crate::pipeline::check::{
+pub use dgscope_core::pipeline::check::{
     pull_entries, releases, CheckMetrics, CheckResult, StandbyMetrics,
 };
 
@@ -25,7 +25,7 @@ pub fn unknown_text(message: &str) -> String {
     let first = message.lines().next().unwrap_or("").trim();
     format!(
         "dgscope check: UNKNOWN — {}\n",
-        crate::sanitize::field(first)
+        dgscope_model::sanitize::field(first)
     )
 }
 
@@ -67,23 +67,24 @@ pub fn unknown_json(message: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Raised {
     pub id: &'static str,
-    pub severity: crate::causes::Severity,
+    pub severity: dgscope_core::causes::Severity,
     pub raised: Timestamp,
     pub cleared: Option<Timestamp>,
     pub standby: Option<String>,
 }
 
-/// [`crate::pipeline::check::run_check`] without the driver, for callers that only render.
+/// [`dgscope_core::pipeline::check::run_check`] without the driver, for callers that only render.
 pub fn run_check<I, E>(
     entries: I,
     duration: Option<std::time::Duration>,
-    thresholds: crate::causes::Thresholds,
-    what_if: Option<&dyn crate::causes::whatif::WhatIfModel>,
+    thresholds: dgscope_core::causes::Thresholds,
+    what_if: Option<&dyn dgscope_core::causes::whatif::WhatIfModel>,
 ) -> Result<CheckResult, E>
 where
-    I: IntoIterator<Item = Result<crate::sample::recording::Entry, E>>,
+    I: IntoIterator<Item = Result<dgscope_model::sample::recording::Entry, E>>,
 {
-    crate::pipeline::check::run_check(entries, duration, thresholds, what_if).map(|c| c.result)
+    dgscope_core::pipeline::check::run_check(entries, duration, thresholds, what_if)
+        .map(|c| c.result)
 }
 
 /// Which status makes `check` fail (exit non-zero).
@@ -165,15 +166,15 @@ impl CheckReport for CheckResult {
         }
         // Whole run: a finding raised and cleared again still counts.
         match (self.worst, at_end) {
-            (Some(crate::causes::Severity::Crit), _) => Status::Crit,
+            (Some(dgscope_core::causes::Severity::Crit), _) => Status::Crit,
             (_, Status::Crit) => Status::Crit,
-            (Some(crate::causes::Severity::Warn), _) => Status::Warn,
+            (Some(dgscope_core::causes::Severity::Warn), _) => Status::Warn,
             (_, s) => s,
         }
     }
 
     fn history(&self) -> Vec<Raised> {
-        use crate::causes::Transition;
+        use dgscope_core::causes::Transition;
         let mut out: Vec<Raised> = Vec::new();
         for tr in &self.transitions {
             match tr {
@@ -306,7 +307,7 @@ impl CheckReport for CheckResult {
             .assessment
             .findings
             .iter()
-            .filter(|f| f.severity >= crate::causes::Severity::Warn)
+            .filter(|f| f.severity >= dgscope_core::causes::Severity::Warn)
             .count();
         let mut out = format!(
             "dgscope check: {} — {} finding(s), {warn_or_worse} at WARN or above, over {span}\n",
@@ -318,7 +319,7 @@ impl CheckReport for CheckResult {
             out.push_str(&format!(
                 "{:<5} {} {} {} outside {flag} {}\n",
                 b.status.to_string(),
-                crate::sanitize::field(&b.label),
+                dgscope_model::sanitize::field(&b.label),
                 super::perfdata::number(b.value),
                 b.uom,
                 b.range
@@ -329,7 +330,7 @@ impl CheckReport for CheckResult {
         }
         // Titles, evidence and advice quote names from the databases or the recording:
         // every field is made safe for a terminal (no escapes, no forged lines).
-        use crate::sanitize::field as safe;
+        use dgscope_model::sanitize::field as safe;
         for f in &self.assessment.findings {
             out.push_str(&format!(
                 "{:<5} {}  {}\n",
@@ -415,7 +416,7 @@ impl CheckReport for CheckResult {
 }
 
 /// "SYNC Remote Write avg 3.45 ms", or the metric alone for text-only evidence.
-pub fn evidence_text(e: &crate::causes::Evidence) -> String {
+pub fn evidence_text(e: &dgscope_core::causes::Evidence) -> String {
     if !e.has_value() {
         return e.metric.clone();
     }
@@ -423,7 +424,7 @@ pub fn evidence_text(e: &crate::causes::Evidence) -> String {
     format!(
         "{} {}",
         e.metric,
-        crate::display::evidence_value(e.value, &e.unit)
+        dgscope_model::display::evidence_value(e.value, &e.unit)
     )
 }
 
@@ -440,8 +441,8 @@ fn fmt_value(v: f64) -> String {
 #[cfg(test)]
 mod stale_figures {
     use super::*;
-    use crate::causes::Thresholds;
-    use crate::source::twin::{Scenario, Twin};
+    use dgscope_core::causes::Thresholds;
+    use dgscope_twin::{Scenario, Twin};
     use std::time::Duration;
 
     fn check(scenario: Scenario, secs: u64) -> CheckResult {

@@ -21,14 +21,14 @@ pub fn file_name(pair: &str) -> String {
 }
 
 /// Writes `content` to `dir/name` through a temporary file and a rename. The temporary file
-/// is created new under an unpredictable name (`crate::output`: `O_EXCL`, which never
+/// is created new under an unpredictable name (`dgscope_model::output`: `O_EXCL`, which never
 /// follows a symlink), so a link planted at a temporary name cannot redirect the write. On
 /// any error the temporary file is removed and the previous `dir/name`, if any, is left as
 /// it was.
 pub fn write_atomic(dir: &Path, name: &str, content: &str) -> std::io::Result<PathBuf> {
     let target = dir.join(name);
-    crate::output::write_file(&target, content.as_bytes(), true).map_err(|e| match e {
-        crate::output::OutputError::Io { source, .. } => source,
+    dgscope_model::output::write_file(&target, content.as_bytes(), true).map_err(|e| match e {
+        dgscope_model::output::OutputError::Io { source, .. } => source,
         other => std::io::Error::other(other.to_string()),
     })?;
     Ok(target)

@@ -5,9 +5,9 @@
 pub mod http;
 
 use crate::exposition::PairSnapshot;
-use crate::pipeline::{Driver, DriverConfig};
-use crate::sample::Slot;
-use crate::source::{ConnState, SourceEvent};
+use dgscope_core::pipeline::{Driver, DriverConfig};
+use dgscope_model::sample::Slot;
+use dgscope_model::source::{ConnState, SourceEvent};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;

@@ -5,18 +5,18 @@
 use super::check::CheckMetrics;
 use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
-use crate::causes::context::Context;
-use crate::causes::whatif::{annotate, observed_from, WhatIfModel};
-use crate::causes::{rank, Finding, Thresholds};
-use crate::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
-use crate::pipeline::session::Event;
-use crate::pipeline::{Driver, DriverConfig, SessionLog};
-use crate::sample::ahead::read_ahead_scoped;
-use crate::sample::index::RecordingIndex;
-use crate::sample::recording::Entry;
-use crate::sample::{Dest, Name, Sample};
-use crate::sanitize::md_text;
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::context::Context;
+use dgscope_core::causes::whatif::{annotate, observed_from, WhatIfModel};
+use dgscope_core::causes::{rank, Finding, Thresholds};
+use dgscope_core::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
+use dgscope_core::pipeline::session::Event;
+use dgscope_core::pipeline::{Driver, DriverConfig, SessionLog};
+use dgscope_model::sample::ahead::read_ahead_scoped;
+use dgscope_model::sample::index::RecordingIndex;
+use dgscope_model::sample::recording::Entry;
+use dgscope_model::sample::{Dest, Name, Sample};
+use dgscope_model::sanitize::md_text;
+use dgscope_model::timestamp::Timestamp;
 use std::path::Path;
 use std::time::Duration;
 
@@ -55,14 +55,14 @@ impl DbLine {
 pub struct CommitRow {
     pub event: &'static str,
     pub avg_ms: Option<f64>,
-    pub p50: Option<crate::metrics::Percentile>,
-    pub p90: Option<crate::metrics::Percentile>,
-    pub p99: Option<crate::metrics::Percentile>,
+    pub p50: Option<dgscope_core::metrics::Percentile>,
+    pub p90: Option<dgscope_core::metrics::Percentile>,
+    pub p99: Option<dgscope_core::metrics::Percentile>,
 }
 
 /// `log file sync`, `log file parallel write` and `SYNC Remote Write` over a delta.
-pub fn commit_rows(d: Option<&crate::metrics::Delta>) -> Vec<CommitRow> {
-    use crate::sample::names::event;
+pub fn commit_rows(d: Option<&dgscope_core::metrics::Delta>) -> Vec<CommitRow> {
+    use dgscope_model::sample::names::event;
     [
         event::LOG_FILE_SYNC,
         event::LOG_FILE_PARALLEL_WRITE,
@@ -109,7 +109,7 @@ pub struct Incident {
     pub impact: Option<(String, Vec<ImpactRow>)>,
     pub findings: Vec<Finding>,
     /// The releases of the newest primary and standby samples, for the verification SQL.
-    pub releases: crate::source::oracle::verify::Releases,
+    pub releases: dgscope_oracle::verify::Releases,
     /// What the Findings section says when there is none and "healthy" would not be true
     /// (the screen's `e` while it warms up); `None`: the usual "looked healthy".
     pub no_findings: Option<String>,
@@ -196,10 +196,10 @@ pub fn from_recording(
     let minute = Window::Last(Duration::from_secs(60));
     let mut driver = Driver::new(DriverConfig::for_report(Thresholds::default()));
     let mut before: Option<CheckMetrics> = None;
-    let mut baseline: Option<(String, Timestamp, crate::metrics::WindowDeltas)> = None;
+    let mut baseline: Option<(String, Timestamp, dgscope_core::metrics::WindowDeltas)> = None;
     // A whole pass: the index's entries are read and parsed on a second core.
     // A lone sample stamped far ahead would hide the rest of its slot (order::Steady).
-    let entries = crate::pipeline::order::Steady::new(index.entries_from(from)?);
+    let entries = dgscope_core::pipeline::order::Steady::new(index.entries_from(from)?);
     std::thread::scope(|sc| -> Result<(), ReportError> {
         for entry in read_ahead_scoped(sc, entries) {
             let entry = entry?;
@@ -464,5 +464,5 @@ pub fn render_markdown(i: &Incident) -> String {
         out.push('\n');
     }
     // The last line of defence: no control character survives anywhere (SQL blocks too).
-    crate::sanitize::output(&out)
+    dgscope_model::sanitize::output(&out)
 }

@@ -2,8 +2,8 @@
 
 use super::format::{cell, markdown_table, pct_cell, round, text_table, Format};
 use super::scan::{scan, ReportError, ScannedWindow};
-use crate::metrics::{impact_table, ImpactRow, WindowSpec};
-use crate::sample::Slot;
+use dgscope_core::metrics::{impact_table, ImpactRow, WindowSpec};
+use dgscope_model::sample::Slot;
 use serde_json::json;
 use std::path::Path;
 

@@ -1,10 +1,10 @@
 //! One streaming pass over a recording that accumulates any number of windows per slot. Memory
 //! does not grow with the file: only the boundaries of each window are kept.
 
-use crate::metrics::{Delta, WindowAcc, WindowBound, WindowDeltas, WindowSpec};
-use crate::sample::recording::{Entry, Header, RecordingError, RecordingReader};
-use crate::sample::{Mark, Sample, Slot};
-use crate::timestamp::Timestamp;
+use dgscope_core::metrics::{Delta, WindowAcc, WindowBound, WindowDeltas, WindowSpec};
+use dgscope_model::sample::recording::{Entry, Header, RecordingError, RecordingReader};
+use dgscope_model::sample::{Mark, Sample, Slot};
+use dgscope_model::timestamp::Timestamp;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ pub enum ReportError {
     #[error(transparent)]
     Recording(#[from] RecordingError),
     #[error("{0}")]
-    Window(#[from] crate::metrics::WindowSpecError),
+    Window(#[from] dgscope_core::metrics::WindowSpecError),
     #[error("{path}: the recording holds no samples (only a header); record for longer")]
     NoSamples { path: String },
     #[error("{path}: window {spec} holds fewer than two samples of slot {slot} (the recording spans {span}); pick a window inside it")]
@@ -132,7 +132,7 @@ pub fn span_text(first: Timestamp, last: Timestamp) -> String {
 /// Reads `path` once, accumulating each of `specs` (with their original text for messages).
 pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportError> {
     // A whole pass: parse on a second core while this one accumulates.
-    let mut reader = crate::sample::ahead::recording_ahead(RecordingReader::open(path)?);
+    let mut reader = dgscope_model::sample::ahead::recording_ahead(RecordingReader::open(path)?);
     let header = reader.header().clone();
     let display = reader.path().to_string();
     let mut first: Option<Timestamp> = None;
@@ -140,7 +140,7 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
     let mut windows: Vec<ScannedWindow> = Vec::new();
     let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
     let mut marks = Vec::new();
-    let mut order = crate::pipeline::order::OrderCheck::default();
+    let mut order = dgscope_core::pipeline::order::OrderCheck::default();
 
     for entry in reader.by_ref() {
         let sample = match entry? {

@@ -9,8 +9,10 @@
 //! unknown, and the text says how old its last good word is.
 
 use super::check::StandbyMetrics;
-use crate::causes::{ApplyOff, ApplyState, MemberState, Overview, PrimaryState, TransportState};
-use crate::display::dur;
+use dgscope_core::causes::{
+    ApplyOff, ApplyState, MemberState, Overview, PrimaryState, TransportState,
+};
+use dgscope_model::display::dur;
 use serde_json::{json, Value};
 
 /// What a member is called in the text and the performance data: its database name, else
@@ -229,7 +231,7 @@ pub fn text(o: &Overview, figures: &[StandbyMetrics]) -> String {
             rfs_of(figures, m)
                 .and_then(|f| f.rfs_random_io_ms)
                 .map_or(NONE.to_string(), |v| {
-                    format!("{} ms", crate::display::ms(v))
+                    format!("{} ms", dgscope_model::display::ms(v))
                 }),
             or_none(m.switchover_status.as_deref()),
         ]);
@@ -271,13 +273,13 @@ pub fn text(o: &Overview, figures: &[StandbyMetrics]) -> String {
     }
     for n in notes {
         out.push_str("  ");
-        out.push_str(&crate::sanitize::field(&n));
+        out.push_str(&dgscope_model::sanitize::field(&n));
         out.push('\n');
     }
     out
 }
 
-fn stale_note(label: &str, as_of: Option<crate::timestamp::Timestamp>) -> String {
+fn stale_note(label: &str, as_of: Option<dgscope_model::timestamp::Timestamp>) -> String {
     match as_of {
         Some(t) => format!(
             "{label}: stale, not answering; its last good sample is as of {}: no figure of it is shown as now",
@@ -290,7 +292,7 @@ fn stale_note(label: &str, as_of: Option<crate::timestamp::Timestamp>) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::causes::Fsfo;
+    use dgscope_core::causes::Fsfo;
 
     fn member(name: &str) -> MemberState {
         MemberState {

@@ -3,10 +3,10 @@
 
 use super::format::{round, text_table, Format};
 use super::scan::{scan, ReportError};
-use crate::metrics::{EventDelta, Percentile, WindowSpec};
-use crate::sample::Slot;
-use crate::timestamp::Timestamp;
-use crate::units::bound_label;
+use dgscope_core::metrics::{EventDelta, Percentile, WindowSpec};
+use dgscope_model::sample::Slot;
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::bound_label;
 use serde_json::json;
 use std::path::Path;
 
@@ -199,9 +199,9 @@ fn trim(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::histogram::OPEN_BOUND_US;
-    use crate::metrics::Histogram;
-    use crate::units::Micros;
+    use dgscope_core::metrics::histogram::OPEN_BOUND_US;
+    use dgscope_core::metrics::Histogram;
+    use dgscope_model::units::Micros;
 
     /// Review #18: a p99 in Oracle's open-ended last bucket reads "> X" in the text and is
     /// null in the JSON, never the bucket's 2^32 µs bound as if finite.

@@ -15,7 +15,7 @@
 use super::check::CheckMetrics;
 use super::overview::{member_label, net_apply_lag};
 use super::range::{Figure, Limits, Range};
-use crate::causes::{Overview, Status, Thresholds};
+use dgscope_core::causes::{Overview, Status, Thresholds};
 
 /// One `label=value...` term.
 pub struct Term {

@@ -5,9 +5,9 @@
 
 use super::format::markdown_table;
 use super::incident::CommitRow;
-use crate::causes::Finding;
-use crate::sanitize::{field, md_text};
-use crate::source::oracle::verify::{self, Releases};
+use dgscope_core::causes::Finding;
+use dgscope_model::sanitize::{field, md_text};
+use dgscope_oracle::verify::{self, Releases};
 
 /// One part of a section.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,7 +76,7 @@ pub fn plain(blocks: &[Block]) -> String {
     while lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
-    let mut out = crate::sanitize::output(&lines.join("\n"));
+    let mut out = dgscope_model::sanitize::output(&lines.join("\n"));
     out.push('\n');
     out
 }
@@ -143,7 +143,7 @@ pub fn finding(f: &Finding, releases: &Releases) -> Vec<Block> {
                     vec![
                         e.metric.clone(),
                         // The screen's format for each quantity (one format everywhere).
-                        crate::display::evidence_value(e.value, &e.unit),
+                        dgscope_model::display::evidence_value(e.value, &e.unit),
                         e.threshold.clone().unwrap_or_else(|| "–".into()),
                         e.source.clone(),
                     ]
@@ -186,7 +186,7 @@ pub fn findings(fs: &[Finding], releases: &Releases) -> Vec<Block> {
 /// has an average.
 pub fn commit_path(rows: &[CommitRow]) -> Vec<Block> {
     // "≤ 8", or "> 2097152" in the open-ended last bucket (no upper bound is known).
-    let bound = |v: Option<crate::metrics::Percentile>| {
+    let bound = |v: Option<dgscope_core::metrics::Percentile>| {
         v.map_or_else(
             || "–".to_string(),
             |b| format!("{} {}", b.relation(), b.ms()),

@@ -60,10 +60,10 @@ pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// A Markdown table (GitHub flavour), numbers right-aligned.
-/// Every cell is escaped ([`crate::sanitize::md_cell`]): a `|` or a newline in a database or
+/// Every cell is escaped ([`dgscope_model::sanitize::md_cell`]): a `|` or a newline in a database or
 /// destination name must not split a cell or end the table and forge what follows.
 pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
-    use crate::sanitize::md_cell;
+    use dgscope_model::sanitize::md_cell;
     let join =
         |cells: &mut dyn Iterator<Item = &str>| cells.map(md_cell).collect::<Vec<_>>().join(" | ");
     let mut out = format!("| {} |\n", join(&mut header.iter().copied()));

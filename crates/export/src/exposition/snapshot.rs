@@ -1,10 +1,10 @@
 //! What one pair looks like at an instant, as the exposition needs it: cheap to build (the
 //! samples are shared `Arc`s), immutable once published, no reference to the engine.
 
-use crate::causes::{Assessment, Overview, Severity};
-use crate::metrics::Engine;
-use crate::sample::{Name, Sample, Slot};
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::{Assessment, Overview, Severity};
+use dgscope_core::metrics::Engine;
+use dgscope_model::sample::{Name, Sample, Slot};
+use dgscope_model::timestamp::Timestamp;
 use std::sync::Arc;
 
 /// One slot (connection) of a pair.
@@ -21,7 +21,7 @@ pub struct SlotSnapshot {
     pub error: Option<String>,
     /// The recovery area as last read (a slow part, once a minute), while the slot is
     /// current: a stale slot's figures are not shown as now.
-    pub fra: Option<crate::sample::Fra>,
+    pub fra: Option<dgscope_model::sample::Fra>,
 }
 
 impl SlotSnapshot {
