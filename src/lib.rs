@@ -6,22 +6,20 @@
 //! The crates below this one (docs/ARCHITECTURE.md draws the graph) are re-exported under
 //! their old names: `dgscope-model` (base modules, `sample`, the source contract and the
 //! replay), `dgscope-twin` and `dgscope-oracle` (as `source::twin`, `source::oracle`) and
-//! `dgscope-core` (`metrics`, `causes`, `pipeline`) and `dgscope-export` (`report`,
-//! `exposition`, `serve`). This crate's own modules are layered,
+//! `dgscope-core` (`metrics`, `causes`, `pipeline`), `dgscope-export` (`report`,
+//! `exposition`, `serve`) and `dgscope-tui` (`app`, `ui`, `tui`). This crate's own modules
+//! are layered,
 //! bottom to top; a module imports only its own layer and those below (`tests/it/layers.rs`
 //! checks it, and that no imports go round in a cycle):
 //!
-//! 1. `log` (its `LogLevel` is a clap `ValueEnum`, and the crates below do without clap)
-//! 2. `app`
-//! 3. `ui`
-//! 4. `tui`
-//! 5. `cli` (every clap type), `config`, `commands`
+//! 1. `log` (its `LogLevel` is a command-line value, so it stays with the command line)
+//! 2. `cli` (every clap type), `config`, `commands`
 
 pub use dgscope_core::{causes, metrics, pipeline};
 pub use dgscope_export::{exposition, report, serve};
 pub use dgscope_model::{display, output, sample, sanitize, timestamp, units};
+pub use dgscope_tui::{app, tui, ui};
 
-pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -33,8 +31,6 @@ pub mod source {
     pub use dgscope_oracle as oracle;
     pub use dgscope_twin as twin;
 }
-pub mod tui;
-pub mod ui;
 
 #[cfg(test)]
 mod sample_tests;

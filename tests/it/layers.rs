@@ -62,16 +62,16 @@ const CRATES: &[Crate] = &[
         layers: &[&["report", "exposition"], &["serve"]],
     },
     Crate {
+        name: "dgscope-tui",
+        dir: "crates/tui",
+        level: 4,
+        layers: &[&["app"], &["ui"], &["tui"]],
+    },
+    Crate {
         name: "dgscope",
         dir: ".",
-        level: 4,
-        layers: &[
-            &["log"],
-            &["app"],
-            &["ui"],
-            &["tui"],
-            &["cli", "config", "commands"],
-        ],
+        level: 5,
+        layers: &[&["log"], &["cli", "config", "commands"]],
     },
 ];
 

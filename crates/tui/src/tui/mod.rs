@@ -8,15 +8,15 @@ pub mod osc52;
 pub mod terminal;
 
 use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
-use crate::metrics::Window;
-use crate::pipeline::Recorder;
-use crate::pipeline::{Driver, DriverConfig};
-use crate::sample::recording::Header;
-use crate::sample::Mark;
-use crate::source::{ConnState, Control, SourceEvent};
-use crate::timestamp::Timestamp;
 use crate::ui::{self, theme::Theme, App};
 use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
+use dgscope_core::metrics::Window;
+use dgscope_core::pipeline::Recorder;
+use dgscope_core::pipeline::{Driver, DriverConfig};
+use dgscope_model::sample::recording::Header;
+use dgscope_model::sample::Mark;
+use dgscope_model::source::{ConnState, Control, SourceEvent};
+use dgscope_model::timestamp::Timestamp;
 pub use error::TuiError;
 use futures_util::{FutureExt, StreamExt};
 use ratatui::backend::TestBackend;
@@ -52,7 +52,7 @@ pub struct TuiOptions {
     pub history: usize,
     /// The causes' thresholds (the config file's `[thresholds]`). Until the session has
     /// `raise_after_s` of data the causes pane says "warming up".
-    pub thresholds: crate::causes::Thresholds,
+    pub thresholds: dgscope_core::causes::Thresholds,
     /// Capture the mouse (click to focus, wheel to scroll); `--no-mouse` or the config's
     /// `mouse = false` leave it to the terminal, for selecting text.
     pub mouse: bool,
@@ -74,8 +74,8 @@ impl TuiOptions {
             keymap: Keymap::default(),
             out_dir: PathBuf::from("."),
             causes_available: true,
-            history: crate::metrics::EngineConfig::default().history_len,
-            thresholds: crate::causes::Thresholds::default(),
+            history: dgscope_core::metrics::EngineConfig::default().history_len,
+            thresholds: dgscope_core::causes::Thresholds::default(),
             mouse: true,
             record_zstd: false,
         }
@@ -535,13 +535,13 @@ fn toggle_recording(app: &mut App, recorder: &mut Option<Recorder>, opts: &TuiOp
     let now = app.source_now();
     let header = Header::new(now, opts.interval.as_millis() as u64, &opts.source);
     // A unique name created new (never truncating, never through a symlink): see `output`.
-    let stamp = crate::output::file_stamp(now);
+    let stamp = dgscope_model::output::file_stamp(now);
     let ext = if opts.record_zstd {
         "jsonl.zst"
     } else {
         "jsonl"
     };
-    let created = crate::output::create_unique(&opts.out_dir, "dgscope", &stamp, ext);
+    let created = dgscope_model::output::create_unique(&opts.out_dir, "dgscope", &stamp, ext);
     let path = match &created {
         Ok((p, _)) => p.clone(),
         Err(_) => opts.out_dir.join(format!("dgscope-{stamp}.{ext}")),
@@ -572,8 +572,8 @@ pub fn copy_screen(app: &App) -> Screen {
 /// causes pane every finding, the commit pane the commit-path table. The other panes, which
 /// the report sums up in its key-metrics table, copy everything their zoomed view has.
 pub fn copy_text(app: &App) -> String {
-    use crate::report::text;
-    let releases = || crate::report::check::releases(app.engine(), app.standby());
+    use dgscope_export::report::text;
+    let releases = || dgscope_export::report::check::releases(app.engine(), app.standby());
     let pane = match copy_screen(app) {
         Screen::Cause(i) => {
             return ui::drill::text(&ui::Ctx::new(app), i)
@@ -603,7 +603,7 @@ pub fn copy_text(app: &App) -> String {
             text::plain(&blocks)
         }
         app::Pane::Commit => {
-            let rows = crate::report::incident::commit_rows(app.deltas().primary.as_ref());
+            let rows = dgscope_export::report::incident::commit_rows(app.deltas().primary.as_ref());
             let mut blocks = vec![text::Block::Heading(format!(
                 "Commit path (primary, last {})",
                 app.window
@@ -654,8 +654,8 @@ pub fn screen_text(app: &App, width: u16, height: u16, screen: Screen) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::MAX_SLOTS;
-    use crate::sample::{Sample, Slot};
+    use dgscope_core::pipeline::MAX_SLOTS;
+    use dgscope_model::sample::{Sample, Slot};
 
     fn app() -> App {
         let opts = TuiOptions::new(Mode::Replay, "test".into(), Duration::from_secs(1));

@@ -7,7 +7,7 @@ pub mod commit;
 pub mod drill;
 pub mod fault_menu;
 /// Quantities are written one way everywhere: the screen uses the shared formatters.
-pub use crate::display as fmt;
+pub use dgscope_model::display as fmt;
 pub mod header;
 pub mod help;
 pub mod impact;
@@ -22,9 +22,9 @@ pub mod topology;
 pub mod waits;
 
 use crate::app::{Overlay, Pane, Screen};
-use crate::metrics::WindowDeltas;
-use crate::sample::Slot;
-use crate::source::ConnState;
+use dgscope_core::metrics::WindowDeltas;
+use dgscope_model::sample::Slot;
+use dgscope_model::source::ConnState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -128,7 +128,7 @@ impl<'a> Ctx<'a> {
 
     /// The stale rule for a slot at the instant shown: `None` when its figures describe that
     /// instant, otherwise the age of the last good ones (`Some(None)`: none ever read). Live
-    /// it is [`crate::metrics::Engine::freshness`] aged on the source's clock; paused, the
+    /// it is [`dgscope_core::metrics::Engine::freshness`] aged on the source's clock; paused, the
     /// point under the cursor decides.
     pub fn staleness(&self, slot: Option<&Slot>) -> Option<Option<f64>> {
         let app = self.app;
@@ -146,7 +146,7 @@ impl<'a> Ctx<'a> {
             return Some(good.map(|g| at.secs_since(g.t)));
         }
         match app.engine().freshness(slot?) {
-            crate::metrics::Freshness::Stale { last_good, .. } => {
+            dgscope_core::metrics::Freshness::Stale { last_good, .. } => {
                 Some(last_good.map(|t| app.data_now().secs_since(t)))
             }
             _ => {
@@ -689,8 +689,8 @@ fn render_zoom(frame: &mut Frame, area: Rect, cx: &Ctx, pane: Pane) {
 }
 
 /// Severity badge text and style.
-pub fn badge(cx: &Ctx, sev: crate::causes::Severity) -> (String, Style) {
-    use crate::causes::Severity;
+pub fn badge(cx: &Ctx, sev: dgscope_core::causes::Severity) -> (String, Style) {
+    use dgscope_core::causes::Severity;
     let role = match sev {
         Severity::Crit => Role::Crit,
         Severity::Warn => Role::Warn,

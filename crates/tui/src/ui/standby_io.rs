@@ -5,8 +5,8 @@
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
-use crate::metrics::{Delta, IoRates};
-use crate::sample::names::filetype;
+use dgscope_core::metrics::{Delta, IoRates};
+use dgscope_model::sample::names::filetype;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -59,7 +59,7 @@ fn row(
 ) -> Line<'static> {
     let t = cx.theme;
     let up = if cx.ascii { "^" } else { "▲" };
-    let aw = |v: Option<crate::units::Millis>| fmt::opt(v.map(|m| m.0), 2);
+    let aw = |v: Option<dgscope_model::units::Millis>| fmt::opt(v.map(|m| m.0), 2);
     let rw = mark
         && worse(
             io.r_await.map(|m| m.0),
@@ -126,7 +126,7 @@ fn rfs_line(cx: &Ctx, style: Style) -> Line<'static> {
     let plfpw =
         cx.d.primary
             .as_ref()
-            .and_then(|d| d.event_avg(crate::sample::names::event::LOG_FILE_PARALLEL_WRITE))
+            .and_then(|d| d.event_avg(dgscope_model::sample::names::event::LOG_FILE_PARALLEL_WRITE))
             .map(|m| m.0);
     let primary = plog.or(plfpw);
     let bad = worse(rfs, primary);

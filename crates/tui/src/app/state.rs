@@ -3,13 +3,13 @@
 
 use super::control::{Control, Pace};
 use super::keymap::Keymap;
-use crate::causes::Assessment;
-use crate::metrics::{Engine, Window, WindowDeltas};
-use crate::pipeline::Driver;
-use crate::sample::recording::Entry;
-use crate::sample::{LogSwitch, Mark, Slot};
-use crate::source::{ConnState, SourceEvent};
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::Assessment;
+use dgscope_core::metrics::{Engine, Window, WindowDeltas};
+use dgscope_core::pipeline::Driver;
+use dgscope_model::sample::recording::Entry;
+use dgscope_model::sample::{LogSwitch, Mark, Slot};
+use dgscope_model::source::{ConnState, SourceEvent};
+use dgscope_model::timestamp::Timestamp;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -247,7 +247,7 @@ impl<T> App<T> {
     }
 
     /// Everything raised, cleared and marked since the screen started (the `e` report).
-    pub fn session(&self) -> &crate::pipeline::SessionLog {
+    pub fn session(&self) -> &dgscope_core::pipeline::SessionLog {
         self.driver.session()
     }
 
@@ -427,8 +427,8 @@ impl<T> App<T> {
         let sw = self.switches.get(slot)?;
         let end = at.or_else(|| self.engine().slot(slot)?.last_good().map(|s| s.t))?;
         // All threads together, computed as the findings compute it (one function).
-        let rates = crate::causes::rates::switch_rates(sw, end);
-        Some(crate::causes::rates::total_per_hour(&rates))
+        let rates = dgscope_core::causes::rates::switch_rates(sw, end);
+        Some(dgscope_core::causes::rates::total_per_hour(&rates))
     }
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {

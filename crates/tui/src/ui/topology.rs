@@ -5,8 +5,8 @@
 //! (`V$ARCHIVE_DEST`) of the sender; without a configuration view, the primary's
 //! destinations and the monitored standbys.
 
-use crate::metrics::Engine;
-use crate::sample::{Dest, Sample, Slot};
+use dgscope_core::metrics::Engine;
+use dgscope_model::sample::{Dest, Sample, Slot};
 
 /// One member that receives redo.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,13 +150,13 @@ pub fn read(e: &Engine) -> Topology {
             .map(str::to_string)
             .unwrap_or_else(|| k.to_string());
         if !links.iter().any(|(n, _, _)| same(n, &name)) && !same(&name, &primary) {
-            let fs = matches!(s.role(), Some(crate::sample::Role::FarSync));
+            let fs = matches!(s.role(), Some(dgscope_model::sample::Role::FarSync));
             links.push((name, primary.clone(), fs));
         }
     }
     for (n, _, fs) in links.iter_mut() {
         if let Some(s) = sample_of(n) {
-            *fs |= matches!(s.role(), Some(crate::sample::Role::FarSync));
+            *fs |= matches!(s.role(), Some(dgscope_model::sample::Role::FarSync));
         }
     }
     // Depth first from the primary, in configuration order; members whose sender is not

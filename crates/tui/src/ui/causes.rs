@@ -4,7 +4,7 @@
 use super::theme::Role;
 use super::{badge, fmt, Ctx, Detail};
 use crate::app::{Pane, WARMUP_SAMPLES};
-use crate::causes::{Evidence, Severity};
+use dgscope_core::causes::{Evidence, Severity};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;

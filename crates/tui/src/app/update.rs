@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::control::{Control, Pace};
 use super::state::{App, Effect, Mode, Overlay, Pane, Screen, ThemeName};
-use crate::metrics::Window;
+use dgscope_core::metrics::Window;
 
 pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
     // A status line describes the last action only.
@@ -174,7 +174,7 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
                 app.status = Some(match next {
                     Some(k) => format!(
                         "commit path: {}",
-                        crate::display::instance_label(ids[k].0, ids[k].1.as_deref())
+                        dgscope_model::display::instance_label(ids[k].0, ids[k].1.as_deref())
                     ),
                     None => "commit path: all instances".into(),
                 });

@@ -3,7 +3,7 @@
 
 use super::theme::Role;
 use super::{badge, fmt, Ctx};
-use crate::causes::Finding;
+use dgscope_core::causes::Finding;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -14,7 +14,8 @@ use ratatui::Frame;
 /// Causes about lag and transport show the lag chart; the others the commit latencies (as
 /// the rule's record says).
 fn is_lag_cause(id: &str) -> bool {
-    crate::causes::rules::spec(id).is_some_and(|r| r.chart == crate::causes::rules::Chart::Lag)
+    dgscope_core::causes::rules::spec(id)
+        .is_some_and(|r| r.chart == dgscope_core::causes::rules::Chart::Lag)
 }
 
 /// The evidence source, with the age of the read when it comes from a part read once a
@@ -25,7 +26,7 @@ fn source_with_age(cx: &Ctx, source: &str) -> String {
     // The screen's clock (the scrub cursor when paused). A read newer than the instant shown
     // says nothing of that instant's age: no annotation then.
     let now = app.clock();
-    let age = crate::sample::slow::part_of_source(source).and_then(|part| {
+    let age = dgscope_model::sample::slow::part_of_source(source).and_then(|part| {
         let reads: Vec<_> = [app.engine().primary_slot(), app.standby()]
             .into_iter()
             .flatten()
@@ -37,7 +38,7 @@ fn source_with_age(cx: &Ctx, source: &str) -> String {
         reads.iter().map(|t| now.secs_since(*t)).reduce(f64::max)
     });
     match age {
-        Some(a) if a >= 1.0 => format!("{source}, read {} ago", crate::display::age(a)),
+        Some(a) if a >= 1.0 => format!("{source}, read {} ago", dgscope_model::display::age(a)),
         _ => source.to_string(),
     }
 }
@@ -132,16 +133,16 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     }
     // Spelled for the releases of the newest samples, so the DBA sees the numbers shown here.
     let e = cx.app.engine();
-    let newest = |slot: Option<&crate::sample::Slot>| {
+    let newest = |slot: Option<&dgscope_model::sample::Slot>| {
         slot.and_then(|s| e.slot(s))
             .and_then(|s| s.last_good())
             .map(|s| s.as_ref())
     };
-    let releases = crate::source::oracle::verify::Releases::from_samples(
+    let releases = dgscope_oracle::verify::Releases::from_samples(
         newest(e.primary_slot()),
         newest(cx.app.standby()),
     );
-    for sql in crate::source::oracle::verify::texts(&f.verify, &releases) {
+    for sql in dgscope_oracle::verify::texts(&f.verify, &releases) {
         for l in sql.lines() {
             out.push(Line::styled(format!("  {l}"), t.style(Role::SeriesLfpw)));
         }
@@ -292,10 +293,10 @@ pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
 /// incident report (`e`), word for word, SQL spelled for the same releases.
 pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
     let f = cx.app.assessment.findings.get(idx)?;
-    let releases = crate::report::check::releases(cx.app.engine(), cx.app.standby());
-    Some(crate::report::text::plain(&crate::report::text::finding(
-        f, &releases,
-    )))
+    let releases = dgscope_export::report::check::releases(cx.app.engine(), cx.app.standby());
+    Some(dgscope_export::report::text::plain(
+        &dgscope_export::report::text::finding(f, &releases),
+    ))
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {

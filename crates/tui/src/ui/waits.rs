@@ -7,10 +7,10 @@
 
 use super::theme::Role;
 use super::{fmt, Ctx};
-use crate::causes::rules::waits_now::on_commit_path;
-use crate::metrics::SlotSeries;
-use crate::sample::{Sample, Slot, WaitNow};
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::rules::waits_now::on_commit_path;
+use dgscope_core::metrics::SlotSeries;
+use dgscope_model::sample::{Sample, Slot, WaitNow};
+use dgscope_model::timestamp::Timestamp;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -7,9 +7,9 @@ use super::header::dest_for;
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
-use crate::causes::ApplyState;
-use crate::metrics::Point;
-use crate::sample::Sample;
+use dgscope_core::causes::ApplyState;
+use dgscope_core::metrics::Point;
+use dgscope_model::sample::Sample;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -39,7 +39,10 @@ fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {
         .find(|p| !p.failed && at.is_none_or(|t| p.t <= t))
 }
 
-fn last_good<'a>(cx: &'a Ctx, slot: Option<&crate::sample::Slot>) -> Option<&'a Arc<Sample>> {
+fn last_good<'a>(
+    cx: &'a Ctx,
+    slot: Option<&dgscope_model::sample::Slot>,
+) -> Option<&'a Arc<Sample>> {
     cx.app.engine().slot(slot?)?.last_good()
 }
 
@@ -181,7 +184,7 @@ fn state_line(cx: &Ctx, sb: Option<&Sample>, style: Style) -> Line<'static> {
         let gap = d.gap.clone().unwrap_or_else(|| fmt::NONE.into());
         let bad = d.has_gap()
             || d.error.as_deref().is_some_and(|e| !e.is_empty())
-            || d.status != crate::sample::DestStatus::Valid;
+            || d.status != dgscope_model::sample::DestStatus::Valid;
         let mut txt = format!("dest {} {} {gap}", d.id, d.status);
         if let Some(e) = d.error.as_deref().filter(|e| !e.is_empty()) {
             txt.push_str(&format!(" {e}"));

@@ -9,8 +9,8 @@
 
 use super::theme::Role;
 use super::{fmt, Ctx};
-use crate::causes::{ApplyState, MemberState, Overview, TransportState};
-use crate::timestamp::Timestamp;
+use dgscope_core::causes::{ApplyState, MemberState, Overview, TransportState};
+use dgscope_model::timestamp::Timestamp;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -4,7 +4,7 @@
 use super::theme::Role;
 use super::{fmt, Ctx};
 use crate::app::{Mode, Pace};
-use crate::sample::{Dest, Sample};
+use dgscope_model::sample::{Dest, Sample};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -144,7 +144,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     }
     push(&mut fields, 0, mode_spans, None);
     let mut clock = app.clock().clock();
-    if let Some(zone) = crate::timestamp::zone_label(app.clock()) {
+    if let Some(zone) = dgscope_model::timestamp::zone_label(app.clock()) {
         clock = format!("{clock} {zone}"); // --tz other than UTC: say which zone
     }
     if let (Some(p), Some(latest)) = (app.paused_at, e.latest()) {
@@ -234,7 +234,7 @@ pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         // A far sync's role is already in its label ("(far sync)").
         let role = sdb
             .and_then(|d| d.role.as_ref())
-            .filter(|r| !matches!(r, crate::sample::Role::FarSync))
+            .filter(|r| !matches!(r, dgscope_model::sample::Role::FarSync))
             .map(|r| r.to_string());
         let open = sdb
             .and_then(|d| d.open_mode.as_ref())

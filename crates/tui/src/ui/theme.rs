@@ -82,13 +82,13 @@ pub const MAX_THEME_BYTES: u64 = 64 * 1024;
 
 /// The built-in themes, in the order `t` cycles through them.
 pub const BUILTIN: [(&str, &str); 4] = [
-    ("dark", include_str!("../../themes/dark.toml")),
-    ("light", include_str!("../../themes/light.toml")),
+    ("dark", include_str!("../../../../themes/dark.toml")),
+    ("light", include_str!("../../../../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../themes/high-contrast.toml"),
+        include_str!("../../../../themes/high-contrast.toml"),
     ),
-    ("mono", include_str!("../../themes/mono.toml")),
+    ("mono", include_str!("../../../../themes/mono.toml")),
 ];
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -140,11 +140,12 @@ pub fn load_user_themes(dir: &std::path::Path, truecolor: bool) -> Result<Vec<Th
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
         // Bounded: a theme symlinked to /dev/zero must not fill memory.
-        let text =
-            crate::output::read_bounded(&p, MAX_THEME_BYTES).map_err(|e| ThemeError::Read {
+        let text = dgscope_model::output::read_bounded(&p, MAX_THEME_BYTES).map_err(|e| {
+            ThemeError::Read {
                 theme: p.display().to_string(),
                 message: e.to_string(),
-            })?;
+            }
+        })?;
         let mut t = Theme::parse(&p.display().to_string(), &text, truecolor)?;
         t.name = name;
         out.push(t);

@@ -1,17 +1,17 @@
 //! `e`: the incident report as Markdown, from what the screen knows now.
 
-use crate::metrics::Window;
-use crate::report::check::CheckMetrics;
-use crate::report::incident::{commit_rows, render_markdown, Incident};
 use crate::ui::App;
+use dgscope_core::metrics::Window;
+use dgscope_export::report::check::CheckMetrics;
+use dgscope_export::report::incident::{commit_rows, render_markdown, Incident};
 use std::io;
 use std::path::{Path, PathBuf};
 
 /// Writes the report into `dir` and returns its path.
 pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
     // Unique (milliseconds and a counter) and never overwriting: see `output`.
-    let stamp = crate::output::file_stamp(app.clock());
-    crate::output::write_unique(
+    let stamp = dgscope_model::output::file_stamp(app.clock());
+    dgscope_model::output::write_unique(
         dir,
         "dgscope-incident",
         &stamp,
@@ -40,7 +40,7 @@ pub fn incident(app: &App) -> Incident {
             None => findings.push(now.clone()),
         }
     }
-    crate::causes::rank(&mut findings);
+    dgscope_core::causes::rank(&mut findings);
     let from = e
         .slots()
         .filter_map(|(_, s)| s.points().iter().next().map(|p| p.t))
@@ -63,13 +63,13 @@ pub fn incident(app: &App) -> Incident {
         after: CheckMetrics::from_engine(e, app.window),
         impact,
         findings,
-        releases: crate::report::check::releases(e, app.standby()),
+        releases: dgscope_export::report::check::releases(e, app.standby()),
         // The causes pane's words, never "healthy" before a finding could have been raised.
         no_findings: (app.warming_up() && app.session().findings().next().is_none()).then(|| {
             format!(
                 "Not judged: the session had {} of data and a finding needs {} (warming up).",
-                crate::display::age(app.data_span_s()),
-                crate::display::age(app.cfg.raise_after_s)
+                dgscope_model::display::age(app.data_span_s()),
+                dgscope_model::display::age(app.cfg.raise_after_s)
             )
         }),
     }

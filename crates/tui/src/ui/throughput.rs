@@ -5,7 +5,7 @@ use super::theme::Role;
 use super::App;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
-use crate::metrics::{Delta, Point};
+use dgscope_core::metrics::{Delta, Point};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;

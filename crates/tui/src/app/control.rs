@@ -1,7 +1,7 @@
 //! Pacing the source from the keyboard (`+`/`-`); the messages themselves are
-//! [`crate::source::Control`].
+//! [`dgscope_model::source::Control`].
 
-pub use crate::source::Control;
+pub use dgscope_model::source::Control;
 use std::time::Duration;
 
 /// How the source is paced, as the app last asked it to be; `+`/`-` change it.

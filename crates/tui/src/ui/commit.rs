@@ -6,9 +6,9 @@ use super::chart::{self, Series};
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
-use crate::metrics::{Delta, Histogram};
-use crate::sample::names::event;
-use crate::units::bound_ms;
+use dgscope_core::metrics::{Delta, Histogram};
+use dgscope_model::sample::names::event;
+use dgscope_model::units::bound_ms;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -446,7 +446,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let who = match &inst {
         Some((id, h)) => format!(
             "primary, {}; chart: all",
-            crate::display::instance_label(*id, h.as_deref())
+            dgscope_model::display::instance_label(*id, h.as_deref())
         ),
         None if !app.primary_instances().is_empty() => "primary, all instances".into(),
         None => "primary".into(),
@@ -536,7 +536,7 @@ pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
     let Some(end) = end else { return };
     let pts: Vec<_> = series.points().iter().filter(|p| p.t <= end).collect();
     let span = pts.first().map(|p| end.secs_since(p.t)).unwrap_or(0.0);
-    let mk = |name, role, f: fn(&crate::metrics::Point) -> Option<f64>| Series {
+    let mk = |name, role, f: fn(&dgscope_core::metrics::Point) -> Option<f64>| Series {
         name,
         role,
         points: pts
