@@ -173,6 +173,9 @@ pub enum ConfigCommand {
     },
     /// Validate the config file; errors are reported as FILE:LINE:COL
     Check,
+    /// List the screen's actions: the name [bindings] takes, the keys (the config's bindings
+    /// applied) and what each does
+    Actions,
 }
 
 #[derive(Debug, Args)]

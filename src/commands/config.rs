@@ -35,6 +35,19 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
                 .map_err(Failure::bad_input)?;
             print(&format!("wrote {}\n", path.display()))?;
         }
+        ConfigCommand::Actions => {
+            // The keys as the screen would have them: the config's bindings applied when
+            // there is a config file, the defaults when there is none.
+            let c = if path.exists() {
+                Config::load(&path, true).map_err(Failure::bad_input)?
+            } else {
+                Config::default()
+            };
+            let keymap = crate::app::Keymap::default()
+                .with_overrides(c.bindings.iter().map(|(a, k)| (a.as_str(), k.as_str())))
+                .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
+            print(&super::actions_table(&keymap))?;
+        }
         ConfigCommand::Check => {
             let c = Config::load(&path, true).map_err(Failure::bad_input)?;
             // What the screen would trip over later: unknown theme names (blamed on their

@@ -8,6 +8,7 @@ mod demo;
 mod grants;
 pub mod limits;
 pub mod live;
+mod man;
 mod progress;
 mod record;
 pub mod record_live;
@@ -21,6 +22,7 @@ mod twin;
 pub mod watch;
 
 use crate::cli::{Cli, Command};
+pub use man::{actions_table, man_page};
 use std::process::ExitCode;
 
 /// Exit code for bad user input (flags, files, windows): the house rule.
@@ -303,29 +305,6 @@ pub fn completions(shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "dgscope", &mut out);
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The man page, generated from the same definitions as `--help`.
-pub fn man_page() -> String {
-    let mut out = Vec::new();
-    // Rendering into a Vec cannot fail.
-    let _ = clap_mangen::Man::new(cli_command()).render(&mut out);
-    // One page is installed: subcommands are named as commands, not as `dgscope-watch(1)`
-    // pages that do not exist.
-    let page = String::from_utf8_lossy(&out).into_owned();
-    let mut fixed = String::with_capacity(page.len());
-    for line in page.lines() {
-        match line
-            .strip_prefix("dgscope\\-")
-            .and_then(|rest| rest.strip_suffix("(1)"))
-        {
-            Some(cmd) => fixed.push_str(&format!("\\fBdgscope {cmd}\\fR")),
-            None => fixed.push_str(line),
-        }
-        fixed.push('\n');
-    }
-    fixed.push_str(".SH SEE ALSO\n\\fBdgscope help\\fR \\fICOMMAND\\fR, and README.md and docs/ in the source distribution.\n");
-    fixed
 }
 
 /// Writes text built from recordings or databases to stdout, every control character but

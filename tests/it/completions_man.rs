@@ -58,3 +58,103 @@ fn completions_offer_scenarios_and_themes() {
         "fish lists scenarios with their help"
     );
 }
+
+/// The man page's KEYS, ENVIRONMENT, FILES and EXIT STATUS come from the tables the program
+/// uses: every bindable action with its default keys (the `?` help's table), every variable
+/// clap reads, and the exit codes of the commands and of `check`.
+#[test]
+fn man_page_has_keys_environment_files_and_exit_status() {
+    use dgscope::app::{Action, Keymap};
+    let page = dgscope::commands::man_page();
+    let at = |section: &str| {
+        page.find(&format!(".SH {section}\n"))
+            .unwrap_or_else(|| panic!("no {section} section"))
+    };
+    let (keys, env, files, exit) = (
+        at("KEYS"),
+        at("ENVIRONMENT"),
+        at("FILES"),
+        at("EXIT STATUS"),
+    );
+    assert!(keys < env && env < files && files < exit && exit < at("SEE ALSO"));
+    let roff = |s: &str| s.replace('-', "\\-");
+    let keys_text = &page[keys..env];
+    let km = Keymap::default();
+    for a in Action::BINDABLE {
+        assert!(
+            keys_text.contains(&format!("({})\n{}\n", roff(a.name()), roff(a.describe()))),
+            "KEYS lacks {}",
+            a.name()
+        );
+        for k in km.keys_for(a) {
+            assert!(keys_text.contains(&roff(&k.to_string())), "KEYS lacks {k}");
+        }
+    }
+    // Every variable the command line reads, and nothing clap does not know.
+    let env_text = &page[env..files];
+    let mut vars = Vec::new();
+    fn walk(c: &clap::Command, vars: &mut Vec<String>) {
+        for a in c.get_arguments() {
+            if let Some(e) = a.get_env() {
+                vars.push(e.to_string_lossy().into_owned());
+            }
+        }
+        for s in c.get_subcommands() {
+            walk(s, vars);
+        }
+    }
+    walk(&dgscope::commands::cli_command(), &mut vars);
+    assert!(vars.len() > 20, "{vars:?}");
+    for v in &vars {
+        assert!(
+            env_text.contains(&format!("\\fB{}\\fR", roff(v))),
+            "ENVIRONMENT lacks {v}"
+        );
+    }
+    assert!(!env_text.contains("DGSCOPE_FORCE"));
+    assert!(page[files..exit].contains("config.toml"));
+    let exit_text = &page[exit..];
+    for code in ["\\fB0\\fR", "\\fB1\\fR", "\\fB2\\fR", "\\fB3\\fR UNKNOWN"] {
+        assert!(exit_text.contains(code), "EXIT STATUS lacks {code}");
+    }
+}
+
+/// `dgscope config actions` lists every bindable action with its keys, the config's
+/// `[bindings]` applied; a binding the keymap refuses is bad input (exit 2).
+#[test]
+fn config_actions_lists_every_action_with_the_config_s_keys() {
+    use dgscope::app::Action;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, "[bindings]\nquit = \"ctrl-q\"\n").unwrap();
+    let run = |cfg: &std::path::Path| {
+        assert_cmd::Command::cargo_bin("dgscope")
+            .unwrap()
+            .env_remove("DGSCOPE_CONFIG")
+            .args(["--config", cfg.to_str().unwrap(), "config", "actions"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&cfg);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for a in Action::BINDABLE {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().next() == Some(a.name())
+                    && l.trim_end().ends_with(a.describe())),
+            "no line for {}:\n{text}",
+            a.name()
+        );
+    }
+    let quit = text
+        .lines()
+        .find(|l| l.starts_with("quit "))
+        .unwrap_or_else(|| panic!("no quit line:\n{text}"));
+    assert!(quit.contains("Ctrl-q"), "{quit}");
+    std::fs::write(&cfg, "[bindings]\nquit = \"hyper-q\"\n").unwrap();
+    let out = run(&cfg);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -440,7 +440,7 @@ fn seed002_transport_lag_is_transport_not_apply() {
     assert_eq!(top_warn(&a), Some("transport-bandwidth"), "{:?}", ids(&a));
     assert!(!has(&a, "apply-bound"), "{:?}", ids(&a));
     assert!(
-        a.findings[0].title.contains("4 min 11 s"),
+        a.findings[0].title.contains("4m11s"),
         "{}",
         a.findings[0].title
     );

@@ -32,7 +32,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     } else {
         String::new()
     };
-    let block = cx.block(Pane::Causes, &extra, detail);
+    let block = cx.block(Pane::Causes, &extra, detail, area.width);
     let mut inner = block.inner(area);
     frame.render_widget(block, area);
     // What could not be read comes first, naming the privilege: a finding (or "healthy")

@@ -455,7 +455,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     if !state.is_empty() {
         extra.push_str(&format!("  {state}"));
     }
-    let block = cx.block(Pane::Commit, &extra, detail);
+    let block = cx.block(Pane::Commit, &extra, detail, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let style = cx.value_style(stale);

@@ -319,11 +319,14 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
         .borders(Borders::ALL)
         .border_set(cx.border_set())
         .border_style(t.border(true))
-        .title(Line::from(vec![
-            Span::styled(format!(" {b} "), bs),
-            Span::styled(format!(" {} ", f.id), t.style(Role::Title)),
-            Span::styled(format!("since {} ", f.since.clock()), t.muted()),
-        ]));
+        .title(super::fit_title(
+            vec![
+                Span::styled(format!(" {b} "), bs),
+                Span::styled(format!(" {} ", f.id), t.style(Role::Title)),
+                Span::styled(format!("since {} ", f.since.clock()), t.muted()),
+            ],
+            area.width.saturating_sub(2),
+        ));
     // Where you are: the last row shown of all rows ("12/48"), and whether more follows.
     if total > view {
         let more = if shown_to < total {

@@ -505,12 +505,12 @@ fn title(cx: &Ctx) -> String {
     }
 }
 
-fn block(cx: &Ctx) -> Block<'static> {
-    cx.view_block(title(cx))
+fn block(cx: &Ctx, width: u16) -> Block<'static> {
+    cx.view_block(title(cx), width)
 }
 
 pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
-    let b = block(cx);
+    let b = block(cx, area.width);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     let lines = lines(cx, inner.width as usize);
@@ -521,7 +521,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
 
 /// How far the view scrolls in `area`.
 pub fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
-    let inner = block(cx).inner(area);
+    let inner = block(cx, area.width).inner(area);
     (lines(cx, inner.width as usize).len() as u16).saturating_sub(inner.height)
 }
 

@@ -68,8 +68,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The pane's frame: number and title in the top border, focus in the border's style.
-    pub fn block(&self, pane: Pane, extra: &str, detail: Detail) -> Block<'static> {
+    /// The pane's frame: number and title in the top border (cut with `…` to the pane's
+    /// `width`), focus in the border's style.
+    pub fn block(&self, pane: Pane, extra: &str, detail: Detail, width: u16) -> Block<'static> {
         let focused = self.app.focus == pane;
         let t = self.theme;
         let mut title = vec![
@@ -79,28 +80,31 @@ impl<'a> Ctx<'a> {
         if !extra.is_empty() {
             title.push(Span::styled(format!("{extra} "), t.muted()));
         }
-        let borders = if detail == Detail::Compact {
-            Borders::TOP
+        let (borders, room) = if detail == Detail::Compact {
+            (Borders::TOP, width)
         } else {
-            Borders::ALL
+            (Borders::ALL, width.saturating_sub(2))
         };
         Block::default()
             .borders(borders)
             .border_set(self.border_set())
             .border_style(t.border(focused))
-            .title(Line::from(title))
+            .title(fit_title(title, room))
     }
 
     /// The frame of a full-screen view (configuration, waiting now): focused, `title` in
-    /// the top border.
-    pub fn view_block(&self, title: String) -> Block<'static> {
+    /// the top border, cut with `…` to the view's `width`.
+    pub fn view_block(&self, title: String, width: u16) -> Block<'static> {
         Block::default()
             .borders(Borders::ALL)
             .border_set(self.border_set())
             .border_style(self.theme.border(true))
-            .title(Span::styled(
-                format!("{title} "),
-                self.theme.style(Role::Title),
+            .title(fit_title(
+                vec![Span::styled(
+                    format!("{title} "),
+                    self.theme.style(Role::Title),
+                )],
+                width.saturating_sub(2),
             ))
     }
 
@@ -471,6 +475,37 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
+/// A border's title cut to `room` columns with `…` as its last: ratatui cuts a title that
+/// does not fit without a sign, and a cut name or figure then reads as whole.
+pub fn fit_title(spans: Vec<Span<'static>>, room: u16) -> Line<'static> {
+    let room = room as usize;
+    let width = |s: &Span| s.content.chars().count();
+    if spans.iter().map(width).sum::<usize>() <= room {
+        return Line::from(spans);
+    }
+    let mut left = room.saturating_sub(1);
+    let mut out = Vec::new();
+    for s in spans {
+        if left == 0 {
+            break;
+        }
+        let n = width(&s);
+        if n <= left {
+            left -= n;
+            out.push(s);
+        } else {
+            let cut: String = s.content.chars().take(left).collect();
+            out.push(Span::styled(cut, s.style));
+            left = 0;
+        }
+    }
+    if room > 0 {
+        let style = out.last().map(|s| s.style).unwrap_or_default();
+        out.push(Span::styled("…", style));
+    }
+    Line::from(out)
+}
+
 /// A bordered overlay box, cleared underneath.
 pub fn overlay_block(frame: &mut Frame, r: Rect, cx: &Ctx, title: &str) -> Rect {
     frame.render_widget(Clear, r);
@@ -479,9 +514,12 @@ pub fn overlay_block(frame: &mut Frame, r: Rect, cx: &Ctx, title: &str) -> Rect 
         .border_set(cx.border_set())
         .border_style(cx.theme.border(true))
         .style(cx.theme.base())
-        .title(Span::styled(
-            format!(" {title} "),
-            cx.theme.style(Role::Title),
+        .title(fit_title(
+            vec![Span::styled(
+                format!(" {title} "),
+                cx.theme.style(Role::Title),
+            )],
+            r.width.saturating_sub(2),
         ));
     let inner = b.inner(r);
     frame.render_widget(b, r);
@@ -698,4 +736,34 @@ pub fn badge(cx: &Ctx, sev: dgscope_core::causes::Severity) -> (String, Style) {
     };
     let style = cx.theme.style(role);
     (format!("{:<4}", sev.as_str()), style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_title;
+    use ratatui::style::Style;
+    use ratatui::text::Span;
+
+    fn text(l: &ratatui::text::Line) -> String {
+        l.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn a_title_that_fits_is_left_whole_and_a_cut_one_ends_in_an_ellipsis() {
+        let spans = || {
+            vec![
+                Span::styled("3 ", Style::new().blue()),
+                Span::styled("causes ", Style::new().bold()),
+                Span::styled("(far sync prod_f) ", Style::new().dim()),
+            ]
+        };
+        assert_eq!(text(&fit_title(spans(), 27)), "3 causes (far sync prod_f) ");
+        let cut = fit_title(spans(), 20);
+        assert_eq!(text(&cut), "3 causes (far sync …");
+        assert_eq!(text(&cut).chars().count(), 20);
+        // The ellipsis takes the style of the text it ends.
+        assert_eq!(cut.spans.last().unwrap().style, Style::new().dim());
+        assert_eq!(text(&fit_title(spans(), 1)), "…");
+        assert_eq!(text(&fit_title(spans(), 0)), "");
+    }
 }

@@ -87,7 +87,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     } else {
         format!("(primary)  {state}")
     };
-    let block = cx.block(Pane::Throughput, &extra, detail);
+    let block = cx.block(Pane::Throughput, &extra, detail, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let t = cx.theme;

@@ -1,6 +1,7 @@
 //! Causes of standby lag: transport, apply, freshness, destination errors, an unreachable
 //! standby (seed 002, MAA).
 
+// Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::spec::{Chart, Kind, Reads, RuleSpec, Scope, BASE};
 use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
 use super::{ev, Draft, STANDBY_FRA_FULL};
@@ -9,6 +10,7 @@ use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::causes::whatif::Change;
+use dgscope_model::display::dur as fmt_lag;
 use dgscope_model::sample::names::event;
 use dgscope_model::sample::{Dest, DestStatus};
 
@@ -119,14 +121,6 @@ fn slope(
     let dt = last.0.secs_since(first.0);
     // Only a trend over most of the span counts ("for 30 s").
     (dt >= secs * 0.9).then(|| (last.1 - first.1) / dt)
-}
-
-fn fmt_lag(s: f64) -> String {
-    if s >= 60.0 {
-        format!("{} min {:02} s", (s / 60.0).floor(), (s % 60.0).round())
-    } else {
-        format!("{s:.0} s")
-    }
 }
 
 /// Transport lag gained per second over the last `secs` seconds.
@@ -519,7 +513,8 @@ pub fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             id: LAG_STALE,
             severity: Severity::Crit,
             title: format!(
-                "The standby's lag figures are stale: last data from the primary {age_s:.0} s before they were computed{}",
+                "The standby's lag figures are stale: last data from the primary {} before they were computed{}",
+                fmt_lag(age_s),
                 cause.as_ref().map(|c| format!(", {}", c.1)).unwrap_or_default()
             ),
             evidence: vec![ev(
@@ -781,8 +776,10 @@ pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             id: STANDBY_DOWN,
             severity: Severity::Crit,
             title: format!(
-                "The standby is unreachable: {} ({}) for {down_s:.0} s",
-                err.kind, err.message
+                "The standby is unreachable: {} ({}) for {}",
+                err.kind,
+                err.message,
+                fmt_lag(down_s)
             ),
             evidence: vec![ev(
                 &format!("standby connection: {}", err.message),

@@ -4,6 +4,7 @@
 //! *slow*; these explain *stopped*, *not shipping* and *not protected*, and are usually the
 //! root cause of the lag part 1 measures, so the findings they cause name them.
 
+// Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::spec::{state_hold_s, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
 use super::{ev, Draft};
 use crate::causes::context::{held_for, Context};
@@ -11,6 +12,7 @@ use crate::causes::finding::{Finding, Severity};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::metrics::Window;
+use dgscope_model::display::dur as fmt_lag;
 use dgscope_model::sample::{Dest, DgMessage, Sample};
 use std::sync::Arc;
 
@@ -174,25 +176,6 @@ fn redo_flowing(ctx: &Context) -> bool {
         .as_ref()
         .and_then(|d| d.redo_mb_s())
         .is_some_and(|r| r > 0.0)
-}
-
-fn fmt_lag(s: f64) -> String {
-    let s = s.max(0.0);
-    if s >= 86_400.0 {
-        let d = (s / 86_400.0).floor();
-        format!("{d:.0} d {:.0} h", ((s - d * 86_400.0) / 3600.0).floor())
-    } else if s >= 3600.0 {
-        let h = (s / 3600.0).floor();
-        format!("{h:.0} h {:02.0} min", ((s - h * 3600.0) / 60.0).floor())
-    } else if s >= 60.0 {
-        format!(
-            "{:.0} min {:02.0} s",
-            (s / 60.0).floor(),
-            (s % 60.0).floor()
-        )
-    } else {
-        format!("{s:.0} s")
-    }
 }
 
 fn text(metric: String, source: &str) -> crate::causes::finding::Evidence {

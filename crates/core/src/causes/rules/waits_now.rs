@@ -4,10 +4,12 @@
 //! second. Read from the primary's newest sample only when it has data: a failed newest
 //! sample makes the last good summary stale, and stale is never shown as now.
 
+// Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::ev;
 use super::spec::Reads;
 use crate::causes::context::Context;
 use crate::causes::finding::Evidence;
+use dgscope_model::display::dur as secs;
 use dgscope_model::sample::names::event;
 use dgscope_model::sample::WaitNow;
 
@@ -55,14 +57,6 @@ pub fn describe(w: &WaitNow) -> String {
         s.push_str(&format!(", blocker {b}"));
     }
     s
-}
-
-fn secs(s: f64) -> String {
-    if s >= 10.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s:.1} s")
-    }
 }
 
 /// One in-flight wait as evidence: its description, the longest wait in seconds.
