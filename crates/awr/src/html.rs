@@ -129,7 +129,8 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
     // Open tables, innermost last (a nested table is its own block).
     let mut stack: Vec<Table> = Vec::new();
     let mut row: Option<Vec<String>> = None;
-    let mut row_all_th = true;
+    // Which of the row's cells are `th` (a header row: `th` cells and empty `td`s only).
+    let mut row_th: Vec<bool> = Vec::new();
     let mut cell: Option<String> = None;
     let mut text = String::new();
     // The newest heading or paragraph names the next table (some are titled by a heading,
@@ -164,7 +165,7 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                     }
                     b"tr" if !stack.is_empty() => {
                         row = Some(Vec::new());
-                        row_all_th = true;
+                        row_th.clear();
                         cell = None;
                     }
                     b"td" | b"th" if !stack.is_empty() => {
@@ -173,11 +174,9 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                         }
                         if row.is_none() {
                             row = Some(Vec::new());
-                            row_all_th = true;
+                            row_th.clear();
                         }
-                        if name == b"td" {
-                            row_all_th = false;
-                        }
+                        row_th.push(name == b"th");
                         cell = Some(String::new());
                     }
                     b"br" if cell.is_some() => {
@@ -199,10 +198,10 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
                     }
                 }
                 b"tr" => {
-                    end_row(&mut stack, &mut row, &mut cell, row_all_th);
+                    end_row(&mut stack, &mut row, &mut cell, &row_th);
                 }
                 b"table" => {
-                    end_row(&mut stack, &mut row, &mut cell, row_all_th);
+                    end_row(&mut stack, &mut row, &mut cell, &row_th);
                     if let Some(t) = stack.pop() {
                         out.push(Block::Table(t));
                     }
@@ -225,7 +224,7 @@ pub(crate) fn blocks(src: &str) -> Vec<Block> {
             _ => {}
         }
     }
-    end_row(&mut stack, &mut row, &mut cell, row_all_th);
+    end_row(&mut stack, &mut row, &mut cell, &row_th);
     // Tables left open by a cut file still count.
     while let Some(t) = stack.pop() {
         out.push(Block::Table(t));
@@ -242,7 +241,7 @@ fn end_row(
     stack: &mut [Table],
     row: &mut Option<Vec<String>>,
     cell: &mut Option<String>,
-    all_th: bool,
+    th: &[bool],
 ) {
     let Some(mut r) = row.take() else { return };
     if let Some(c) = cell.take() {
@@ -252,7 +251,10 @@ fn end_row(
     if r.is_empty() {
         return;
     }
-    if all_th && t.rows.len() == t.header_rows {
+    let is_th = |i: usize| th.get(i).copied().unwrap_or(false);
+    let header =
+        (0..r.len()).any(is_th) && r.iter().enumerate().all(|(i, c)| is_th(i) || c.is_empty());
+    if header && t.rows.len() == t.header_rows {
         t.header_rows += 1;
     }
     t.rows.push(r);
@@ -275,6 +277,22 @@ mod tests {
         assert_eq!(t.header_rows, 1);
         assert_eq!(t.rows[1], vec!["1".to_string(), "x y".to_string()]);
         assert_eq!(b[2], Block::Text("after".into()));
+    }
+
+    #[test]
+    fn a_header_row_may_hold_empty_td_cells() {
+        // Global reports' two-level headers: empty `td`s beside a caption `th`.
+        let b = blocks(
+            "<h3>S</h3><table><tr><td>&#160;</td><th>per Second</th></tr>\
+             <tr><th>Statistic</th><th>Total</th></tr><tr><td>x</td><td>1</td></tr>\
+             <tr><td></td><th>not a header</th></tr></table>",
+        );
+        let Block::Table(t) = &b[1] else {
+            panic!("no table: {b:?}")
+        };
+        assert_eq!(t.header_rows, 2);
+        assert_eq!(t.col("Total"), Some(1));
+        assert_eq!(t.body().len(), 2);
     }
 
     #[test]

@@ -123,7 +123,7 @@ pub struct EventFigures {
     /// The average is only known to a whole printed millisecond (11g/12.1 tables without a
     /// finer total).
     pub rounded: bool,
-    /// Buckets `(exclusive upper bound µs, cumulative count)`, counts estimated from the
+    /// Buckets `(exclusive upper bound µs, count in the bucket)`, counts estimated from the
     /// printed percentages × waits.
     pub hist: Vec<(u64, u64)>,
 }

@@ -608,7 +608,6 @@ fn resolve(a: &EventAcc) -> Option<EventFigures> {
         _ => waits as f64,
     };
     let mut hist = Vec::new();
-    let mut cum: u64 = 0;
     for iv in merge(&a.intervals) {
         let n = iv
             .count
@@ -618,8 +617,9 @@ fn resolve(a: &EventAcc) -> Option<EventFigures> {
         if n == 0 {
             continue;
         }
-        cum += n;
-        hist.push((iv.hi, cum));
+        // Each bucket's own count (the Sample's counts are per bucket, cumulative over
+        // time only).
+        hist.push((iv.hi, n));
     }
     Some(EventFigures {
         waits,
@@ -747,19 +747,30 @@ fn os_global(tables: &[&Table], r: &mut AwrReport) {
         ) else {
             continue;
         };
+        // The Sum row; a report of one instance has none, its instance rows are summed.
+        let mut sum: Option<(f64, f64)> = None;
+        let mut instances = (0.0, 0.0, 0usize);
         for row in t.body() {
-            if row.first().map(|x| x.trim()) != Some("Sum") {
-                continue;
-            }
-            if let (Some(b), Some(i)) = (
+            let (Some(b), Some(i)) = (
                 row.get(bc).and_then(|x| cell::num(x)),
                 row.get(ic).and_then(|x| cell::num(x)),
-            ) {
-                // Seconds here; V$OSSTAT (and the Sample) count centiseconds.
-                r.os.insert("BUSY_TIME".into(), b.v * 100.0);
-                r.os.insert("IDLE_TIME".into(), i.v * 100.0);
-                return;
+            ) else {
+                continue;
+            };
+            match row.first().map(|x| x.trim()) {
+                Some("Sum") => sum = Some((b.v, i.v)),
+                Some(n) if n.parse::<u32>().is_ok() => {
+                    instances = (instances.0 + b.v, instances.1 + i.v, instances.2 + 1);
+                }
+                _ => {}
             }
+        }
+        let total = sum.or((instances.2 > 0).then_some((instances.0, instances.1)));
+        if let Some((b, i)) = total {
+            // Seconds here; V$OSSTAT (and the Sample) count centiseconds.
+            r.os.insert("BUSY_TIME".into(), b * 100.0);
+            r.os.insert("IDLE_TIME".into(), i * 100.0);
+            return;
         }
     }
     r.warnings
