@@ -188,3 +188,34 @@ fn a_browser_resaved_report_reads_the_same() {
     near(&v["metrics"]["log_file_parallel_write_ms"], 0.47628, 1e-6);
     near(&v["metrics"]["redo_write_kb"], 25.6, 1e-6);
 }
+
+#[test]
+fn a_statspack_report_reads_back_every_figure() {
+    let v = json(&crate::common::awr_writer::statspack());
+    assert_eq!(v["kind"], "statspack");
+    let id = &v["identity"];
+    assert_eq!(id["dbid"], 1066102538u64);
+    assert_eq!(id["instance"], "quiet1");
+    assert_eq!(id["release"], "11.2.0.4.0");
+    assert_eq!(id["rac"], false);
+    assert_eq!(id["host"], "dbhost02");
+    assert_eq!(id["cpus"], 12);
+    let w = &v["window"];
+    assert_eq!(w["begin_snap"], 6693);
+    assert_eq!(w["end_snap"], 6723);
+    near(&w["elapsed_s"], 86_400.0, 1e-6);
+    near(&w["db_time_s"], 618.0, 1e-6);
+    let m = &v["metrics"];
+    // Printed averages are 0 ms: total ÷ waits, and said to be rounded.
+    near(&m["log_file_sync_ms"], 6.0 / 27.0, 1e-6);
+    near(&m["log_file_parallel_write_ms"], 10.0 / 60.0, 1e-6);
+    assert_eq!(
+        v["rounded"],
+        serde_json::json!(["log file sync", "log file parallel write"])
+    );
+    near(&m["user_commits_s"], 0.6, 1e-6);
+    near(&m["redo_writes_s"], 60_000.0 / 86_400.0, 1e-6);
+    near(&m["redo_write_kb"], 16.0, 1e-6);
+    near(&m["log_switches_h"], 2.0, 1e-6);
+    near(&m["host_cpu_busy_pct"], 1.5e8 / 1.035e8, 1e-6);
+}

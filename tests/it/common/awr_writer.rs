@@ -471,3 +471,77 @@ fn table(h: &mut String, title: Option<&str>, cols: &[&str], rows: &[Vec<&str>])
     h.push_str("<table border=\"0\" width=\"600\" class=\"tdiff\">\n");
     rows_html(h, cols, rows);
 }
+
+/// A Statspack text report (11.2 `spreport.lst`) of a quiet day: averages printed as whole
+/// milliseconds (0 ms), so only total ÷ waits tells them; CRLF line ends as such files often
+/// have, and a page break that continues a table without its header.
+pub fn statspack() -> String {
+    let mut s = String::new();
+    let wait_row = |name: &str, waits: &str, total: &str, avg: &str| {
+        format!(
+            "{name:<28} {waits:>12} {:>4} {total:>10} {avg:>6} {:>8} {:>6}\n",
+            "0", "0.5", "1.1"
+        )
+    };
+    let wait_header = "                                                             Avg          %Total\n\
+                       \x20                                         %Tim Total Wait   wait    Waits   Call\n\
+                       Event                               Waits  out   Time (s)   (ms)     /txn   Time\n\
+                       ---------------------------- ------------ ---- ---------- ------ -------- ------\n";
+    let stat_row =
+        |name: &str, total: &str| format!("{name:<33} {total:>18} {:>14} {:>12}\n", "0.7", "1.2");
+    let title = |t: &str| format!("{t}  DB/Inst: QUIET/quiet1  Snaps: 6693-6723\n");
+    s.push_str("STATSPACK report for\n\n");
+    s.push_str("Database    DB Id    Instance     Inst Num  Startup Time   Release     RAC\n");
+    s.push_str("~~~~~~~~ ----------- ------------ -------- --------------- ----------- ---\n");
+    s.push_str("          1066102538 quiet1              1 15-Sep-15 08:45 11.2.0.4.0  NO\n\n");
+    s.push_str("Host Name             Platform                CPUs Cores Sockets   Memory (G)\n");
+    s.push_str("~~~~ ---------------- ---------------------- ----- ----- ------- ------------\n");
+    s.push_str("     dbhost02         Linux x86 64-bit          12     6       1         31.3\n\n");
+    s.push_str("Snapshot       Snap Id     Snap Time      Sessions Curs/Sess Comment\n");
+    s.push_str("~~~~~~~~    ---------- ------------------ -------- --------- ------------------\n");
+    s.push_str("Begin Snap:       6693 31-Jan-16 00:00:00      153       5.5\n");
+    s.push_str("  End Snap:       6723 01-Feb-16 00:00:00      153       5.5\n");
+    s.push_str("   Elapsed:   1,440.00 (mins) Av Act Sess:       0.0\n");
+    s.push_str("   DB time:      10.30 (mins)      DB CPU:      19.78 (mins)\n\n");
+    s.push_str(&title("Foreground Wait Events"));
+    s.push_str("-> Only events with Total Wait Time (s) >= .001 are shown\n\n");
+    s.push_str(wait_header);
+    s.push_str(&wait_row("log file sync", "27,000", "6", "0"));
+    s.push_str("          -------------------------------------------------------------\n\n");
+    s.push_str(&title("Background Wait Events"));
+    s.push_str("-> ordered by Total Wait Time desc, Waits desc (idle events last)\n\n");
+    s.push_str(wait_header);
+    s.push_str(&wait_row(
+        "control file parallel write",
+        "74,258",
+        "24",
+        "0",
+    ));
+    // A page break: the rows go on without the header.
+    s.push_str("\n\x0c\n");
+    s.push_str(&wait_row("log file parallel write", "60,000", "10", "0"));
+    s.push_str("          -------------------------------------------------------------\n\n");
+    s.push_str(&title("Instance Activity Stats"));
+    s.push_str(
+        "\nStatistic                                      Total     per Second    per Trans\n",
+    );
+    s.push_str(
+        "--------------------------------- ------------------ -------------- ------------\n",
+    );
+    s.push_str(&stat_row("redo size", "983,040,000"));
+    s.push_str(&stat_row("redo writes", "60,000"));
+    s.push_str(&stat_row("user commits", "51,840"));
+    s.push_str(&stat_row("user rollbacks", "0"));
+    s.push_str(&title("Instance Activity Stats"));
+    s.push_str("-> Statistics identified by '(derived)' come from sources other than SYSSTAT\n\n");
+    s.push_str("Statistic                                      Total  per Hour\n");
+    s.push_str("--------------------------------- ------------------ ---------\n");
+    s.push_str("log switches (derived)                            48      2.00\n\n");
+    s.push_str(&title("OS Statistics"));
+    s.push_str("\nStatistic                                  Total\n");
+    s.push_str("------------------------- ----------------------\n");
+    s.push_str("BUSY_TIME                              1,500,000\n");
+    s.push_str("IDLE_TIME                            102,000,000\n");
+    s.push_str("NUM_CPUS                                      12\n");
+    s.replace('\n', "\r\n")
+}
