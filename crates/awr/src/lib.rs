@@ -29,10 +29,15 @@ pub enum AwrError {
     },
     #[error("{path} is {size} bytes, more than the {max} an AWR report may have")]
     TooLarge { path: String, size: u64, max: u64 },
+    #[error("cannot decompress {path} (gzip): {source}")]
+    Gzip {
+        path: String,
+        source: std::io::Error,
+    },
     /// Not an AWR report: what was looked for and not found.
     #[error("not an AWR report: {0}")]
     NotAReport(String),
-    /// A report kind this version does not read yet (AWR text reports, gzip).
+    /// A report kind this version does not read yet (AWR text reports).
     #[error("not read yet: {0}")]
     Unsupported(String),
 }
@@ -150,7 +155,7 @@ pub struct AwrReport {
     pub warnings: Vec<String>,
 }
 
-/// Reads an AWR report file (HTML; a `.gz` is refused with a clear message for now).
+/// Reads an AWR (HTML) or Statspack (text) report file, gzip'd or not.
 pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
     let shown = path.display().to_string();
     let io = |source| AwrError::Io {
@@ -165,13 +170,41 @@ pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
             max: MAX_REPORT_BYTES,
         });
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let mut bytes = std::fs::read(path).map_err(io)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Err(AwrError::Unsupported(
-            "gzip-compressed reports (gunzip it first)".into(),
-        ));
+        bytes = gunzip(&bytes, MAX_REPORT_BYTES).map_err(|e| match e {
+            Gunzip::TooLarge => AwrError::TooLarge {
+                path: shown.clone(),
+                size: MAX_REPORT_BYTES + 1,
+                max: MAX_REPORT_BYTES,
+            },
+            Gunzip::Io(source) => AwrError::Gzip {
+                path: shown.clone(),
+                source,
+            },
+        })?;
     }
     read_str(&String::from_utf8_lossy(&bytes))
+}
+
+enum Gunzip {
+    TooLarge,
+    Io(std::io::Error),
+}
+
+/// Decompresses a gzip file (all its members), refusing more than `max` bytes of output: a
+/// small file must not unpack into memory without bound.
+fn gunzip(bytes: &[u8], max: u64) -> Result<Vec<u8>, Gunzip> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(max + 1)
+        .read_to_end(&mut out)
+        .map_err(Gunzip::Io)?;
+    if out.len() as u64 > max {
+        return Err(Gunzip::TooLarge);
+    }
+    Ok(out)
 }
 
 /// Reads an AWR report from its text.
@@ -309,5 +342,44 @@ impl AwrReport {
             host: id.host.as_deref().map(Name::from),
             ..DbInfo::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const MINI: &str = "<html><body><h1>WORKLOAD REPOSITORY report for</h1>\
+        <table><tr><th>DB Name</th><th>DB Id</th><th>Release</th><th>RAC</th></tr>\
+        <tr><td>T</td><td>1</td><td>19.0.0.0.0</td><td>NO</td></tr></table>\
+        <table><tr><th></th><th>Snap Id</th><th>Snap Time</th></tr>\
+        <tr><td>Begin Snap:</td><td>5</td><td>01-Jan-24 00:00:00</td></tr>\
+        <tr><td>End Snap:</td><td>6</td><td>01-Jan-24 01:00:00</td></tr>\
+        <tr><td>Elapsed:</td><td></td><td>60.00 (mins)</td></tr></table></body></html>";
+
+    #[test]
+    fn a_gzip_report_reads_as_the_plain_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("awrrpt_1_5_6.html.gz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(MINI.as_bytes()).unwrap();
+        std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        let r = read_file(&path).unwrap();
+        assert_eq!(r, read_str(MINI).unwrap());
+        assert_eq!(r.window.begin_snap, Some(5));
+        assert_eq!(r.window.secs(), Some(3600.0));
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_refused_and_a_broken_one_is_an_error() {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&[b' '; 4096]).unwrap();
+        let packed = gz.finish().unwrap();
+        assert!(matches!(gunzip(&packed, 1000), Err(Gunzip::TooLarge)));
+        assert!(matches!(
+            gunzip(&packed[..packed.len() / 2], 1 << 20),
+            Err(Gunzip::Io(_))
+        ));
     }
 }
