@@ -148,6 +148,10 @@ fn text_and_markdown_show_the_window_and_the_commit_path() {
     assert!(text.contains("1200 – 1201"), "{text}");
     assert!(text.contains("log file parallel write ms"), "{text}");
     assert!(text.contains("0.476"), "{text}");
+    assert!(
+        text.contains("log file parallel write (72000 waits): < 256 us 10.0 %, < 512 us 40.0 %, < 1 ms 45.0 %, < 2 ms 5.0 %"),
+        "{text}"
+    );
     let (code, md, _) = run(&html, "markdown");
     assert_eq!(code, 0);
     assert!(md.contains("## Commit path"), "{md}");

@@ -402,6 +402,30 @@ impl AwrOutput {
                 rounded.join(", ")
             ));
         }
+        let hists: Vec<(&str, &dgscope_awr::EventFigures)> = self
+            .path_events()
+            .into_iter()
+            .filter_map(|e| r.events.get(e).map(|f| (e, f)))
+            .filter(|(_, f)| !f.hist.is_empty())
+            .collect();
+        if !hists.is_empty() {
+            h(
+                &mut out,
+                "Histograms (estimated from the report's percentages)",
+            );
+            for (e, f) in hists {
+                let total: u64 = f.hist.iter().map(|b| b.1).sum();
+                let buckets: Vec<String> = f
+                    .hist
+                    .iter()
+                    .map(|(ub, n)| {
+                        let share = *n as f64 * 100.0 / total.max(1) as f64;
+                        format!("{} {share:.1} %", bucket_label(*ub))
+                    })
+                    .collect();
+                out.push_str(&format!("{e} ({total} waits): {}\n", buckets.join(", ")));
+            }
+        }
         h(&mut out, "Findings");
         if self.findings().is_empty() {
             out.push_str("none\n");
@@ -426,6 +450,24 @@ impl AwrOutput {
         }
         out
     }
+}
+
+/// A bucket as Oracle labels it: `< 512 us`, `< 8 ms` (2^k µs bounds read as ms from 1024
+/// µs on, as the report prints them), `≥ 2 s` for the open last bucket.
+fn bucket_label(upper_us: u64) -> String {
+    if upper_us >= dgscope_core::metrics::histogram::OPEN_BOUND_US {
+        return "open".into();
+    }
+    if upper_us < 1000 {
+        return format!("< {upper_us} us");
+    }
+    // 1024-based bounds (µs histograms) and 1000-based ones (ms histograms) alike.
+    let ms = if upper_us.is_multiple_of(1024) {
+        upper_us / 1024
+    } else {
+        upper_us / 1000
+    };
+    format!("< {ms} ms")
 }
 
 fn table(markdown: bool, header: &[&str], rows: &[Vec<String>]) -> String {
