@@ -383,6 +383,21 @@ Example:\n  dgscope report impact incident.jsonl --baseline 0s..15m --compare 20
     /// before/after, impact vs the baseline mark, each finding's evidence, SQL and advice
     #[command(after_help = "Example:\n  dgscope report incident incident.jsonl -o incident.md")]
     Incident(IncidentArgs),
+    /// An AWR report (HTML instance, RAC instance, global or PDB report) or a Statspack
+    /// report judged as a window: identity, snapshots, the commit path figures and the
+    /// findings with evidence
+    #[command(after_help = "Example:\n  dgscope report awr awrrpt_1_812_813.html --format json")]
+    Awr(AwrArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AwrArgs {
+    /// AWR report (.html) as written by awrrpt.sql, awrgrpt.sql or a browser's "save as", or
+    /// a Statspack report (spreport.lst)
+    pub file: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 use super::{print_untrusted as print, Failure};
 use crate::cli::ReportCommand;
 use crate::output;
-use crate::report::{histogram, impact, incident};
+use crate::report::{awr, histogram, impact, incident};
 use crate::sample::Slot;
 use std::process::ExitCode;
 
@@ -15,6 +15,11 @@ fn warn(warnings: &[String]) {
 
 pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
     match cmd {
+        ReportCommand::Awr(a) => {
+            let r = awr::awr(&a.file).map_err(Failure::bad_input)?;
+            warn(&r.report.warnings);
+            print(&r.render(a.format))?;
+        }
         ReportCommand::Impact(a) => {
             let r = impact::impact(&a.file, &a.baseline, &a.compare).map_err(Failure::bad_input)?;
             warn(&r.warnings);

@@ -1,8 +1,8 @@
 //! Every JSON output carries its `schema` and validates against its file under
 //! docs/schema/: `check` for every twin scenario and a recording, `report impact` and
-//! `report histogram` on the committed fixtures. The validator is small and covers exactly
-//! the JSON Schema (2020-12) keywords those files use; a schema using any other keyword
-//! fails here rather than being half-checked.
+//! `report histogram` on the committed fixtures, `report awr` on reports the tests write.
+//! The validator is small and covers exactly the JSON Schema (2020-12) keywords those files
+//! use; a schema using any other keyword fails here rather than being half-checked.
 
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -374,6 +374,25 @@ fn report_histogram_json_matches_its_schema() {
         ]);
         assert_eq!(v["schema"], "dgscope.report.histogram/1");
         assert_valid(&s, &v, &format!("report histogram {fixture} {event}"));
+    }
+}
+
+#[test]
+fn report_awr_json_matches_its_schema() {
+    let s = schema("report-awr.json");
+    let dir = tempfile::tempdir().unwrap();
+    let mut thin = crate::common::awr_writer::AwrFixture::v19();
+    thin.omit = vec!["Background Wait Events", "Operating System Statistics"];
+    for (name, f) in [
+        ("v19", crate::common::awr_writer::AwrFixture::v19()),
+        ("v112", crate::common::awr_writer::AwrFixture::v112()),
+        ("thin", thin),
+    ] {
+        let path = dir.path().join(format!("{name}.html"));
+        std::fs::write(&path, f.render()).unwrap();
+        let v = dgscope_json(&["report", "awr", path.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(v["schema"], "dgscope.report.awr/1");
+        assert_valid(&s, &v, &format!("report awr {name}"));
     }
 }
 

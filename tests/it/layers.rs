@@ -50,6 +50,12 @@ const CRATES: &[Crate] = &[
         layers: &[],
     },
     Crate {
+        name: "dgscope-awr",
+        dir: "crates/awr",
+        level: 1,
+        layers: &[],
+    },
+    Crate {
         name: "dgscope-core",
         dir: "crates/core",
         level: 2,

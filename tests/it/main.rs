@@ -70,6 +70,7 @@ mod pty_waits;
 mod readme;
 mod recording_slow_parts;
 mod recording_zstd;
+mod report_awr;
 mod report_cli;
 mod serve_cli;
 mod serve_http;

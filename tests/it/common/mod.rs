@@ -2,6 +2,7 @@
 //! hand-built findings, app, screen and PTY helpers); the functions here run the Oracle
 //! collector on a fake driver in virtual time.
 
+pub mod awr_writer;
 pub mod findings;
 pub mod pty;
 pub mod screen;

@@ -1,5 +1,6 @@
 //! Reports: the last stage of the headless pipeline (text, JSON, Markdown).
 
+pub mod awr;
 pub mod check;
 pub mod format;
 pub mod histogram;

@@ -1,0 +1,385 @@
+//! dgscope's fourth source: AWR and Statspack reports. A report is a window of cumulative counters between
+//! two snapshots; [`read_file`] reads its figures ([`AwrReport`]) and [`AwrReport::samples`]
+//! turns them into one pair of [`Sample`]s — at the begin snapshot with every counter at 0,
+//! at the end snapshot with the report's totals — so the metrics and causes run on a report
+//! exactly as on a recording. What a report cannot know stays absent, never zero.
+
+mod cell;
+mod html;
+mod read;
+mod text;
+
+use dgscope_model::sample::{Bucket, DbInfo, Event, LogSwitch, Name, Role, Sample, Slot};
+use dgscope_model::timestamp::Timestamp;
+use dgscope_model::units::Micros;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Reports larger than this are refused before reading (a global report of many instances
+/// over days is a few MB).
+pub const MAX_REPORT_BYTES: u64 = 64 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AwrError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is {size} bytes, more than the {max} an AWR report may have")]
+    TooLarge { path: String, size: u64, max: u64 },
+    #[error("cannot decompress {path} (gzip): {source}")]
+    Gzip {
+        path: String,
+        source: std::io::Error,
+    },
+    /// Not an AWR report: what was looked for and not found.
+    #[error("not an AWR report: {0}")]
+    NotAReport(String),
+    /// A report kind this version does not read yet (AWR text reports).
+    #[error("not read yet: {0}")]
+    Unsupported(String),
+}
+
+/// Which layout the report was written in (the JSON's `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An instance report (`awrrpt`, HTML), of a single instance or of one RAC instance.
+    Html,
+    /// A RAC global report (`awrgrpt`, HTML): the cluster rows.
+    GlobalHtml,
+    /// A PDB-level report (12.2+): no background events.
+    PdbHtml,
+    /// A Statspack text report (`spreport.lst`).
+    Statspack,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Html => "awr-html",
+            Kind::GlobalHtml => "awr-global-html",
+            Kind::PdbHtml => "awr-pdb-html",
+            Kind::Statspack => "statspack",
+        }
+    }
+}
+
+/// Who the report is about. Blank cells stay `None`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Identity {
+    pub db_name: Option<String>,
+    pub dbid: Option<u64>,
+    pub unique_name: Option<String>,
+    pub role: Option<String>,
+    pub instance: Option<String>,
+    pub inst_num: Option<u32>,
+    pub release: Option<String>,
+    pub rac: Option<bool>,
+    pub cdb: Option<bool>,
+    pub host: Option<String>,
+    pub platform: Option<String>,
+    pub cpus: Option<u32>,
+    pub cores: Option<u32>,
+    /// Instance startup, ms since the epoch (the report's clock read as UTC).
+    pub startup_ms: Option<i64>,
+    /// How many instances' figures the report holds (1 for an instance report).
+    pub instances: u32,
+}
+
+/// The snapshot interval.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Window {
+    pub begin_snap: Option<u64>,
+    pub end_snap: Option<u64>,
+    /// Snapshot times, ms since the epoch (the report's clock read as UTC).
+    pub begin_ms: Option<i64>,
+    pub end_ms: Option<i64>,
+    /// As printed (minutes × 60).
+    pub elapsed_s: Option<f64>,
+    pub db_time_s: Option<f64>,
+}
+
+impl Window {
+    /// The window's length in seconds: the printed elapsed minutes (to 0.6 s; global
+    /// reports print snapshot times to the minute only), else the snapshot times' difference.
+    pub fn secs(&self) -> Option<f64> {
+        self.elapsed_s
+            .filter(|s| *s > 0.0)
+            .or(match (self.begin_ms, self.end_ms) {
+                (Some(b), Some(e)) if e > b => Some((e - b) as f64 / 1000.0),
+                _ => None,
+            })
+    }
+}
+
+/// One wait event over the window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventFigures {
+    /// Foreground + background waits and µs.
+    pub waits: u64,
+    pub us: u64,
+    /// The foreground part, when a foreground table lists the event.
+    pub waits_fg: Option<u64>,
+    pub us_fg: Option<u64>,
+    /// Whether a wait table gave its time (an event seen in the histograms only has none).
+    pub timed: bool,
+    /// The average is only known to a whole printed millisecond (11g/12.1 tables without a
+    /// finer total).
+    pub rounded: bool,
+    /// Buckets `(exclusive upper bound µs, count in the bucket)`, counts estimated from the
+    /// printed percentages × waits.
+    pub hist: Vec<(u64, u64)>,
+}
+
+/// Everything read from one report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AwrReport {
+    pub kind: Kind,
+    pub identity: Identity,
+    pub window: Window,
+    pub events: BTreeMap<String, EventFigures>,
+    /// Statistics' totals over the window (Instance Activity Stats), names as Oracle spells
+    /// them.
+    pub stats: BTreeMap<String, f64>,
+    /// OS statistics over the window (BUSY_TIME, IDLE_TIME in centiseconds; NUM_CPUS).
+    pub os: BTreeMap<String, f64>,
+    pub load_begin: Option<f64>,
+    pub load_end: Option<f64>,
+    /// Log switches in the window (Thread Activity's `log switches (derived)`).
+    pub log_switches: Option<f64>,
+    /// Some histogram counts were estimated from percentages.
+    pub histogram_estimated: bool,
+    /// Sections missing or unreadable: the rest of the report is used.
+    pub warnings: Vec<String>,
+}
+
+/// Reads an AWR (HTML) or Statspack (text) report file, gzip'd or not.
+pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
+    let shown = path.display().to_string();
+    let io = |source| AwrError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > MAX_REPORT_BYTES {
+        return Err(AwrError::TooLarge {
+            path: shown,
+            size,
+            max: MAX_REPORT_BYTES,
+        });
+    }
+    let mut bytes = std::fs::read(path).map_err(io)?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        bytes = gunzip(&bytes, MAX_REPORT_BYTES).map_err(|e| match e {
+            Gunzip::TooLarge => AwrError::TooLarge {
+                path: shown.clone(),
+                size: MAX_REPORT_BYTES + 1,
+                max: MAX_REPORT_BYTES,
+            },
+            Gunzip::Io(source) => AwrError::Gzip {
+                path: shown.clone(),
+                source,
+            },
+        })?;
+    }
+    read_str(&String::from_utf8_lossy(&bytes))
+}
+
+enum Gunzip {
+    TooLarge,
+    Io(std::io::Error),
+}
+
+/// Decompresses a gzip file (all its members), refusing more than `max` bytes of output: a
+/// small file must not unpack into memory without bound.
+fn gunzip(bytes: &[u8], max: u64) -> Result<Vec<u8>, Gunzip> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(max + 1)
+        .read_to_end(&mut out)
+        .map_err(Gunzip::Io)?;
+    if out.len() as u64 > max {
+        return Err(Gunzip::TooLarge);
+    }
+    Ok(out)
+}
+
+/// Reads an AWR report from its text.
+pub fn read_str(src: &str) -> Result<AwrReport, AwrError> {
+    let lower_head: String = src
+        .chars()
+        .take(200_000)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if lower_head.contains("statspack report for") && !lower_head.contains("<table") {
+        return read::read(&text::blocks(src));
+    }
+    if !lower_head.contains("<table") {
+        if lower_head.contains("workload repository") {
+            return Err(AwrError::Unsupported(
+                "AWR text reports (use the HTML report)".into(),
+            ));
+        }
+        return Err(AwrError::NotAReport(
+            "no HTML tables and no \"WORKLOAD REPOSITORY report\" title".into(),
+        ));
+    }
+    read::read(&html::blocks(src))
+}
+
+impl AwrReport {
+    /// The report as samples of the `primary` slot: the begin snapshot with every counter at
+    /// 0, the end snapshot with the report's totals. `None` when the window's times are
+    /// unknown.
+    pub fn samples(&self) -> Option<[Sample; 2]> {
+        let secs = self.window.secs()?;
+        let begin_ms = self.window.begin_ms.or_else(|| {
+            self.window
+                .end_ms
+                .map(|e| e - (secs * 1000.0).round() as i64)
+        })?;
+        let begin = Timestamp::from_millis(begin_ms);
+        let end = begin.add_millis((secs * 1000.0).round() as i64);
+        let mut a = Sample::new(begin, Slot::primary());
+        let mut b = Sample::new(end, Slot::primary());
+        let db = self.db_info();
+        a.db = Some(db.clone());
+        b.db = Some(db);
+        a.cdb = self.identity.cdb;
+        b.cdb = self.identity.cdb;
+        // An event seen only in the histograms has waits but no time: it is left out rather
+        // than given a time of 0 (its average would read as 0 ms).
+        for (name, e) in self.events.iter().filter(|(_, e)| e.timed) {
+            let name = Name::from(name.as_str());
+            a.events.insert(
+                name.clone(),
+                Event {
+                    waits: 0,
+                    us: Micros(0),
+                    hist: Vec::new(),
+                    waits_fg: e.waits_fg.map(|_| 0),
+                    us_fg: e.us_fg.map(|_| Micros(0)),
+                },
+            );
+            b.events.insert(
+                name,
+                Event {
+                    waits: e.waits,
+                    us: Micros(e.us),
+                    hist: e
+                        .hist
+                        .iter()
+                        .map(|(ub, n)| Bucket(Micros(*ub), *n))
+                        .collect(),
+                    waits_fg: e.waits_fg,
+                    us_fg: e.us_fg.map(Micros),
+                },
+            );
+        }
+        for (name, v) in &self.stats {
+            if *v < 0.0 || !v.is_finite() {
+                continue;
+            }
+            a.stats.insert(Name::from(name.as_str()), 0);
+            b.stats.insert(Name::from(name.as_str()), v.round() as u64);
+        }
+        for (name, v) in &self.os {
+            // Counters start at 0; the CPU count is a gauge, the same at both ends.
+            let start = if name == "NUM_CPUS" { *v } else { 0.0 };
+            a.os.insert(Name::from(name.as_str()), start);
+            b.os.insert(Name::from(name.as_str()), *v);
+        }
+        if let Some(l) = self.load_begin {
+            a.os.insert(Name::from("LOAD"), l);
+        }
+        if let Some(l) = self.load_end {
+            b.os.insert(Name::from("LOAD"), l);
+        }
+        if let Some(n) = self.log_switches {
+            b.switches = Some(Arc::new(self.switch_history(end, secs, n)));
+        }
+        Some([a, b])
+    }
+
+    /// The report gives the number of switches, not their times: they are laid out at the
+    /// window's average pace, ending at the end snapshot, over the hour the switch rules read
+    /// (so the rules see the report's switches per hour).
+    fn switch_history(&self, end: Timestamp, secs: f64, n: f64) -> Vec<LogSwitch> {
+        let thread = self.identity.inst_num.unwrap_or(1);
+        if n <= 0.0 || secs <= 0.0 {
+            return Vec::new();
+        }
+        let spacing_ms = secs * 1000.0 / n;
+        let mut out = Vec::new();
+        let mut i = 0u64;
+        // At most one switch a second (a bound for absurd figures).
+        while (i as f64) * spacing_ms < 3_600_000.0 && i < 3600 {
+            let t = end.add_millis(-((i as f64 * spacing_ms).round() as i64));
+            out.push(LogSwitch {
+                thread,
+                sequence: i,
+                time: t,
+            });
+            i += 1;
+        }
+        out.reverse();
+        for (k, s) in out.iter_mut().enumerate() {
+            s.sequence = k as u64 + 1;
+        }
+        out
+    }
+
+    fn db_info(&self) -> DbInfo {
+        let id = &self.identity;
+        DbInfo {
+            name: id.db_name.as_deref().map(Name::from),
+            role: Some(id.role.as_deref().map(Role::from).unwrap_or(Role::Primary)),
+            version: id.release.as_deref().map(Name::from),
+            startup: id.startup_ms.map(Timestamp::from_millis),
+            host: id.host.as_deref().map(Name::from),
+            ..DbInfo::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const MINI: &str = "<html><body><h1>WORKLOAD REPOSITORY report for</h1>\
+        <table><tr><th>DB Name</th><th>DB Id</th><th>Release</th><th>RAC</th></tr>\
+        <tr><td>T</td><td>1</td><td>19.0.0.0.0</td><td>NO</td></tr></table>\
+        <table><tr><th></th><th>Snap Id</th><th>Snap Time</th></tr>\
+        <tr><td>Begin Snap:</td><td>5</td><td>01-Jan-24 00:00:00</td></tr>\
+        <tr><td>End Snap:</td><td>6</td><td>01-Jan-24 01:00:00</td></tr>\
+        <tr><td>Elapsed:</td><td></td><td>60.00 (mins)</td></tr></table></body></html>";
+
+    #[test]
+    fn a_gzip_report_reads_as_the_plain_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("awrrpt_1_5_6.html.gz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(MINI.as_bytes()).unwrap();
+        std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        let r = read_file(&path).unwrap();
+        assert_eq!(r, read_str(MINI).unwrap());
+        assert_eq!(r.window.begin_snap, Some(5));
+        assert_eq!(r.window.secs(), Some(3600.0));
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_refused_and_a_broken_one_is_an_error() {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&[b' '; 4096]).unwrap();
+        let packed = gz.finish().unwrap();
+        assert!(matches!(gunzip(&packed, 1000), Err(Gunzip::TooLarge)));
+        assert!(matches!(
+            gunzip(&packed[..packed.len() / 2], 1 << 20),
+            Err(Gunzip::Io(_))
+        ));
+    }
+}

@@ -1,0 +1,547 @@
+//! Writes AWR instance reports (HTML) with given figures, in the layouts the reader must
+//! know: 19c (units in every time cell, µs histograms with their detail tables) and 11.2
+//! (whole-millisecond averages, a millisecond histogram). Only the sections `report awr`
+//! reads are written, each as awrrpt.sql lays it out: an `h3` title, then a table whose
+//! first row(s) hold `th` header cells.
+
+#![allow(dead_code)]
+
+use std::fmt::Write;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    V19,
+    V112,
+}
+
+/// A wait event row as printed: waits, total time in seconds, average with its unit (19c:
+/// `2.67ms`, `476.28us`; 11.2: whole milliseconds `76`).
+#[derive(Debug, Clone)]
+pub struct Ev {
+    pub name: &'static str,
+    pub waits: &'static str,
+    pub total_s: &'static str,
+    pub avg: &'static str,
+}
+
+pub fn ev(name: &'static str, waits: &'static str, total_s: &'static str, avg: &'static str) -> Ev {
+    Ev {
+        name,
+        waits,
+        total_s,
+        avg,
+    }
+}
+
+/// One histogram table: its title, the header of its count column, the bucket labels and
+/// the rows (event, count, one percentage per label, "" for none).
+#[derive(Debug, Clone)]
+pub struct HistTable {
+    pub title: &'static str,
+    pub count_header: &'static str,
+    pub labels: Vec<&'static str>,
+    pub rows: Vec<(&'static str, &'static str, Vec<&'static str>)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AwrFixture {
+    pub layout: Layout,
+    pub db_name: &'static str,
+    pub dbid: &'static str,
+    pub instance: &'static str,
+    pub inst_num: &'static str,
+    pub release: &'static str,
+    pub rac: &'static str,
+    pub cdb: &'static str,
+    pub host: &'static str,
+    pub cpus: &'static str,
+    pub begin_snap: &'static str,
+    pub end_snap: &'static str,
+    pub begin_time: &'static str,
+    pub end_time: &'static str,
+    pub elapsed_min: &'static str,
+    pub db_time_min: &'static str,
+    pub load: (&'static str, &'static str),
+    pub top_fg: Vec<Ev>,
+    pub fg: Vec<Ev>,
+    pub bg: Vec<Ev>,
+    pub stats: Vec<(&'static str, &'static str)>,
+    pub os: Vec<(&'static str, &'static str)>,
+    pub switches: Option<&'static str>,
+    pub hists: Vec<HistTable>,
+    /// Sections left out, by title (a report cut short, a section a release lacks).
+    pub omit: Vec<&'static str>,
+}
+
+const STYLE: &str = "body.awr {font:bold 10pt Arial,Helvetica,sans-serif;}\n\
+h3.awr {font:bold 16pt Arial;color:#336699;}\n\
+th.awrbg {font:bold 8pt Arial;color:White;background:#0066CC;}\n\
+td.awrc {font:8pt Arial;background:#FFFFCC;}\n\
+td.awrnc {font:8pt Arial;background:White;}\n";
+
+impl AwrFixture {
+    /// A 19c single-instance report of an hour with the given commit path.
+    pub fn v19() -> Self {
+        AwrFixture {
+            layout: Layout::V19,
+            db_name: "TESTDB",
+            dbid: "1234567890",
+            instance: "testdb1",
+            inst_num: "1",
+            release: "19.0.0.0.0",
+            rac: "YES",
+            cdb: "NO",
+            host: "dbhost01",
+            cpus: "16",
+            begin_snap: "1200",
+            end_snap: "1201",
+            begin_time: "17-Feb-23 08:00:05",
+            end_time: "17-Feb-23 09:00:05",
+            elapsed_min: "60.00",
+            db_time_min: "120.50",
+            load: ("1.20", "2.40"),
+            top_fg: vec![ev("log file sync", "36,000", "96.1", "2.67ms")],
+            fg: vec![ev("log file sync", "36,000", "96", "2.67ms")],
+            bg: vec![
+                ev("log file parallel write", "72,000", "34", "476.28us"),
+                ev("SYNC Remote Write", "72,000", "58", "805.50us"),
+                ev("log file sync", "100", "0", "1.00ms"),
+            ],
+            stats: vec![
+                ("user commits", "36,000"),
+                ("user rollbacks", "3,600"),
+                ("redo size", "1,887,436,800"),
+                ("redo writes", "72,000"),
+            ],
+            os: vec![
+                ("BUSY_TIME", "36,000"),
+                ("IDLE_TIME", "324,000"),
+                ("NUM_CPUS", "16"),
+            ],
+            switches: Some("30"),
+            hists: vec![
+                HistTable {
+                    title: "Wait Event Histogram",
+                    count_header: "Total Waits",
+                    labels: vec![
+                        "<8us", "<16us", "<32us", "<64us", "<128us", "<256us", "<512us", ">=512us",
+                    ],
+                    rows: vec![(
+                        "log file parallel write",
+                        "72K",
+                        vec!["", "", "", "", "", "10.0", "40.0", "50.0"],
+                    )],
+                },
+                HistTable {
+                    title: "Wait Event Histogram (up to 32 ms)",
+                    count_header: "Waits 1ms to 32ms",
+                    labels: vec![
+                        "<512us", "<1ms", "<2ms", "<4ms", "<8ms", "<16ms", "<32ms", ">=32ms",
+                    ],
+                    rows: vec![(
+                        "log file parallel write",
+                        "3600",
+                        vec!["50.0", "45.0", "5.0", "", "", "", "", ""],
+                    )],
+                },
+            ],
+            omit: Vec::new(),
+        }
+    }
+
+    /// An 11.2 RAC instance report: whole-millisecond averages, a Top 10 table with finer
+    /// totals, the millisecond histogram.
+    pub fn v112() -> Self {
+        AwrFixture {
+            layout: Layout::V112,
+            release: "11.2.0.4.0",
+            begin_snap: "24703",
+            end_snap: "24704",
+            begin_time: "28-Feb-21 12:26:45",
+            end_time: "28-Feb-21 13:03:45",
+            elapsed_min: "37.00",
+            db_time_min: "37,825.75",
+            top_fg: vec![ev("log file sync", "10,020", "3414.4", "341")],
+            fg: vec![ev("log file sync", "10,020", "3,414", "341")],
+            bg: vec![ev("log file parallel write", "26,990", "2,044", "76")],
+            stats: vec![
+                ("user commits", "7,400"),
+                ("user rollbacks", "12,800"),
+                ("redo size", "191,479,200"),
+                ("redo writes", "26,990"),
+            ],
+            os: vec![("BUSY_TIME", "985,022"), ("IDLE_TIME", "2,571,139")],
+            switches: Some("1"),
+            hists: vec![HistTable {
+                title: "Wait Event Histogram",
+                count_header: "Total Waits",
+                labels: vec![
+                    "<1ms", "<2ms", "<4ms", "<8ms", "<16ms", "<32ms", "<=1s", ">1s",
+                ],
+                rows: vec![(
+                    "log file parallel write",
+                    "26.99K",
+                    vec!["10.0", "", "", "", "", "30.0", "60.0", ""],
+                )],
+            }],
+            ..AwrFixture::v19()
+        }
+    }
+
+    fn has(&self, title: &str) -> bool {
+        !self.omit.contains(&title)
+    }
+
+    pub fn render(&self) -> String {
+        let mut h = String::new();
+        let _ = write!(
+            h,
+            "<html lang=\"en\"><head><title>AWR Report for DB: {}, Inst: {}, Snaps: {}-{}</title>\n\
+             <style type=\"text/css\">\n{STYLE}</style></head><body class=\"awr\">\n\
+             <h1 class=\"awr\">\nWORKLOAD REPOSITORY report for\n\n</h1>\n",
+            self.db_name, self.instance, self.begin_snap, self.end_snap
+        );
+        match self.layout {
+            Layout::V19 => {
+                table(
+                    &mut h,
+                    None,
+                    &[
+                        "DB Name",
+                        "DB Id",
+                        "Unique Name",
+                        "Role",
+                        "Edition",
+                        "Release",
+                        "RAC",
+                        "CDB",
+                    ],
+                    &[vec![
+                        self.db_name,
+                        self.dbid,
+                        "testdb",
+                        "PRIMARY",
+                        "EE",
+                        self.release,
+                        self.rac,
+                        self.cdb,
+                    ]],
+                );
+                table(
+                    &mut h,
+                    None,
+                    &["Instance", "Inst Num", "Startup Time"],
+                    &[vec![self.instance, self.inst_num, "12-Dec-22 11:58"]],
+                );
+            }
+            Layout::V112 => table(
+                &mut h,
+                None,
+                &[
+                    "DB Name",
+                    "DB Id",
+                    "Instance",
+                    "Inst num",
+                    "Startup Time",
+                    "Release",
+                    "RAC",
+                ],
+                &[vec![
+                    self.db_name,
+                    self.dbid,
+                    self.instance,
+                    self.inst_num,
+                    "04-Dec-20 18:12",
+                    self.release,
+                    self.rac,
+                ]],
+            ),
+        }
+        table(
+            &mut h,
+            None,
+            &[
+                "Host Name",
+                "Platform",
+                "CPUs",
+                "Cores",
+                "Sockets",
+                "Memory (GB)",
+            ],
+            &[vec![
+                self.host,
+                "Linux x86 64-bit",
+                self.cpus,
+                "8",
+                "2",
+                "62.79",
+            ]],
+        );
+        let elapsed = format!("{} (mins)", self.elapsed_min);
+        let db_time = format!("{} (mins)", self.db_time_min);
+        table(
+            &mut h,
+            None,
+            &["", "Snap Id", "Snap Time", "Sessions", "Cursors/Session"],
+            &[
+                vec![
+                    "Begin Snap:",
+                    self.begin_snap,
+                    self.begin_time,
+                    "236",
+                    "1.6",
+                ],
+                vec!["End Snap:", self.end_snap, self.end_time, "375", "1.8"],
+                vec!["Elapsed:", "", elapsed.as_str(), "", ""],
+                vec!["DB Time:", "", db_time.as_str(), "", ""],
+            ],
+        );
+        let (tw, ta) = match self.layout {
+            Layout::V19 => ("Total Wait Time (sec)", "Avg Wait"),
+            Layout::V112 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
+        };
+        if self.has("Top 10 Foreground Events by Total Wait Time") {
+            let rows: Vec<Vec<&str>> = self
+                .top_fg
+                .iter()
+                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, "1.6", "Commit"])
+                .collect();
+            table(
+                &mut h,
+                Some("Top 10 Foreground Events by Total Wait Time"),
+                &["Event", "Waits", tw, ta, "% DB time", "Wait Class"],
+                &rows,
+            );
+        }
+        if self.has("Host CPU") {
+            table(
+                &mut h,
+                Some("Host CPU"),
+                &[
+                    "CPUs",
+                    "Cores",
+                    "Sockets",
+                    "Load Average Begin",
+                    "Load Average End",
+                    "%User",
+                    "%System",
+                    "%WIO",
+                    "%Idle",
+                ],
+                &[vec![
+                    self.cpus,
+                    "8",
+                    "2",
+                    self.load.0,
+                    self.load.1,
+                    "7.0",
+                    "3.0",
+                    "0.1",
+                    "90.0",
+                ]],
+            );
+        }
+        if self.has("Operating System Statistics") {
+            let rows: Vec<Vec<&str>> = self.os.iter().map(|(n, v)| vec![*n, *v, ""]).collect();
+            table(
+                &mut h,
+                Some("Operating System Statistics"),
+                &["Statistic", "Value", "End Value"],
+                &rows,
+            );
+        }
+        let avg_h = match self.layout {
+            Layout::V19 => "Avg wait",
+            Layout::V112 => "Avg wait (ms)",
+        };
+        for (title, evs, share) in [
+            ("Foreground Wait Events", &self.fg, "% DB time"),
+            ("Background Wait Events", &self.bg, "% bg time"),
+        ] {
+            if !self.has(title) {
+                continue;
+            }
+            let rows: Vec<Vec<&str>> = evs
+                .iter()
+                .map(|e| vec![e.name, e.waits, "0", e.total_s, e.avg, "1.00", "1.2"])
+                .collect();
+            table(
+                &mut h,
+                Some(title),
+                &[
+                    "Event",
+                    "Waits",
+                    "%Time -outs",
+                    "Total Wait Time (s)",
+                    avg_h,
+                    "Waits /txn",
+                    share,
+                ],
+                &rows,
+            );
+        }
+        for t in &self.hists {
+            if !self.has(t.title) {
+                continue;
+            }
+            let mut cols = vec!["Event", t.count_header];
+            cols.extend(t.labels.iter().copied());
+            let rows: Vec<Vec<&str>> = t
+                .rows
+                .iter()
+                .map(|(e, n, p)| {
+                    let mut r = vec![*e, *n];
+                    r.extend(p.iter().copied());
+                    r
+                })
+                .collect();
+            // Two header rows, as awrrpt writes them: the share's caption over the buckets.
+            let _ = write!(
+                h,
+                "<h3 class=\"awr\">{}</h3>\n<table border=\"0\" class=\"tdiff\">\n\
+                 <tr><th class=\"awrbg\"></th><th class=\"awrbg\"></th>\
+                 <th class=\"awrbg\" colspan=\"{}\">% of Total Waits</th></tr>\n",
+                t.title,
+                t.labels.len()
+            );
+            rows_html(&mut h, &cols, &rows);
+        }
+        if self.has("Instance Activity Stats") {
+            let rows: Vec<Vec<&str>> = self
+                .stats
+                .iter()
+                .map(|(n, v)| vec![*n, *v, "10.00", "1.00"])
+                .collect();
+            table(
+                &mut h,
+                Some("Instance Activity Stats"),
+                &["Statistic", "Total", "per Second", "per Trans"],
+                &rows,
+            );
+        }
+        if let Some(n) = self
+            .switches
+            .filter(|_| self.has("Instance Activity Stats - Thread Activity"))
+        {
+            table(
+                &mut h,
+                Some("Instance Activity Stats - Thread Activity"),
+                &["Statistic", "Total", "per Hour"],
+                &[vec!["log switches (derived)", n, "1.00"]],
+            );
+        }
+        h.push_str("<p />\nEnd of Report\n</body></html>\n");
+        h
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn rows_html(h: &mut String, cols: &[&str], rows: &[Vec<&str>]) {
+    h.push_str("<tr>");
+    for c in cols {
+        let _ = write!(h, "<th class=\"awrbg\" scope=\"col\">{}</th>", esc(c));
+    }
+    h.push_str("</tr>\n");
+    for (i, r) in rows.iter().enumerate() {
+        let class = if i % 2 == 0 { "awrc" } else { "awrnc" };
+        h.push_str("<tr>");
+        for (j, c) in r.iter().enumerate() {
+            let align = if j == 0 { "" } else { " align=\"right\"" };
+            let v = if c.is_empty() {
+                "&#160;".to_string()
+            } else {
+                esc(c)
+            };
+            let _ = write!(h, "<td{align} class=\"{class}\">{v}</td>");
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table><p />\n");
+}
+
+fn table(h: &mut String, title: Option<&str>, cols: &[&str], rows: &[Vec<&str>]) {
+    if let Some(t) = title {
+        let _ = write!(h, "<h3 class=\"awr\">{t}</h3>\n<ul></ul>\n");
+    }
+    h.push_str("<table border=\"0\" width=\"600\" class=\"tdiff\">\n");
+    rows_html(h, cols, rows);
+}
+
+/// A Statspack text report (11.2 `spreport.lst`) of a quiet day: averages printed as whole
+/// milliseconds (0 ms), so only total ÷ waits tells them; CRLF line ends as such files often
+/// have, and a page break that continues a table without its header.
+pub fn statspack() -> String {
+    let mut s = String::new();
+    let wait_row = |name: &str, waits: &str, total: &str, avg: &str| {
+        format!(
+            "{name:<28} {waits:>12} {:>4} {total:>10} {avg:>6} {:>8} {:>6}\n",
+            "0", "0.5", "1.1"
+        )
+    };
+    let wait_header = "                                                             Avg          %Total\n\
+                       \x20                                         %Tim Total Wait   wait    Waits   Call\n\
+                       Event                               Waits  out   Time (s)   (ms)     /txn   Time\n\
+                       ---------------------------- ------------ ---- ---------- ------ -------- ------\n";
+    let stat_row =
+        |name: &str, total: &str| format!("{name:<33} {total:>18} {:>14} {:>12}\n", "0.7", "1.2");
+    let title = |t: &str| format!("{t}  DB/Inst: QUIET/quiet1  Snaps: 6693-6723\n");
+    s.push_str("STATSPACK report for\n\n");
+    s.push_str("Database    DB Id    Instance     Inst Num  Startup Time   Release     RAC\n");
+    s.push_str("~~~~~~~~ ----------- ------------ -------- --------------- ----------- ---\n");
+    s.push_str("          1066102538 quiet1              1 15-Sep-15 08:45 11.2.0.4.0  NO\n\n");
+    s.push_str("Host Name             Platform                CPUs Cores Sockets   Memory (G)\n");
+    s.push_str("~~~~ ---------------- ---------------------- ----- ----- ------- ------------\n");
+    s.push_str("     dbhost02         Linux x86 64-bit          12     6       1         31.3\n\n");
+    s.push_str("Snapshot       Snap Id     Snap Time      Sessions Curs/Sess Comment\n");
+    s.push_str("~~~~~~~~    ---------- ------------------ -------- --------- ------------------\n");
+    s.push_str("Begin Snap:       6693 31-Jan-16 00:00:00      153       5.5\n");
+    s.push_str("  End Snap:       6723 01-Feb-16 00:00:00      153       5.5\n");
+    s.push_str("   Elapsed:   1,440.00 (mins) Av Act Sess:       0.0\n");
+    s.push_str("   DB time:      10.30 (mins)      DB CPU:      19.78 (mins)\n\n");
+    s.push_str(&title("Foreground Wait Events"));
+    s.push_str("-> Only events with Total Wait Time (s) >= .001 are shown\n\n");
+    s.push_str(wait_header);
+    s.push_str(&wait_row("log file sync", "27,000", "6", "0"));
+    s.push_str("          -------------------------------------------------------------\n\n");
+    s.push_str(&title("Background Wait Events"));
+    s.push_str("-> ordered by Total Wait Time desc, Waits desc (idle events last)\n\n");
+    s.push_str(wait_header);
+    s.push_str(&wait_row(
+        "control file parallel write",
+        "74,258",
+        "24",
+        "0",
+    ));
+    // A page break: the rows go on without the header.
+    s.push_str("\n\x0c\n");
+    s.push_str(&wait_row("log file parallel write", "60,000", "10", "0"));
+    s.push_str("          -------------------------------------------------------------\n\n");
+    s.push_str(&title("Instance Activity Stats"));
+    s.push_str(
+        "\nStatistic                                      Total     per Second    per Trans\n",
+    );
+    s.push_str(
+        "--------------------------------- ------------------ -------------- ------------\n",
+    );
+    s.push_str(&stat_row("redo size", "983,040,000"));
+    s.push_str(&stat_row("redo writes", "60,000"));
+    s.push_str(&stat_row("user commits", "51,840"));
+    s.push_str(&stat_row("user rollbacks", "0"));
+    s.push_str(&title("Instance Activity Stats"));
+    s.push_str("-> Statistics identified by '(derived)' come from sources other than SYSSTAT\n\n");
+    s.push_str("Statistic                                      Total  per Hour\n");
+    s.push_str("--------------------------------- ------------------ ---------\n");
+    s.push_str("log switches (derived)                            48      2.00\n\n");
+    s.push_str(&title("OS Statistics"));
+    s.push_str("\nStatistic                                  Total\n");
+    s.push_str("------------------------- ----------------------\n");
+    s.push_str("BUSY_TIME                              1,500,000\n");
+    s.push_str("IDLE_TIME                            102,000,000\n");
+    s.push_str("NUM_CPUS                                      12\n");
+    s.replace('\n', "\r\n")
+}

@@ -1,0 +1,225 @@
+//! `dgscope report awr`: reports written by tests/it/common/awr_writer.rs in the 19c and
+//! 11.2 layouts are read back figure by figure; bad input is one line and exit 2.
+
+use crate::common::awr_writer::AwrFixture;
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn run(html: &str, format: &str) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("awrrpt_1_1200_1201.html");
+    std::fs::write(&path, html).unwrap();
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(["report", "awr"])
+        .arg(&path)
+        .args(["--format", format])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(html: &str) -> Value {
+    let (code, out, err) = run(html, "json");
+    assert_eq!(code, 0, "stderr: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[track_caller]
+fn near(v: &Value, want: f64, tol: f64) {
+    let got = v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
+    assert!((got - want).abs() <= tol, "got {got}, want {want} ± {tol}");
+}
+
+#[test]
+fn a_19c_report_reads_back_every_figure() {
+    let v = json(&AwrFixture::v19().render());
+    assert_eq!(v["schema"], "dgscope.report.awr/1");
+    assert_eq!(v["kind"], "awr-html");
+    let id = &v["identity"];
+    assert_eq!(id["db_name"], "TESTDB");
+    assert_eq!(id["dbid"], 1234567890u64);
+    assert_eq!(id["instance"], "testdb1");
+    assert_eq!(id["inst_num"], 1);
+    assert_eq!(id["release"], "19.0.0.0.0");
+    assert_eq!(id["rac"], true);
+    assert_eq!(id["cdb"], false);
+    assert_eq!(id["host"], "dbhost01");
+    assert_eq!(id["cpus"], 16);
+    assert_eq!(id["instances"], 1);
+    let w = &v["window"];
+    assert_eq!(w["begin_snap"], 1200);
+    assert_eq!(w["end_snap"], 1201);
+    assert_eq!(w["begin"], "2023-02-17T08:00:05.000Z");
+    near(&w["elapsed_s"], 3600.0, 1e-9);
+    near(&w["db_time_s"], 7230.0, 1e-9);
+    let m = &v["metrics"];
+    near(&m["tps"], 11.0, 1e-6);
+    near(&m["user_commits_s"], 10.0, 1e-6);
+    near(&m["redo_rate_mb_s"], 0.5, 1e-6);
+    // Top 10's 96.1 s over 36,000 waits is finer than the printed 2.67ms.
+    near(&m["log_file_sync_ms"], 96.1 / 36.0, 1e-5);
+    near(&m["log_file_parallel_write_ms"], 0.47628, 1e-6);
+    near(&m["sync_remote_write_ms"], 0.8055, 1e-6);
+    near(&m["log_switches_h"], 30.0, 1e-6);
+    near(&m["host_cpu_busy_pct"], 10.0, 1e-6);
+    near(&m["redo_write_kb"], 25.6, 1e-6);
+    near(&m["redo_writes_s"], 20.0, 1e-6);
+    // The µs table and its "(up to 32 ms)" detail merge into one histogram.
+    let h = &v["histograms"]["log file parallel write"];
+    assert_eq!(h["estimated"], true);
+    assert_eq!(
+        h["buckets"],
+        serde_json::json!([[256, 7200], [512, 28800], [1024, 32400], [2048, 3600]])
+    );
+    assert_eq!(v["warnings"], serde_json::json!([]));
+    assert!(v["findings"].is_array());
+}
+
+#[test]
+fn an_11g_report_recomputes_whole_millisecond_averages() {
+    let v = json(&AwrFixture::v112().render());
+    assert_eq!(v["identity"]["release"], "11.2.0.4.0");
+    assert_eq!(v["identity"]["cdb"], Value::Null);
+    near(&v["window"]["elapsed_s"], 2220.0, 1e-9);
+    let m = &v["metrics"];
+    near(&m["log_file_sync_ms"], 3414.4 / 10_020.0 * 1000.0, 1e-4);
+    near(
+        &m["log_file_parallel_write_ms"],
+        2044.0 / 26_990.0 * 1000.0,
+        1e-4,
+    );
+    assert_eq!(m["sync_remote_write_ms"], Value::Null);
+    near(&m["tps"], 20_200.0 / 2220.0, 1e-4);
+    near(&m["user_commits_s"], 7400.0 / 2220.0, 1e-4);
+    near(&m["redo_write_kb"], 191_479_200.0 / 26_990.0 / 1024.0, 1e-4);
+    near(
+        &m["host_cpu_busy_pct"],
+        985_022.0 * 100.0 / 3_556_161.0,
+        1e-4,
+    );
+    near(&m["log_switches_h"], 3600.0 / 2220.0, 1e-4);
+    assert_eq!(
+        v["histograms"]["log file parallel write"]["buckets"],
+        serde_json::json!([[1000, 2699], [32000, 8097], [1_024_000, 16194]])
+    );
+}
+
+#[test]
+fn a_missing_section_is_named_and_its_figures_are_null() {
+    let mut f = AwrFixture::v19();
+    f.omit = vec!["Background Wait Events", "Operating System Statistics"];
+    let v = json(&f.render());
+    let m = &v["metrics"];
+    assert_eq!(m["log_file_parallel_write_ms"], Value::Null);
+    assert_eq!(m["sync_remote_write_ms"], Value::Null);
+    assert_eq!(m["host_cpu_busy_pct"], Value::Null);
+    near(&m["tps"], 11.0, 1e-6);
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("Background Wait Events"), "{warnings}");
+    assert!(
+        warnings.contains("Operating System Statistics"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn foreground_log_file_sync_alone_counts_as_commits() {
+    let mut f = AwrFixture::v19();
+    f.fg.clear();
+    f.top_fg.clear();
+    let v = json(&f.render());
+    // The background table's 100 waits are not commits.
+    assert_eq!(v["metrics"]["log_file_sync_ms"], Value::Null);
+}
+
+#[test]
+fn text_and_markdown_show_the_window_and_the_commit_path() {
+    let html = AwrFixture::v19().render();
+    let (code, text, _) = run(&html, "text");
+    assert_eq!(code, 0);
+    assert!(text.contains("TESTDB"), "{text}");
+    assert!(text.contains("1200 – 1201"), "{text}");
+    assert!(text.contains("log file parallel write ms"), "{text}");
+    assert!(text.contains("0.476"), "{text}");
+    assert!(
+        text.contains("log file parallel write (72000 waits): < 256 us 10.0 %, < 512 us 40.0 %, < 1 ms 45.0 %, < 2 ms 5.0 %"),
+        "{text}"
+    );
+    let (code, md, _) = run(&html, "markdown");
+    assert_eq!(code, 0);
+    assert!(md.contains("## Commit path"), "{md}");
+    assert!(md.contains("| redo writes/s | 20.000 |"), "{md}");
+}
+
+#[test]
+fn not_a_report_is_one_line_and_exit_2() {
+    for input in [
+        "<html><body><p>hello</p></body></html>",
+        "just some text\n",
+        "<html><body><h1>WORKLOAD REPOSITORY report for</h1><table><tr><th>x</th></tr></table></body></html>",
+    ] {
+        let (code, out, err) = run(input, "json");
+        assert_eq!(code, 2, "{input}: stdout {out} stderr {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("not an AWR report"), "{err}");
+        assert!(out.is_empty(), "{out}");
+    }
+}
+
+#[test]
+fn a_browser_resaved_report_reads_the_same() {
+    // Upper-case tags, unquoted attributes and CRLF line ends, as a browser's "save as".
+    let html = AwrFixture::v19()
+        .render()
+        .replace(
+            "<table border=\"0\" width=\"600\" class=\"tdiff\">",
+            "<TABLE border=0 width=600 class=tdiff>",
+        )
+        .replace("</table>", "</TABLE>")
+        .replace("<tr>", "<TR>")
+        .replace("</tr>", "</TR>")
+        .replace("<h3 class=\"awr\">", "<H3 class=awr>")
+        .replace("</h3>", "</H3>")
+        .replace('\n', "\r\n");
+    let v = json(&html);
+    near(&v["metrics"]["log_file_parallel_write_ms"], 0.47628, 1e-6);
+    near(&v["metrics"]["redo_write_kb"], 25.6, 1e-6);
+}
+
+#[test]
+fn a_statspack_report_reads_back_every_figure() {
+    let v = json(&crate::common::awr_writer::statspack());
+    assert_eq!(v["kind"], "statspack");
+    let id = &v["identity"];
+    assert_eq!(id["dbid"], 1066102538u64);
+    assert_eq!(id["instance"], "quiet1");
+    assert_eq!(id["release"], "11.2.0.4.0");
+    assert_eq!(id["rac"], false);
+    assert_eq!(id["host"], "dbhost02");
+    assert_eq!(id["cpus"], 12);
+    let w = &v["window"];
+    assert_eq!(w["begin_snap"], 6693);
+    assert_eq!(w["end_snap"], 6723);
+    near(&w["elapsed_s"], 86_400.0, 1e-6);
+    near(&w["db_time_s"], 618.0, 1e-6);
+    let m = &v["metrics"];
+    // Printed averages are 0 ms: total ÷ waits, and said to be rounded.
+    near(&m["log_file_sync_ms"], 6.0 / 27.0, 1e-6);
+    near(&m["log_file_parallel_write_ms"], 10.0 / 60.0, 1e-6);
+    assert_eq!(
+        v["rounded"],
+        serde_json::json!(["log file sync", "log file parallel write"])
+    );
+    near(&m["user_commits_s"], 0.6, 1e-6);
+    near(&m["redo_writes_s"], 60_000.0 / 86_400.0, 1e-6);
+    near(&m["redo_write_kb"], 16.0, 1e-6);
+    near(&m["log_switches_h"], 2.0, 1e-6);
+    near(&m["host_cpu_busy_pct"], 1.5e8 / 1.035e8, 1e-6);
+}
