@@ -632,43 +632,28 @@ fn resolve(a: &EventAcc) -> Option<EventFigures> {
     })
 }
 
+/// Instance Activity Stats (or Statspack's "Instance Activity Stats"), not their absolute or
+/// per-thread tables.
 fn stats_instance(tables: &[&Table], r: &mut AwrReport) {
-    let mut found = false;
-    for t in tables {
-        let title = lower(&t.title);
-        if !(title.contains("instance activity stats")
-            || title.starts_with("key instance activity"))
-            || title.contains("absolute")
-            || title.contains("thread activity")
-        {
-            continue;
-        }
-        let (Some(sc), Some(tc)) = (t.col("Statistic"), t.col("Total")) else {
-            continue;
-        };
-        for row in t.body() {
-            let (Some(name), Some(v)) = (
-                row.get(sc).map(|x| x.trim()),
-                row.get(tc).and_then(|x| cell::num(x)),
-            ) else {
-                continue;
-            };
-            found = true;
-            r.stats.entry(name.to_string()).or_insert(v.v);
-        }
-    }
-    if !found {
-        r.warnings
-            .push("no Instance Activity Stats section: commits and redo unknown".into());
-    }
+    let is_section = |title: &str| {
+        let title = lower(title);
+        (title.contains("instance activity stats") || title.starts_with("key instance activity"))
+            && !title.contains("absolute")
+            && !title.contains("thread activity")
+    };
+    stats(tables, r, is_section, "Instance Activity Stats");
 }
 
 fn stats_global(tables: &[&Table], r: &mut AwrReport) {
+    let is_section = |title: &str| title.starts_with("System Statistics (Global)");
+    stats(tables, r, is_section, "System Statistics (Global)");
+}
+
+/// The Statistic → Total rows of the sections `is_section` picks (the first value of a name
+/// wins), or a warning naming the `section` that was not there.
+fn stats(tables: &[&Table], r: &mut AwrReport, is_section: impl Fn(&str) -> bool, section: &str) {
     let mut found = false;
-    for t in tables {
-        if !t.title.starts_with("System Statistics (Global)") {
-            continue;
-        }
+    for t in tables.iter().filter(|t| is_section(&t.title)) {
         let (Some(sc), Some(tc)) = (t.col("Statistic"), t.col("Total")) else {
             continue;
         };
@@ -685,7 +670,7 @@ fn stats_global(tables: &[&Table], r: &mut AwrReport) {
     }
     if !found {
         r.warnings
-            .push("no System Statistics (Global) section: commits and redo unknown".into());
+            .push(format!("no {section} section: commits and redo unknown"));
     }
 }
 
