@@ -9,8 +9,8 @@
 //! `DGSCOPE_BENCH_CASE` set) and reports its own `VmHWM` from `/proc/self/status`.
 
 use dgscope::causes::Thresholds;
-use dgscope::pipeline::check::{pull_entries, run_check, with_entries_ahead};
-use dgscope::pipeline::whatif::TwinWhatIf;
+use dgscope::pipeline::TwinWhatIf;
+use dgscope::pipeline::{pull_entries, run_check, with_entries_ahead};
 use dgscope::sample::recording::Entry;
 use dgscope::sample::Slot;
 use dgscope::source::twin::{Scenario, Twin};

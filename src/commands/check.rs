@@ -1,8 +1,8 @@
 use super::{limits, print_untrusted as print, settings, Failure};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::exposition;
-use crate::pipeline::check::{run_check, with_entries_ahead, Checked};
-use crate::pipeline::whatif::TwinWhatIf;
+use crate::pipeline::TwinWhatIf;
+use crate::pipeline::{run_check, with_entries_ahead, Checked};
 use crate::report::check::CheckReport;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;

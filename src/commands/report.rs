@@ -43,7 +43,7 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             let i = incident::from_recording(
                 &a.file,
                 a.window.as_deref(),
-                Some(&crate::pipeline::whatif::TwinWhatIf::default()),
+                Some(&crate::pipeline::TwinWhatIf::default()),
             )
             .map_err(Failure::bad_input)?;
             let md = incident::render_markdown(&i);

@@ -37,7 +37,7 @@ impl Passwords for Env {
 }
 
 /// Runs `check` for 40 s of (virtual) time against the fake databases.
-fn check(d: &FakeDriver, argv: &[&str]) -> Result<dgscope::pipeline::check::Checked, String> {
+fn check(d: &FakeDriver, argv: &[&str]) -> Result<dgscope::pipeline::Checked, String> {
     use clap::Parser;
     let mut full = vec!["dgscope", "check"];
     full.extend_from_slice(argv);

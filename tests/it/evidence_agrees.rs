@@ -9,12 +9,12 @@
 //! and the exporter's apply rate are held to the same rule.
 
 use dgscope::app::Mode;
-use dgscope::causes::context::Context;
 use dgscope::causes::rules::{self, Kind, Scope};
+use dgscope::causes::Context;
 use dgscope::causes::{Evidence, Finding, Thresholds};
 use dgscope::exposition::{self, Format, PairSnapshot};
 use dgscope::metrics::{Engine, Window};
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::pipeline::{Driver, DriverConfig};
 use dgscope::sample::recording::Entry;
 use dgscope::sample::Slot;

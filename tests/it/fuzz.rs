@@ -157,7 +157,7 @@ fn the_documented_lag_strings_parse() {
 /// there is nothing to mirror; above it every mapped parameter is finite.
 #[test]
 fn the_what_if_mapping_refuses_a_subnormal_tps() {
-    use dgscope::causes::whatif::Observed;
+    use dgscope::causes::Observed;
     use dgscope::source::twin::mirror::{mirror, MIN_MIRROR_TPS};
     let crafted = |tps: f64| Observed {
         tps: Some(tps),

@@ -4,7 +4,7 @@
 //! was the screen's report before).
 
 use dgscope::app::Mode;
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::sample::recording::{read_all, Entry};
 use dgscope::source::SourceEvent;
 use dgscope::tui::{self, TuiOptions};

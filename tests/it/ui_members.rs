@@ -8,7 +8,7 @@
 use crate::common;
 
 use dgscope::app::{update, Action, Mode, Screen};
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::sample::{Sample, SampleErrorKind};
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};

@@ -2,7 +2,7 @@
 //! switches between all instances and each one with `n`, naming the instance it shows.
 
 use dgscope::app::{update, Action, Mode};
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};

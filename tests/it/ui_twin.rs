@@ -5,7 +5,7 @@
 //! Regenerate after an intended change: `INSTA_UPDATE=always UPDATE_ASSETS=1 cargo test --test it ui_twin::`.
 
 use dgscope::app::{update, Action, Mode};
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};

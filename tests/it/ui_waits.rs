@@ -6,7 +6,7 @@
 //! Regenerate after an intended change: `INSTA_UPDATE=always cargo test --test it ui_waits::`.
 
 use dgscope::app::{update, Action, Mode, Screen};
-use dgscope::pipeline::screen::ScreenAssessor;
+use dgscope::pipeline::ScreenAssessor;
 use dgscope::sample::{Sample, SampleErrorKind};
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::{PullSource, SourceEvent};

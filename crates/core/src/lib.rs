@@ -9,6 +9,10 @@
 //! It reads the model (`dgscope-model`) and runs the twin (`dgscope-twin`) for what-ifs;
 //! nothing of the Oracle source, the screen or the exports.
 
+// The API is what the three modules' `pub use` lists name (and the rule registry,
+// `causes::rules`); everything else is `pub(crate)`, and this lint keeps it so.
+#![warn(unreachable_pub)]
+
 pub mod causes;
 pub mod metrics;
 pub mod pipeline;

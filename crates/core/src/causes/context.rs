@@ -490,7 +490,7 @@ impl<'a> Context<'a> {
 }
 
 /// `redo write broadcast ack time` per commit in ms (see [`Delta::broadcast_ack_ms`]).
-pub fn broadcast_ms(d: &Delta) -> Option<f64> {
+pub(crate) fn broadcast_ms(d: &Delta) -> Option<f64> {
     d.broadcast_ack_ms()
 }
 
@@ -523,7 +523,11 @@ fn recent_samples(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Arc<Sample
 
 /// True when `pred` holds for every sample of `samples` (newest first) and they span at
 /// least 90 % of `secs`: a condition that has lasted, not one sample's word.
-pub fn held_for(samples: &[&Arc<Sample>], secs: f64, pred: impl Fn(&Sample) -> bool) -> bool {
+pub(crate) fn held_for(
+    samples: &[&Arc<Sample>],
+    secs: f64,
+    pred: impl Fn(&Sample) -> bool,
+) -> bool {
     if secs <= 0.0 {
         return samples.first().is_some_and(|s| pred(s));
     }

@@ -1,23 +1,27 @@
 //! Suggested causes: rules over metrics → ranked findings with evidence and advice. Each
 //! rule lives in `rules/`; docs/FINDINGS.md explains every finding to a DBA.
 
-pub mod context;
-pub mod engine;
-pub mod finding;
-pub mod rates;
+pub(crate) mod context;
+pub(crate) mod engine;
+pub(crate) mod finding;
+pub(crate) mod rates;
 pub mod rules;
-pub mod state;
-pub mod thresholds;
-pub mod whatif;
+pub(crate) mod state;
+pub(crate) mod thresholds;
+pub(crate) mod whatif;
 
+pub use context::Context;
 /// The rules name their verification queries as `causes::verify::VerifyKey`; the key is
 /// plain data the Oracle source resolves too, so it lives below both.
 pub use dgscope_model::sample::vocab::verify;
+pub use dgscope_model::sample::vocab::whatif::{Observed, WhatIfModel};
 pub use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
 pub use engine::{rank, CauseEngine, Transition};
 pub use finding::{Assessment, Evidence, Finding, Severity, Status};
+pub use rates::{switch_rates, total_per_hour};
 pub use state::{ApplyOff, ApplyState, Fsfo, MemberState, Overview, PrimaryState, TransportState};
 pub use thresholds::Thresholds;
+pub use whatif::{annotate, observed_from};
 #[cfg(test)]
 pub(crate) mod testkit;
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub fn switch_rates(switches: &[LogSwitch], end: Timestamp) -> Vec<ThreadSwitche
 }
 
 /// The thread that switches fastest, judged only where a pace is known.
-pub fn busiest(rates: &[ThreadSwitches]) -> Option<ThreadSwitches> {
+pub(crate) fn busiest(rates: &[ThreadSwitches]) -> Option<ThreadSwitches> {
     rates
         .iter()
         .filter(|r| r.paced)
@@ -69,7 +69,7 @@ pub fn total_per_hour(rates: &[ThreadSwitches]) -> f64 {
 }
 
 /// Switch rates from the primary's newest sample.
-pub fn primary_switch_rates(ctx: &Context) -> Vec<ThreadSwitches> {
+pub(crate) fn primary_switch_rates(ctx: &Context) -> Vec<ThreadSwitches> {
     ctx.p_last()
         .and_then(|p| Some(switch_rates(p.switches.as_ref()?, p.t)))
         .unwrap_or_default()
@@ -77,7 +77,7 @@ pub fn primary_switch_rates(ctx: &Context) -> Vec<ThreadSwitches> {
 
 /// The size a log needs to last `minutes` on the busiest thread.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LogSizing {
+pub(crate) struct LogSizing {
     /// The thread the size is for (`None` when the switch history does not say).
     pub thread: Option<u32>,
     /// That thread's redo rate (MB/s): its share of the primary's redo over the window.
@@ -98,7 +98,7 @@ pub struct LogSizing {
 /// over the threads that have online logs. The rate is the window's average (the figure every
 /// other piece of evidence uses); sizing for a busier hour is the DBA's call, and the advice
 /// says so.
-pub fn log_size_for(ctx: &Context, minutes: f64) -> Option<LogSizing> {
+pub(crate) fn log_size_for(ctx: &Context, minutes: f64) -> Option<LogSizing> {
     let total = ctx.p.as_ref()?.redo_mb_s().filter(|r| *r > 0.0)?;
     let logs = ctx.p_last().and_then(|s| s.logs.as_ref());
     let log_mb = |thread: u32| {

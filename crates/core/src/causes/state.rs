@@ -101,7 +101,7 @@ pub(crate) fn mrp_waits_for_gap(ctx: &Context) -> bool {
         .is_some_and(|a| a.eq_ignore_ascii_case("WAIT_FOR_GAP"))
 }
 
-pub fn apply_state(ctx: &Context, th: &Thresholds) -> ApplyState {
+pub(crate) fn apply_state(ctx: &Context, th: &Thresholds) -> ApplyState {
     if ctx.standby_is_far_sync() {
         return ApplyState::NotApplicable;
     }
@@ -162,7 +162,7 @@ impl TransportState {
     }
 }
 
-pub fn transport_state(ctx: &Context) -> TransportState {
+pub(crate) fn transport_state(ctx: &Context) -> TransportState {
     if ctx.standby_failed_since().is_some() {
         return TransportState::StandbyDown;
     }
@@ -193,7 +193,7 @@ pub fn transport_state(ctx: &Context) -> TransportState {
 /// Why a standby's transport lag is what it is (principle 2: a lag is explained before it
 /// is blamed).
 #[derive(Debug, Clone, PartialEq)]
-pub enum TransportWhy {
+pub(crate) enum TransportWhy {
     /// Nothing ships: the state says why; the lag grows 1 s/s and is never bandwidth.
     NotShipping {
         because: String,
@@ -211,7 +211,7 @@ pub enum TransportWhy {
 
 /// Why a standby's apply lag (net of any DELAY) is what it is.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ApplyWhy {
+pub(crate) enum ApplyWhy {
     Off(ApplyOff),
     Stopped(String),
     WaitingForGap,
@@ -250,7 +250,7 @@ pub(crate) fn apply_finish_s(ctx: &Context) -> Option<f64> {
     Some(ctx.s_last()?.dg.as_ref()?.apply_finish_s?.0)
 }
 
-pub fn explain_transport(ctx: &Context, th: &Thresholds) -> TransportWhy {
+pub(crate) fn explain_transport(ctx: &Context, th: &Thresholds) -> TransportWhy {
     let not = |because: String, finding| TransportWhy::NotShipping { because, finding };
     match transport_state(ctx) {
         TransportState::StandbyDown => {
@@ -294,7 +294,7 @@ pub fn explain_transport(ctx: &Context, th: &Thresholds) -> TransportWhy {
     TransportWhy::Undetermined
 }
 
-pub fn explain_apply(ctx: &Context, th: &Thresholds) -> ApplyWhy {
+pub(crate) fn explain_apply(ctx: &Context, th: &Thresholds) -> ApplyWhy {
     match apply_state(ctx, th) {
         ApplyState::Off(o) => return ApplyWhy::Off(o),
         ApplyState::Stopped(r) => return ApplyWhy::Stopped(r),
@@ -321,7 +321,7 @@ pub fn explain_apply(ctx: &Context, th: &Thresholds) -> ApplyWhy {
 
 impl ApplyWhy {
     /// The finding that explains it, when there is one to name.
-    pub fn finding(&self) -> Option<&'static str> {
+    pub(crate) fn finding(&self) -> Option<&'static str> {
         match self {
             ApplyWhy::Off(_) => Some("apply-off"),
             ApplyWhy::Stopped(_) => Some("apply-stopped"),
@@ -331,7 +331,7 @@ impl ApplyWhy {
         }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             ApplyWhy::Off(o) => format!("off by design: {}", o.describe()),
             ApplyWhy::Stopped(r) => format!("apply is stopped: {r}"),
@@ -347,7 +347,7 @@ impl ApplyWhy {
 }
 
 impl TransportWhy {
-    pub fn finding(&self) -> Option<&'static str> {
+    pub(crate) fn finding(&self) -> Option<&'static str> {
         match self {
             TransportWhy::NotShipping { finding, .. } => Some(finding),
             TransportWhy::Stalled { sync: true } => Some("sync-stall"),
@@ -356,7 +356,7 @@ impl TransportWhy {
         }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             TransportWhy::NotShipping { because, .. } => format!("nothing ships: {because}"),
             TransportWhy::Stalled { sync: true } => {
@@ -516,7 +516,7 @@ fn member_state(engine: &Engine, window: Window, slot: &Slot, th: &Thresholds) -
 }
 
 /// Every member's state at the engine's newest instant.
-pub fn overview(engine: &Engine, window: Window, th: &Thresholds) -> Overview {
+pub(crate) fn overview(engine: &Engine, window: Window, th: &Thresholds) -> Overview {
     Overview {
         primary: primary_state(engine),
         standbys: engine

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
-pub struct Pair {
+pub(crate) struct Pair {
     pub tps: f64,
     pub lfs_ms: f64,
     pub lfpw_ms: f64,
@@ -201,7 +201,7 @@ type EventAcc = (f64, f64, BTreeMap<u64, f64>);
 /// Cumulative counters, advanced one second at a time from the pair's current rates, so a
 /// test can change the pair mid-run (a spike, a fault) and counters stay monotone.
 #[derive(Debug, Clone, Default)]
-pub struct Acc {
+pub(crate) struct Acc {
     pub secs: f64,
     events: BTreeMap<(&'static str, &'static str), EventAcc>,
     stats: BTreeMap<&'static str, f64>,
@@ -263,7 +263,7 @@ impl Acc {
     }
 
     /// One second of the pair's activity.
-    pub fn advance(&mut self, p: &Pair) {
+    pub(crate) fn advance(&mut self, p: &Pair) {
         self.secs += 1.0;
         let lfs_hist: Vec<(u64, f64)> = p
             .lfs_hist
@@ -318,7 +318,7 @@ impl Acc {
 
 impl Pair {
     /// The primary's sample at `i` seconds from the accumulated counters.
-    pub fn primary(&self, i: i64, acc: &Acc) -> Sample {
+    pub(crate) fn primary(&self, i: i64, acc: &Acc) -> Sample {
         let t = t0().add_millis(i * 1000);
         let mut s = Sample::new(t, Slot::primary());
         s.db = Some(DbInfo {
@@ -494,7 +494,7 @@ impl Pair {
         s
     }
 
-    pub fn standby(&self, i: i64, acc: &Acc) -> Sample {
+    pub(crate) fn standby(&self, i: i64, acc: &Acc) -> Sample {
         let t = t0().add_millis(i * 1000);
         if self.standby_down_from_s.is_some_and(|d| i >= d) {
             return Sample::failed(
@@ -629,7 +629,7 @@ impl Pair {
 
 /// A pair running through time: counters, the metrics engine and the clock.
 #[derive(Debug, Default)]
-pub struct Run {
+pub(crate) struct Run {
     pub engine: Engine,
     pub acc: Acc,
     pub i: i64,
@@ -637,7 +637,7 @@ pub struct Run {
 
 impl Run {
     /// Feeds one second of `pair`.
-    pub fn step(&mut self, pair: &Pair) {
+    pub(crate) fn step(&mut self, pair: &Pair) {
         self.acc.advance(pair);
         self.engine
             .push_sample(Arc::new(pair.primary(self.i, &self.acc)));

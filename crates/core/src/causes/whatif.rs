@@ -7,7 +7,7 @@
 use super::context::Context;
 use super::finding::Finding;
 use dgscope_model::sample::vocab::whatif::unavailable;
-pub use dgscope_model::sample::vocab::whatif::{Change, Observed, WhatIfModel};
+pub(crate) use dgscope_model::sample::vocab::whatif::{Change, Observed, WhatIfModel};
 
 /// The observed figures of the engine `ctx` reads, for a model to mirror.
 pub fn observed_from(ctx: &Context) -> Observed {
@@ -41,7 +41,7 @@ pub fn observed_from(ctx: &Context) -> Observed {
 }
 
 /// The changes worth estimating for a finding (as its rule's record says).
-pub fn changes_for(id: &str, observed: &Observed) -> Vec<Change> {
+pub(crate) fn changes_for(id: &str, observed: &Observed) -> Vec<Change> {
     super::rules::spec(id).map_or_else(Vec::new, |r| (r.what_ifs)(observed))
 }
 

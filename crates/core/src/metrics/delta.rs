@@ -67,7 +67,7 @@ pub struct Delta {
 
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either
 /// side is trusted as the same; counters going down are caught per counter below.
-pub fn same_incarnation(a: &Sample, b: &Sample) -> bool {
+pub(crate) fn same_incarnation(a: &Sample, b: &Sample) -> bool {
     match (a.startup(), b.startup()) {
         (Some(x), Some(y)) => x == y,
         _ => true,

@@ -145,13 +145,13 @@ pub struct SlotSeries {
 }
 
 /// How many recovery-area reads a slot keeps ([`SlotSeries::fra_reads`]).
-pub const FRA_READS: usize = 12;
+pub(crate) const FRA_READS: usize = 12;
 
 /// `ORA-16037: user requested cancel of managed recovery operation`.
-pub const ORA_RECOVERY_CANCEL: i64 = 16037;
+pub(crate) const ORA_RECOVERY_CANCEL: i64 = 16037;
 
 /// A message that says why managed recovery stopped: a deliberate cancel, or an error.
-pub fn is_recovery_message(m: &dgscope_model::sample::DgMessage) -> bool {
+pub(crate) fn is_recovery_message(m: &dgscope_model::sample::DgMessage) -> bool {
     let t = m.message.to_ascii_lowercase();
     is_recovery_cancel(m) || (m.is_error() && (t.contains("recovery") || t.contains("mrp")))
 }

@@ -54,7 +54,7 @@ impl Percentile {
 }
 
 /// Whether a bucket is Oracle's open-ended last one.
-pub fn is_open_bucket(upper: Micros) -> bool {
+pub(crate) fn is_open_bucket(upper: Micros) -> bool {
     upper.0 >= OPEN_BOUND_US
 }
 

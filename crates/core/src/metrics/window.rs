@@ -149,7 +149,7 @@ pub enum WindowSpecError {
 
 /// The largest offset a window may name: far beyond any recording, small enough that adding
 /// it to a time can never overflow (`18446744073709551615..` once wrapped to a wrong window).
-pub const MAX_WINDOW_OFFSET: Duration = Duration::from_secs(100 * 366 * 86_400);
+pub(crate) const MAX_WINDOW_OFFSET: Duration = Duration::from_secs(100 * 366 * 86_400);
 
 impl WindowSpec {
     pub fn whole() -> Self {

@@ -265,7 +265,7 @@ pub fn with_entries_ahead<R>(
 
 /// Ticks [`with_entries_ahead`] may hold ready: enough to even out the two sides' pace, a
 /// few samples' memory.
-pub const AHEAD: usize = 16;
+pub(crate) const AHEAD: usize = 16;
 
 fn tick_count(source: &dyn PullSource, duration: Duration) -> usize {
     (duration.as_secs_f64() / source.interval().as_secs_f64().max(1e-3)).round() as usize

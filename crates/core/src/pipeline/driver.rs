@@ -150,7 +150,7 @@ struct Judge {
 }
 
 impl Judge {
-    pub fn new(window: Window, thresholds: Thresholds) -> Self {
+    pub(crate) fn new(window: Window, thresholds: Thresholds) -> Self {
         Judge {
             causes: CauseEngine::new(thresholds),
             others: std::collections::BTreeMap::new(),
@@ -169,7 +169,7 @@ impl Judge {
 
     /// An entry of instant `t` is about to go into `engine`: when it begins a later instant
     /// than the previous entry, the previous instant is assessed first (with every slot in).
-    pub fn begin(&mut self, engine: &Engine, t: Timestamp, sample: bool) -> Vec<Transition> {
+    pub(crate) fn begin(&mut self, engine: &Engine, t: Timestamp, sample: bool) -> Vec<Transition> {
         self.first.get_or_insert(t);
         let transitions = if self.tick.is_some_and(|k| t > k) {
             self.assess_now(engine)
@@ -185,7 +185,7 @@ impl Judge {
 
     /// Assesses `engine` at its newest instant now (the causes engine does not advance its
     /// hysteresis twice for one instant).
-    pub fn assess_now(&mut self, engine: &Engine) -> Vec<Transition> {
+    pub(crate) fn assess_now(&mut self, engine: &Engine) -> Vec<Transition> {
         let (mut a, mut tr) = self.causes.assess_for(engine, self.window, None);
         let others: Vec<Slot> = engine
             .standby_slots()
@@ -230,7 +230,7 @@ impl Judge {
     }
 
     /// The stream ended: assesses the last instant (when there is one).
-    pub fn finish(&mut self, engine: &Engine) -> Vec<Transition> {
+    pub(crate) fn finish(&mut self, engine: &Engine) -> Vec<Transition> {
         if self.tick.is_some() {
             self.assess_now(engine)
         } else {
@@ -239,30 +239,30 @@ impl Judge {
     }
 
     /// The newest assessment (warming up before the first).
-    pub fn assessment(&self) -> &Assessment {
+    pub(crate) fn assessment(&self) -> &Assessment {
         &self.assessment
     }
 
-    pub fn window(&self) -> Window {
+    pub(crate) fn window(&self) -> Window {
         self.window
     }
 
-    pub fn thresholds(&self) -> &Thresholds {
+    pub(crate) fn thresholds(&self) -> &Thresholds {
         self.causes.thresholds()
     }
 
     /// Instant of the first entry seen.
-    pub fn first(&self) -> Option<Timestamp> {
+    pub(crate) fn first(&self) -> Option<Timestamp> {
         self.first
     }
 
     /// Samples seen (good or failed).
-    pub fn samples(&self) -> usize {
+    pub(crate) fn samples(&self) -> usize {
         self.samples
     }
 
     /// How many times the causes were evaluated.
-    pub fn assessments(&self) -> u64 {
+    pub(crate) fn assessments(&self) -> u64 {
         self.assessments
     }
 }

@@ -48,7 +48,7 @@ impl OrderCheck {
 /// How far a sample may be stamped ahead of everything before it without a second entry
 /// agreeing: a clock that stepped forward for one sample (NTP, a wrong host clock) is not a
 /// new time for the whole recording.
-pub const AHEAD_MS: i64 = 300_000;
+pub(crate) const AHEAD_MS: i64 = 300_000;
 
 /// Entries with lone samples stamped far ahead taken out. An entry more than [`AHEAD_MS`]
 /// beyond every entry before it is held until the next one: when the next one is near it,

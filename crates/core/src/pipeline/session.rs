@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// At most this many events are kept (a flapping finding on a week-long `serve` must not
 /// grow without bound); the oldest go first and are counted.
-pub const MAX_EVENTS: usize = 5_000;
+pub(crate) const MAX_EVENTS: usize = 5_000;
 
 /// One entry of the history.
 #[derive(Debug, Clone, PartialEq)]

@@ -26,9 +26,9 @@ pub struct TwinWhatIf {
 
 /// Wall time one what-if may take. The plausible ranges keep a run near 0.1 s; this is the
 /// backstop for inputs inside them that are still costly.
-pub const WHAT_IF_BUDGET: Duration = Duration::from_secs(3);
+pub(crate) const WHAT_IF_BUDGET: Duration = Duration::from_secs(3);
 /// Most simulated seconds per side.
-pub const MAX_SECS: u64 = 600;
+pub(crate) const MAX_SECS: u64 = 600;
 
 impl Default for TwinWhatIf {
     fn default() -> Self {

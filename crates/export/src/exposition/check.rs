@@ -2,7 +2,7 @@
 //! `serve` families.
 
 use super::{textfile, Format, PairSnapshot};
-use dgscope_core::pipeline::check::Checked;
+use dgscope_core::pipeline::Checked;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

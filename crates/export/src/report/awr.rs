@@ -6,7 +6,7 @@ use super::format::{cell, round, text_table, Format};
 use dgscope_awr::AwrReport;
 use dgscope_core::causes::{Finding, Thresholds};
 use dgscope_core::metrics::Delta;
-use dgscope_core::pipeline::check::CheckResult;
+use dgscope_core::pipeline::CheckResult;
 use dgscope_model::sample::names::{event, stat};
 use dgscope_model::sample::recording::Entry;
 use dgscope_model::timestamp::Timestamp;
@@ -148,11 +148,11 @@ pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
         raise_after_s: 0.0,
         ..Thresholds::default()
     };
-    let checked =
-        match dgscope_core::pipeline::check::run_check(entries, Some(duration), thresholds, None) {
-            Ok(c) => c,
-            Err(never) => match never {},
-        };
+    let checked = match dgscope_core::pipeline::run_check(entries, Some(duration), thresholds, None)
+    {
+        Ok(c) => c,
+        Err(never) => match never {},
+    };
     let deltas = checked
         .driver
         .engine()
@@ -455,7 +455,7 @@ impl AwrOutput {
 /// A bucket as Oracle labels it: `< 512 us`, `< 8 ms` (2^k µs bounds read as ms from 1024
 /// µs on, as the report prints them), `≥ 2 s` for the open last bucket.
 fn bucket_label(upper_us: u64) -> String {
-    if upper_us >= dgscope_core::metrics::histogram::OPEN_BOUND_US {
+    if upper_us >= dgscope_core::metrics::OPEN_BOUND_US {
         return "open".into();
     }
     if upper_us < 1000 {

@@ -14,7 +14,7 @@ use serde_json::json;
 pub const SCHEMA: &str = "dgscope.check/2";
 
 // The result of a run is the pipeline's (one driver); this module renders it.
-pub use dgscope_core::pipeline::check::{
+pub use dgscope_core::pipeline::{
     pull_entries, releases, CheckMetrics, CheckResult, StandbyMetrics,
 };
 
@@ -73,18 +73,17 @@ pub struct Raised {
     pub standby: Option<String>,
 }
 
-/// [`dgscope_core::pipeline::check::run_check`] without the driver, for callers that only render.
+/// [`dgscope_core::pipeline::run_check`] without the driver, for callers that only render.
 pub fn run_check<I, E>(
     entries: I,
     duration: Option<std::time::Duration>,
     thresholds: dgscope_core::causes::Thresholds,
-    what_if: Option<&dyn dgscope_core::causes::whatif::WhatIfModel>,
+    what_if: Option<&dyn dgscope_core::causes::WhatIfModel>,
 ) -> Result<CheckResult, E>
 where
     I: IntoIterator<Item = Result<dgscope_model::sample::recording::Entry, E>>,
 {
-    dgscope_core::pipeline::check::run_check(entries, duration, thresholds, what_if)
-        .map(|c| c.result)
+    dgscope_core::pipeline::run_check(entries, duration, thresholds, what_if).map(|c| c.result)
 }
 
 /// Which status makes `check` fail (exit non-zero).

@@ -199,8 +199,8 @@ fn trim(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dgscope_core::metrics::histogram::OPEN_BOUND_US;
     use dgscope_core::metrics::Histogram;
+    use dgscope_core::metrics::OPEN_BOUND_US;
     use dgscope_model::units::Micros;
 
     /// Review #18: a p99 in Oracle's open-ended last bucket reads "> X" in the text and is

@@ -5,11 +5,11 @@
 use super::check::CheckMetrics;
 use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
-use dgscope_core::causes::context::Context;
-use dgscope_core::causes::whatif::{annotate, observed_from, WhatIfModel};
+use dgscope_core::causes::Context;
+use dgscope_core::causes::{annotate, observed_from, WhatIfModel};
 use dgscope_core::causes::{rank, Finding, Thresholds};
 use dgscope_core::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
-use dgscope_core::pipeline::session::Event;
+use dgscope_core::pipeline::Event;
 use dgscope_core::pipeline::{Driver, DriverConfig, SessionLog};
 use dgscope_model::sample::ahead::read_ahead_scoped;
 use dgscope_model::sample::index::RecordingIndex;
@@ -199,7 +199,7 @@ pub fn from_recording(
     let mut baseline: Option<(String, Timestamp, dgscope_core::metrics::WindowDeltas)> = None;
     // A whole pass: the index's entries are read and parsed on a second core.
     // A lone sample stamped far ahead would hide the rest of its slot (order::Steady).
-    let entries = dgscope_core::pipeline::order::Steady::new(index.entries_from(from)?);
+    let entries = dgscope_core::pipeline::Steady::new(index.entries_from(from)?);
     std::thread::scope(|sc| -> Result<(), ReportError> {
         for entry in read_ahead_scoped(sc, entries) {
             let entry = entry?;

@@ -140,7 +140,7 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
     let mut windows: Vec<ScannedWindow> = Vec::new();
     let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
     let mut marks = Vec::new();
-    let mut order = dgscope_core::pipeline::order::OrderCheck::default();
+    let mut order = dgscope_core::pipeline::OrderCheck::default();
 
     for entry in reader.by_ref() {
         let sample = match entry? {

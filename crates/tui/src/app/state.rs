@@ -427,8 +427,8 @@ impl<T> App<T> {
         let sw = self.switches.get(slot)?;
         let end = at.or_else(|| self.engine().slot(slot)?.last_good().map(|s| s.t))?;
         // All threads together, computed as the findings compute it (one function).
-        let rates = dgscope_core::causes::rates::switch_rates(sw, end);
-        Some(dgscope_core::causes::rates::total_per_hour(&rates))
+        let rates = dgscope_core::causes::switch_rates(sw, end);
+        Some(dgscope_core::causes::total_per_hour(&rates))
     }
 
     pub fn marks(&self) -> impl Iterator<Item = &Mark> {

@@ -10,12 +10,12 @@ use crate::causes::whatif::Change;
 use crate::metrics::Delta;
 use dgscope_model::sample::names::{event, filetype, os, stat};
 
-pub const STANDBY_REDO_WRITE_SLOW: &str = "standby-redo-write-slow";
-pub const NETWORK_LATENCY: &str = "network-latency";
-pub const ADAPTIVE_LFS_POLLING: &str = "adaptive-lfs-polling";
-pub const LGWR_CPU_STARVED: &str = "lgwr-cpu-starved";
-pub const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
-pub const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
+pub(super) const STANDBY_REDO_WRITE_SLOW: &str = "standby-redo-write-slow";
+pub(super) const NETWORK_LATENCY: &str = "network-latency";
+pub(super) const ADAPTIVE_LFS_POLLING: &str = "adaptive-lfs-polling";
+pub(super) const LGWR_CPU_STARVED: &str = "lgwr-cpu-starved";
+pub(super) const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
+pub(super) const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
@@ -169,7 +169,7 @@ fn dest_label(d: &dgscope_model::sample::Dest) -> String {
         .map_or_else(|| format!("dest {}", d.id), String::from)
 }
 
-pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
     // Each SYNC AFFIRM destination is judged by the RFS writes of the member it ships to
     // (matched by DB_UNIQUE_NAME): an ASYNC standby's slow disk is never blamed for
@@ -286,7 +286,7 @@ pub fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding
     )
 }
 
-pub fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // With several SYNC destinations the one whose own response histogram is worst.
     let dest = ctx
         .sync_dests()
@@ -489,7 +489,7 @@ fn broadcast_evidence(c: &CommitPath) -> Option<Evidence> {
     })
 }
 
-pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let secs = ctx.window_len_s().unwrap_or(1.0).max(1e-9);
     let c = commit_paths(ctx)
         .into_iter()
@@ -562,7 +562,7 @@ pub fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // Judged per LGWR: a saturated node with its own slow commits, the worst one named.
     let c = commit_paths(ctx)
         .into_iter()
@@ -652,7 +652,7 @@ pub fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let d = ctx.p.as_ref()?;
     // On RAC each instance's LGWR writes its own thread: judge each, name the slowest.
     let lgwrs: Vec<(Option<Inst>, &Delta)> = if d.instances.is_empty() {
@@ -767,7 +767,7 @@ pub fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let d = ctx.p.as_ref()?;
     let e = d.event(event::LOG_FILE_SYNC)?;
     let h = &e.hist;

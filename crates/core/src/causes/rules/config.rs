@@ -11,10 +11,10 @@ use crate::causes::verify::VerifyKey as V;
 use crate::causes::whatif::Change;
 use dgscope_model::sample::names::{event, filetype};
 
-pub const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
-pub const STANDBY_IO_SATURATED: &str = "standby-io-saturated";
-pub const SRL_CONFIG: &str = "srl-config";
-pub const REDO_SIZING: &str = "redo-sizing";
+pub(super) const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
+pub(super) const STANDBY_IO_SATURATED: &str = "standby-io-saturated";
+pub(super) const SRL_CONFIG: &str = "srl-config";
+pub(super) const REDO_SIZING: &str = "redo-sizing";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
@@ -64,7 +64,7 @@ pub(crate) fn switches_per_hour(ctx: &Context) -> Option<(u32, f64, usize)> {
     rates::busiest(&rates::primary_switch_rates(ctx)).map(|b| (b.thread, b.per_hour, b.in_hour))
 }
 
-pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let (thread, per_hour, n) = switches_per_hour(ctx)?;
     if per_hour <= th.switches_per_hour {
         return None;
@@ -185,7 +185,7 @@ pub fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let mut worst: Option<(&str, f64, f64)> = None;
     let mut saturated = 0;
     // A handful of slow requests in the window is no saturation: the standby's average
@@ -309,16 +309,16 @@ pub(crate) struct SrlLayout {
 }
 
 impl SrlLayout {
-    pub fn extra_members(&self) -> Option<u32> {
+    pub(crate) fn extra_members(&self) -> Option<u32> {
         self.members.filter(|&m| m > 1)
     }
 
-    pub fn size_off(&self) -> bool {
+    pub(crate) fn size_off(&self) -> bool {
         self.smaller.is_some() || self.differs.is_some() || self.blocksize.is_some()
     }
 
     /// Advice for exactly what is off, nothing else.
-    pub fn advice(&self) -> Vec<String> {
+    pub(crate) fn advice(&self) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(m) = self.extra_members() {
             out.push(format!("Drop the extra members: one member per standby redo log group ({m} now), on the standby's fastest storage; LGWR's SYNC write waits for RFS, and RFS for the slowest member."));
@@ -400,7 +400,7 @@ fn blocksize_mismatch(
         .map(|b| (orl, b))
 }
 
-pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let layout = srl_layout(ctx)?;
     let mut problems = Vec::new();
     let mut evidence = Vec::new();
@@ -495,7 +495,7 @@ pub fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let p = ctx.p_last()?;
     let mut problems = Vec::new();
     let mut evidence = Vec::new();

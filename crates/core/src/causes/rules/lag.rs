@@ -14,11 +14,11 @@ use dgscope_model::display::dur as fmt_lag;
 use dgscope_model::sample::names::event;
 use dgscope_model::sample::{Dest, DestStatus};
 
-pub const TRANSPORT_BANDWIDTH: &str = "transport-bandwidth";
-pub const APPLY_BOUND: &str = "apply-bound";
-pub const LAG_STALE: &str = "lag-stale";
-pub const DEST_ERROR: &str = "dest-error";
-pub const STANDBY_DOWN: &str = "standby-down";
+pub(super) const TRANSPORT_BANDWIDTH: &str = "transport-bandwidth";
+pub(super) const APPLY_BOUND: &str = "apply-bound";
+pub(super) const LAG_STALE: &str = "lag-stale";
+pub(super) const DEST_ERROR: &str = "dest-error";
+pub(super) const STANDBY_DOWN: &str = "standby-down";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
@@ -160,7 +160,7 @@ fn shipping_too_slowly(ctx: &Context, th: &Thresholds, rising: Option<f64>) -> b
     asynchronous && no_gap && something_ships && !rfs_writes_zero && !explained_elsewhere
 }
 
-pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // A cascaded standby is judged against the member it receives from (a far sync): only
     // the lag of its own hop of the chain is this link's.
     let hop = ctx.hop_transport_lag();
@@ -331,7 +331,7 @@ pub fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let raw_apply = ctx.apply_lag()?;
     // A deliberate delay is not apply falling behind: judge the lag net of it.
     let delay = ctx.delay_s();
@@ -487,7 +487,7 @@ pub fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let last = ctx.s_last()?;
     let dg = last.dg.as_ref()?;
     let age = match (dg.computed, dg.datum) {
@@ -614,7 +614,7 @@ fn forwarding_trouble(d: &Dest) -> Option<Severity> {
         .then_some(Severity::Warn)
 }
 
-pub fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // The primary's own destinations (no sender named), then those a far sync or cascading
     // standby forwards on, named by their sender.
     let mut bad: Vec<(Option<&str>, &Dest, Severity)> = ctx
@@ -766,7 +766,7 @@ fn reopen_evidence(ctx: &Context, d: &Dest, of: &str) -> Vec<crate::causes::find
     out
 }
 
-pub fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let since = ctx.standby_failed_since()?;
     let last = ctx.standby?.last()?;
     let err = last.error.as_ref()?;

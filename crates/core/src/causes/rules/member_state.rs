@@ -15,10 +15,10 @@ use crate::causes::verify::VerifyKey as V;
 use dgscope_model::display::dur;
 use dgscope_model::sample::Sample;
 
-pub const LAG_HIGH: &str = "lag-high";
-pub const APPLY_OFF: &str = "apply-off";
-pub const FSFO_NOT_READY: &str = "fsfo-not-ready";
-pub const UNRECOVERABLE_CHANGES: &str = "unrecoverable-changes";
+pub(super) const LAG_HIGH: &str = "lag-high";
+pub(super) const APPLY_OFF: &str = "apply-off";
+pub(super) const FSFO_NOT_READY: &str = "fsfo-not-ready";
+pub(super) const UNRECOVERABLE_CHANGES: &str = "unrecoverable-changes";
 
 /// How far back a NOLOGGING change still counts as news.
 const UNRECOVERABLE_RECENT_S: f64 = 3600.0;
@@ -100,7 +100,7 @@ fn dg_lag(s: &Sample, apply: bool) -> Option<f64> {
     }
 }
 
-pub fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let delay = ctx.delay_s();
     let hold = state_hold_s(th);
     let recent = ctx.standby_recent(hold);
@@ -216,7 +216,7 @@ pub fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     Some(f)
 }
 
-pub fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let off = apply_off(ctx)?;
     let s = ctx.s_last()?;
     let db = s.db.as_ref();
@@ -303,7 +303,7 @@ fn fsfo_enabled(status: &str) -> bool {
     !s.is_empty() && !s.eq_ignore_ascii_case("DISABLED")
 }
 
-pub fn fsfo_not_ready(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn fsfo_not_ready(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let db = fsfo_db(ctx)?;
     let status = db.fs_failover_status.as_deref()?;
     if !fsfo_enabled(status) {
@@ -402,7 +402,7 @@ pub fn fsfo_not_ready(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn unrecoverable_changes(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn unrecoverable_changes(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let p = ctx.p_last()?;
     let db = p.db.as_ref()?;
     let force = db.force_logging.as_deref()?;

@@ -79,7 +79,7 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
-    pub fn finish(self, ctx: &Context) -> Finding {
+    pub(crate) fn finish(self, ctx: &Context) -> Finding {
         let mut evidence = self.evidence;
         // A rule that reads the waits in flight and did not cite them itself: a commit
         // waiting now for longer than the window's average says the path stalls now.
@@ -109,7 +109,7 @@ impl Draft {
 impl Draft {
     /// As [`Draft::finish`], with advice built from the finding's own evidence instead of
     /// the static list (advice must never contradict what the evidence shows).
-    pub fn finish_advising(self, ctx: &Context, advice: Vec<String>) -> Finding {
+    pub(crate) fn finish_advising(self, ctx: &Context, advice: Vec<String>) -> Finding {
         let mut f = self.finish(ctx);
         f.advice = advice;
         f

@@ -23,11 +23,11 @@ use dgscope_model::sample::names::{event, stat};
 use dgscope_model::sample::{Dest, DestStatus, DgMessage, Fra};
 use dgscope_model::timestamp::Timestamp;
 
-pub const PRIMARY_ARCHIVING_STUCK: &str = "primary-archiving-stuck";
-pub const PRIMARY_FRA_FULL: &str = "primary-fra-full";
-pub const PRIMARY_HUNG: &str = "primary-hung";
-pub const CHECKPOINT_INCOMPLETE: &str = "checkpoint-incomplete";
-pub const LOG_BUFFER_SPACE: &str = "log-buffer-space";
+pub(super) const PRIMARY_ARCHIVING_STUCK: &str = "primary-archiving-stuck";
+pub(super) const PRIMARY_FRA_FULL: &str = "primary-fra-full";
+pub(super) const PRIMARY_HUNG: &str = "primary-hung";
+pub(super) const CHECKPOINT_INCOMPLETE: &str = "checkpoint-incomplete";
+pub(super) const LOG_BUFFER_SPACE: &str = "log-buffer-space";
 
 /// The recovery area counts as full from here (used net of reclaimable, % of the limit):
 /// what is left is less than any archived log.
@@ -48,12 +48,12 @@ const DG_STATUS: &str = "V$DATAGUARD_STATUS";
 
 /// How far back `primary-hung` reads raw samples to see that commits stopped over the
 /// in-flight wait it needs (twice that, for sampling intervals of several seconds).
-pub fn hung_span_s(th: &Thresholds) -> f64 {
+pub(super) fn hung_span_s(th: &Thresholds) -> f64 {
     2.0 * th.primary_hung_wait_s
 }
 
 /// How far back the recovery area's growth is measured (its figures are read once a minute).
-pub fn fra_growth_s(th: &Thresholds) -> f64 {
+pub(super) fn fra_growth_s(th: &Thresholds) -> f64 {
     th.primary_fra_growth_s
 }
 
@@ -165,7 +165,7 @@ fn wait_ev(
 
 /// The primary has commit-path stall waits in the window: it is not idle but frozen, so the
 /// engine judges it rather than saying "warming up" for want of commits.
-pub fn primary_stalled(ctx: &Context) -> bool {
+pub(crate) fn primary_stalled(ctx: &Context) -> bool {
     COMMIT_PATH_STALLS
         .iter()
         .filter(|e| **e != event::LOG_FILE_SWITCH_COMPLETION)
@@ -306,7 +306,7 @@ fn stuck(ctx: &Context) -> Option<Stuck> {
         })
 }
 
-pub fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let s = stuck(ctx)?;
     let mut evidence = Vec::new();
     let mut why = Vec::new();
@@ -400,7 +400,7 @@ fn fra_growth(ctx: &Context, th: &Thresholds) -> Option<f64> {
     (dt > 0.0).then(|| grew / dt)
 }
 
-pub fn primary_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn primary_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // Once archiving has stopped, primary-archiving-stuck speaks for the area: one outage,
     // one finding.
     if stuck(ctx).is_some() {
@@ -470,7 +470,7 @@ pub fn primary_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // In flight now: commit-path waits of at least primary_hung_wait_s while no commit
     // happened over that span. A wait in flight that long is the hang itself, seen before
     // any of those waits completes.
@@ -578,7 +578,7 @@ pub fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     Some(f)
 }
 
-pub fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let ckpt = waited(ctx, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE);
     // A switch always takes a few milliseconds: `log file switch completion` counts only
     // when sessions spend a share of the window on it.
@@ -658,7 +658,7 @@ pub fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Finding> 
     )
 }
 
-pub fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let (n, secs) = waited(ctx, event::LOG_BUFFER_SPACE)?;
     let share = per_s(ctx, secs);
     // The sample has no DB time: the share is of the window's wall-clock seconds, i.e. the

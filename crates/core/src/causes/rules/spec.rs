@@ -118,13 +118,13 @@ fn no_finding(_: &crate::causes::context::Context, _: &Thresholds) -> Option<sup
 }
 
 /// No what-if applies.
-pub fn no_what_ifs(_: &Observed) -> Vec<Change> {
+pub(super) fn no_what_ifs(_: &Observed) -> Vec<Change> {
     Vec::new()
 }
 
 /// The common settings a record starts from (`..BASE`): a rate rule about the pair, judged
 /// after the engine's hold, read over the window, shown with the commit chart.
-pub const BASE: RuleSpec = RuleSpec {
+pub(super) const BASE: RuleSpec = RuleSpec {
     id: "",
     eval: no_finding,
     severity: "",
@@ -141,7 +141,7 @@ pub const BASE: RuleSpec = RuleSpec {
 };
 
 /// What the state rules check over raw samples: `state_hold_s` less the engine's own hold.
-pub fn state_hold_s(th: &Thresholds) -> f64 {
+pub(super) fn state_hold_s(th: &Thresholds) -> f64 {
     (th.state_hold_s - th.raise_after_s).max(0.0)
 }
 
@@ -153,7 +153,7 @@ pub struct Needs {
 }
 
 /// The longest spans `rules` read under `th` (non-finite or negative spans count as 0).
-pub fn needs<'a>(rules: impl IntoIterator<Item = &'a RuleSpec>, th: &Thresholds) -> Needs {
+pub(super) fn needs<'a>(rules: impl IntoIterator<Item = &'a RuleSpec>, th: &Thresholds) -> Needs {
     let finite = |s: f64| if s.is_finite() { s.max(0.0) } else { 0.0 };
     let mut n = Needs::default();
     for r in rules {

@@ -16,15 +16,15 @@ use dgscope_model::display::dur as fmt_lag;
 use dgscope_model::sample::{Dest, DgMessage, Sample};
 use std::sync::Arc;
 
-pub const APPLY_STOPPED: &str = "apply-stopped";
-pub const APPLY_WAITING_FOR_GAP: &str = "apply-waiting-for-gap";
-pub const STANDBY_FRA_FULL: &str = "standby-fra-full";
-pub const TRANSPORT_LAG_UNKNOWN: &str = "transport-lag-unknown";
-pub const DEST_DEFERRED: &str = "dest-deferred";
-pub const PROTECTION_DEGRADED: &str = "protection-degraded";
-pub const SYNC_STALL: &str = "sync-stall";
-pub const DG_ERROR: &str = "dg-error";
-pub const APPLY_DELAYED: &str = "apply-delayed";
+pub(super) const APPLY_STOPPED: &str = "apply-stopped";
+pub(super) const APPLY_WAITING_FOR_GAP: &str = "apply-waiting-for-gap";
+pub(crate) const STANDBY_FRA_FULL: &str = "standby-fra-full";
+pub(super) const TRANSPORT_LAG_UNKNOWN: &str = "transport-lag-unknown";
+pub(super) const DEST_DEFERRED: &str = "dest-deferred";
+pub(super) const PROTECTION_DEGRADED: &str = "protection-degraded";
+pub(super) const SYNC_STALL: &str = "sync-stall";
+pub(super) const DG_ERROR: &str = "dg-error";
+pub(super) const APPLY_DELAYED: &str = "apply-delayed";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
@@ -385,7 +385,7 @@ pub(crate) fn apply_stopped_now(ctx: &Context, th: &Thresholds) -> Option<String
     lasted.then_some(reason)
 }
 
-pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let reason = apply_stopped_now(ctx, th)?;
     let s = ctx.s_last()?;
     let mut evidence = vec![text(format!("redo apply: {reason}"), "V$DATAGUARD_PROCESS")];
@@ -439,7 +439,7 @@ pub fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     if !unresolvable_gap(ctx, th) {
         return None;
     }
@@ -526,7 +526,7 @@ pub fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Finding> 
     Some(f)
 }
 
-pub fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let full = fra_full(ctx, th)?;
     let fra = ctx.s_last().and_then(|s| s.fra);
     let mut evidence = Vec::new();
@@ -594,7 +594,7 @@ pub fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     )
 }
 
-pub fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let recent = ctx.standby_recent(state_hold_s(th));
     let null = |s: &Sample| s.dg.as_ref().is_some_and(|d| d.transport_lag_s.is_none());
     if !(redo_flowing(ctx) && held_for(&recent, state_hold_s(th), null)) {
@@ -650,7 +650,7 @@ pub fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Finding> 
     Some(f)
 }
 
-pub fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let off = ctx.not_shipping();
     let first = *off.first()?;
     let params = ctx.p_last().and_then(|s| s.params.as_ref());
@@ -730,7 +730,7 @@ fn degraded(s: &Sample) -> Option<(String, String)> {
         .then(|| (mode.to_string(), level.to_string()))
 }
 
-pub fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let recent = ctx.primary_recent(state_hold_s(th));
     let (mode, level) = degraded(recent.first()?)?;
     if !held_for(&recent, state_hold_s(th), |s| degraded(s).is_some()) {
@@ -803,7 +803,7 @@ fn stalls(newest: &Dest, oldest: Option<&Dest>, min_s: u64) -> Vec<(u64, u64)> {
         .collect()
 }
 
-pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let secs = window_secs(ctx);
     let newest = ctx.primary_newest(secs)?;
     // The oldest sample of the same incarnation: counters restart with the instance.
@@ -879,7 +879,7 @@ pub fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     Some(f)
 }
 
-pub fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+pub(super) fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // A deliberate cancel of managed recovery (ORA-16037) is logged with severity Error,
     // yet it is an operator's or the broker's choice: `apply-off` speaks for it.
     let errors: Vec<&DgMessage> = messages(ctx, true)
@@ -927,7 +927,7 @@ pub fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     Some(f)
 }
 
-pub fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
     let delay = ctx.delay_s();
     if delay <= 0.0 {
         return None;
