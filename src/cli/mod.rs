@@ -225,10 +225,10 @@ pub struct CheckArgs {
     /// log_file_parallel_write, sync_remote_write (ms). Also the performance data's warn. Adds
     /// to the findings, never hides one
     #[arg(short = 'w', long = "warning", value_name = "RANGE", value_hint = clap::ValueHint::Other)]
-    pub warning: Option<crate::report::range::Ranges>,
+    pub warning: Option<crate::report::Ranges>,
     /// CRIT when a figure is outside RANGE: as --warning, for the performance data's crit
     #[arg(short = 'c', long = "critical", value_name = "RANGE", value_hint = clap::ValueHint::Other)]
-    pub critical: Option<crate::report::range::Ranges>,
+    pub critical: Option<crate::report::Ranges>,
     /// Give up after this long with UNKNOWN and one status line, as plugins do under
     /// check_nrpe's timeout: seconds (10) or a duration (10s, 1m)
     #[arg(
@@ -246,8 +246,8 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     /// `-w` and `-c` together.
-    pub fn limits(&self) -> crate::report::range::Limits {
-        crate::report::range::Limits {
+    pub fn limits(&self) -> crate::report::Limits {
+        crate::report::Limits {
             warn: self.warning.clone().unwrap_or_default(),
             crit: self.critical.clone().unwrap_or_default(),
         }

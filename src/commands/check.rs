@@ -348,13 +348,13 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
     // The textfile first: a failure there is UNKNOWN with its one status line, never a
     // second line after the verdict.
     if let Some(dir) = &args.textfile {
-        exposition::check::write_textfile(&result, dir, &pair).map_err(unknown)?;
+        exposition::write_textfile(&result, dir, &pair).map_err(unknown)?;
     }
     print(&match args.format {
         CheckFormat::Json => result.json_within(&limits),
         CheckFormat::Text => result.text_within(&limits),
         CheckFormat::OpenMetrics => {
-            exposition::check::exposition(&result, &pair, exposition::Format::OpenMetrics)
+            exposition::exposition(&result, &pair, exposition::Format::OpenMetrics)
         }
     })
     .map_err(|f| unknown(f.message))?;

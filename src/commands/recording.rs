@@ -147,10 +147,7 @@ fn info(path: &Path) -> Result<String, Failure> {
         out.push_str(&format!("source    {s}\n"));
     }
     if let (Some(a), Some(b)) = (index.first_t(), index.last_t()) {
-        out.push_str(&format!(
-            "span      {}\n",
-            crate::report::scan::span_text(a, b)
-        ));
+        out.push_str(&format!("span      {}\n", crate::report::span_text(a, b)));
     }
     let samples: u64 = slots.values().map(|s| s.samples).sum();
     out.push_str(&format!(

@@ -177,7 +177,7 @@ fn exposition() -> dgscope::exposition::parse::Exposition {
     parse(&render(&[Arc::new(snap)], Format::Text), Format::Text).unwrap()
 }
 
-fn family_of(metric: &str) -> Option<&'static dgscope::exposition::render::Family> {
+fn family_of(metric: &str) -> Option<&'static dgscope::exposition::Family> {
     FAMILIES.iter().find(|f| {
         f.name == metric
             || ["_bucket", "_count", "_sum"]
@@ -208,7 +208,7 @@ fn rules_and_dashboard_use_only_metrics_and_labels_that_exist() {
                 "{m} (in {e:?}) is not in the exposition of a slow-srl pair"
             );
             allowed.extend(fam.labels.iter().map(|l| l.to_string()));
-            if fam.kind == dgscope::exposition::render::Kind::Histogram {
+            if fam.kind == dgscope::exposition::Kind::Histogram {
                 allowed.insert("le".into());
             }
             used_metrics.insert(m.clone(), e.clone());

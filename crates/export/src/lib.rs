@@ -8,6 +8,10 @@
 //! The screen writes its incident report through `report` too, so the screen's crate depends
 //! on this one, not the other way.
 
+// The API is what the modules' `pub use` lists and public report modules name; everything
+// else is `pub(crate)`, and this lint keeps it so.
+#![warn(unreachable_pub)]
+
 pub mod exposition;
 pub mod report;
 pub mod serve;

@@ -3,16 +3,17 @@
 //! snapshots, shared by `serve`, `check --format openmetrics` and `check --textfile`.
 //! The metric names and labels are a public contract: docs/METRICS.md lists every one.
 
-pub mod check;
-pub mod negotiate;
+pub(crate) mod check;
+pub(crate) mod negotiate;
 /// A strict OpenMetrics/Prometheus text parser, to check what `serve` and `check` write:
 /// test support, not compiled into the release binary (the `test-support` feature).
 #[cfg(any(test, feature = "test-support"))]
 pub mod parse;
-pub mod render;
-pub mod snapshot;
-pub mod textfile;
+pub(crate) mod render;
+pub(crate) mod snapshot;
+pub(crate) mod textfile;
 
+pub use check::{exposition, write_textfile};
 pub use negotiate::Format;
-pub use render::{render, render_into, FAMILIES};
+pub use render::{render, render_into, Family, Kind, FAMILIES};
 pub use snapshot::{FindingState, PairSnapshot, SlotSnapshot};

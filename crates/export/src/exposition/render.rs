@@ -6,7 +6,6 @@
 
 use super::negotiate::Format;
 use super::snapshot::{database_of, PairSnapshot, SlotSnapshot};
-use dgscope_core::causes::Severity;
 use dgscope_model::sample::{Bucket, DestStatus, Sample};
 use dgscope_model::timestamp::Timestamp;
 use std::fmt::Write;
@@ -414,7 +413,7 @@ impl Out<'_> {
 }
 
 /// Label value escaping of both formats: backslash, double quote and line feed.
-pub fn escape_into(buf: &mut String, v: &str) {
+pub(crate) fn escape_into(buf: &mut String, v: &str) {
     if !v.contains(['\\', '"', '\n']) {
         buf.push_str(v);
         return;
@@ -621,7 +620,7 @@ fn iostat(o: &mut Out<'_>, p: &PairSnapshot, field: IoField) {
 /// scrape has the same series whatever buckets have filled yet), from 1 µs up to 4.19 s or
 /// the highest bucket seen. 11.2's millisecond buckets (1000 µs × 2^k) get their own ladder;
 /// any other bounds are written as they are.
-pub fn ladder(hist: &[Bucket]) -> Vec<u64> {
+pub(crate) fn ladder(hist: &[Bucket]) -> Vec<u64> {
     let max = hist.iter().map(|b| b.upper().0).max().unwrap_or(0);
     let pow2 = |b: u64| b.is_power_of_two();
     let (base, floor) = if hist.iter().all(|b| pow2(b.upper().0)) {
@@ -1097,9 +1096,4 @@ fn fsfo_target(o: &mut Out<'_>, p: &PairSnapshot) {
         ];
         o.int("dgscope_fsfo_target_info", "", &labels, 1);
     }
-}
-
-/// The worst severity raised for a pair (the landing page).
-pub fn worst(p: &PairSnapshot) -> Option<Severity> {
-    p.findings.iter().map(|f| f.severity).max()
 }

@@ -68,7 +68,7 @@ pub struct PairSnapshot {
 /// reads from `V$DATABASE.DB_UNIQUE_NAME` (as Oracle's own exporter labels databases), else the
 /// `db_unique_name` parameter. `DbInfo` comes with every sample (parameters only every
 /// minute), so the label does not flip between samples.
-pub fn database_of(s: &Sample) -> Option<&str> {
+pub(crate) fn database_of(s: &Sample) -> Option<&str> {
     s.db.as_ref()
         .and_then(|d| d.name.as_deref())
         .filter(|n| !n.is_empty())

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// A file name for a pair: `dgscope_<pair>.prom`, characters outside `[A-Za-z0-9_.-]` as `_`.
-pub fn file_name(pair: &str) -> String {
+pub(crate) fn file_name(pair: &str) -> String {
     let clean: String = pair
         .chars()
         .map(|c| {
@@ -25,7 +25,7 @@ pub fn file_name(pair: &str) -> String {
 /// follows a symlink), so a link planted at a temporary name cannot redirect the write. On
 /// any error the temporary file is removed and the previous `dir/name`, if any, is left as
 /// it was.
-pub fn write_atomic(dir: &Path, name: &str, content: &str) -> std::io::Result<PathBuf> {
+pub(crate) fn write_atomic(dir: &Path, name: &str, content: &str) -> std::io::Result<PathBuf> {
     let target = dir.join(name);
     dgscope_model::output::write_file(&target, content.as_bytes(), true).map_err(|e| match e {
         dgscope_model::output::OutputError::Io { source, .. } => source,

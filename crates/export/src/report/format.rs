@@ -10,23 +10,23 @@ pub enum Format {
 }
 
 /// Rounds for JSON output: enough digits for any comparison a DBA makes, none of the noise.
-pub fn round(x: f64, digits: i32) -> f64 {
+pub(crate) fn round(x: f64, digits: i32) -> f64 {
     let f = 10f64.powi(digits);
     (x * f).round() / f
 }
 
 /// A number for a table cell: "–" when absent.
-pub fn cell(v: Option<f64>, decimals: usize) -> String {
+pub(crate) fn cell(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "–".to_string(), |x| format!("{x:.decimals$}"))
 }
 
 /// A signed percentage for a table cell: "+576.5 %", "–" when absent.
-pub fn pct_cell(v: Option<f64>) -> String {
+pub(crate) fn pct_cell(v: Option<f64>) -> String {
     v.map_or_else(|| "–".to_string(), |x| format!("{x:+.1} %"))
 }
 
 /// Left-aligns the first column and right-aligns the rest.
-pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
     let cols = header.len();
     let mut width = vec![0usize; cols];
     for r in std::iter::once(&header.iter().map(|s| s.to_string()).collect::<Vec<_>>()).chain(rows)
@@ -62,7 +62,7 @@ pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
 /// A Markdown table (GitHub flavour), numbers right-aligned.
 /// Every cell is escaped ([`dgscope_model::sanitize::md_cell`]): a `|` or a newline in a database or
 /// destination name must not split a cell or end the table and forge what follows.
-pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
     use dgscope_model::sanitize::md_cell;
     let join =
         |cells: &mut dyn Iterator<Item = &str>| cells.map(md_cell).collect::<Vec<_>>().join(" | ");

@@ -2,15 +2,16 @@
 
 pub mod awr;
 pub mod check;
-pub mod format;
+pub(crate) mod format;
 pub mod histogram;
 pub mod impact;
 pub mod incident;
-pub mod overview;
-pub mod perfdata;
-pub mod range;
-pub mod scan;
+pub(crate) mod overview;
+pub(crate) mod perfdata;
+pub(crate) mod range;
+pub(crate) mod scan;
 pub mod text;
 
 pub use format::Format;
-pub use scan::ReportError;
+pub use range::{Limits, Ranges};
+pub use scan::{span_text, ReportError};

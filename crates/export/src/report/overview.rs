@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 /// What a member is called in the text and the performance data: its database name, else
 /// its slot.
-pub fn member_label(m: &MemberState) -> &str {
+pub(crate) fn member_label(m: &MemberState) -> &str {
     m.name
         .as_deref()
         .filter(|n| !n.is_empty())
@@ -26,7 +26,7 @@ pub fn member_label(m: &MemberState) -> &str {
 
 /// The member's apply lag net of its DELAY (never below 0); `None` while unknown, stale, or
 /// on a far sync (which applies nothing).
-pub fn net_apply_lag(m: &MemberState) -> Option<f64> {
+pub(crate) fn net_apply_lag(m: &MemberState) -> Option<f64> {
     if m.apply == ApplyState::NotApplicable {
         return None;
     }
@@ -48,7 +48,7 @@ fn apply_off_code(o: ApplyOff) -> &'static str {
 
 /// The apply state's machine name (`running`, `waiting-for-gap`, `stopped`, `off`,
 /// `not-applicable`, `unknown`): the JSON's `apply.state` and the exporter's `state` label.
-pub fn apply_code(a: &ApplyState) -> &'static str {
+pub(crate) fn apply_code(a: &ApplyState) -> &'static str {
     match a {
         ApplyState::Running => "running",
         ApplyState::WaitingForGap => "waiting-for-gap",
@@ -61,7 +61,7 @@ pub fn apply_code(a: &ApplyState) -> &'static str {
 
 /// The transport state's machine name (`shipping`, `gap`, `error`, `not-shipping`,
 /// `standby-down`, `unknown`).
-pub fn transport_code(t: &TransportState) -> &'static str {
+pub(crate) fn transport_code(t: &TransportState) -> &'static str {
     match t {
         TransportState::Shipping => "shipping",
         TransportState::Gap(_) => "gap",
@@ -136,7 +136,7 @@ fn member_json(m: &MemberState, figures: &[StandbyMetrics]) -> Value {
 }
 
 /// The `overview` object of `check --format json`.
-pub fn json(o: &Overview, figures: &[StandbyMetrics]) -> Value {
+pub(crate) fn json(o: &Overview, figures: &[StandbyMetrics]) -> Value {
     json!({
         "primary": o.primary.as_ref().map(primary_json),
         "standbys": o.standbys.iter().map(|m| member_json(m, figures)).collect::<Vec<_>>(),
@@ -158,7 +158,7 @@ fn lag_cell(v: Option<f64>) -> String {
 /// The configuration block of `check`'s text: a line on the primary's protection and
 /// fast-start failover, one row per member, and a note per delayed or stale member. Empty
 /// when nothing is known about any member.
-pub fn text(o: &Overview, figures: &[StandbyMetrics]) -> String {
+pub(crate) fn text(o: &Overview, figures: &[StandbyMetrics]) -> String {
     use super::text::{plain, Block};
     if o.primary.is_none() && o.standbys.is_empty() {
         return String::new();

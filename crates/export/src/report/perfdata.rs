@@ -18,7 +18,7 @@ use super::range::{Figure, Limits, Range};
 use dgscope_core::causes::{Overview, Status, Thresholds};
 
 /// One `label=value...` term.
-pub struct Term {
+pub(crate) struct Term {
     pub label: String,
     pub value: Option<f64>,
     pub uom: &'static str,
@@ -40,7 +40,7 @@ pub struct Breach {
 
 /// A label as the guidelines allow it: no `=` or `'` (nor a `|`, which would end the
 /// performance data, nor control characters), quoted when it holds a space.
-pub fn label(raw: &str) -> String {
+pub(crate) fn label(raw: &str) -> String {
     let clean: String = raw
         .chars()
         .map(|c| {
@@ -60,7 +60,7 @@ pub fn label(raw: &str) -> String {
 
 /// Every figure of a run once: the performance data and the `-w`/`-c` verdict read the
 /// same terms.
-pub fn terms(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> Vec<Term> {
+pub(crate) fn terms(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> Vec<Term> {
     let term = |label: &str, value, uom, warn, crit| Term {
         label: label.to_string(),
         value,
@@ -147,7 +147,7 @@ pub fn terms(m: &CheckMetrics, o: &Overview, t: &Thresholds) -> Vec<Term> {
 /// The performance data for a run's figures, space-separated; empty when no figure is
 /// known. A `-w`/`-c` range given for a figure replaces dgscope's own threshold in its
 /// `warn`/`crit` field, written as given.
-pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds, limits: &Limits) -> String {
+pub(crate) fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds, limits: &Limits) -> String {
     terms(m, o, t)
         .iter()
         .filter_map(|x| {
@@ -175,7 +175,7 @@ pub fn perfdata(m: &CheckMetrics, o: &Overview, t: &Thresholds, limits: &Limits)
 
 /// The figures outside their `-c` (CRIT) or `-w` (WARN) range, in the performance data's
 /// order. A figure dgscope could not determine is never judged (nor called OK).
-pub fn breaches(terms: &[Term], limits: &Limits) -> Vec<Breach> {
+pub(crate) fn breaches(terms: &[Term], limits: &Limits) -> Vec<Breach> {
     terms
         .iter()
         .filter_map(|x| {
@@ -198,7 +198,7 @@ pub fn breaches(terms: &[Term], limits: &Limits) -> Vec<Breach> {
 }
 
 /// `text` with ` | perfdata` at the end of its first line (unchanged when `perf` is empty).
-pub fn append_to_first_line(text: &str, perf: &str) -> String {
+pub(crate) fn append_to_first_line(text: &str, perf: &str) -> String {
     if perf.is_empty() {
         return text.to_string();
     }
@@ -210,7 +210,7 @@ pub fn append_to_first_line(text: &str, perf: &str) -> String {
 
 /// A value in the guidelines' class `[-0-9.]`: fixed point, no exponent, at most three
 /// decimals, trailing zeros dropped.
-pub fn number(v: f64) -> String {
+pub(crate) fn number(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     match s {

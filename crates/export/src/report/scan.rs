@@ -2,8 +2,8 @@
 //! does not grow with the file: only the boundaries of each window are kept.
 
 use dgscope_core::metrics::{Delta, WindowAcc, WindowBound, WindowDeltas, WindowSpec};
-use dgscope_model::sample::recording::{Entry, Header, RecordingError, RecordingReader};
-use dgscope_model::sample::{Mark, Sample, Slot};
+use dgscope_model::sample::recording::{Entry, RecordingError, RecordingReader};
+use dgscope_model::sample::{Sample, Slot};
 use dgscope_model::timestamp::Timestamp;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -72,15 +72,12 @@ impl ScannedWindow {
 }
 
 #[derive(Debug)]
-pub struct Scan {
+pub(crate) struct Scan {
     pub path: String,
-    pub header: Header,
     pub first: Timestamp,
     pub last: Timestamp,
     pub windows: Vec<ScannedWindow>,
     pub last_by_slot: BTreeMap<Slot, Arc<Sample>>,
-    pub marks: Vec<Mark>,
-    pub truncated_tail: bool,
     /// Samples out of time order or repeated (skipped by the window accumulators), as one
     /// line for stderr and the JSON `warnings`; empty when there were none.
     pub warnings: Vec<String>,
@@ -88,12 +85,12 @@ pub struct Scan {
 
 impl Scan {
     /// "0s..1h 2m (2026-11-30T05:00:00.000Z..…)" for messages.
-    pub fn span(&self) -> String {
+    pub(crate) fn span(&self) -> String {
         span_text(self.first, self.last)
     }
 
     /// Fails with a clear message when a window is empty for `slot`.
-    pub fn require(&self, slot: &Slot) -> Result<(), ReportError> {
+    pub(crate) fn require(&self, slot: &Slot) -> Result<(), ReportError> {
         if !self.last_by_slot.contains_key(slot) {
             return Err(ReportError::UnknownSlot {
                 path: self.path.clone(),
@@ -130,24 +127,19 @@ pub fn span_text(first: Timestamp, last: Timestamp) -> String {
 }
 
 /// Reads `path` once, accumulating each of `specs` (with their original text for messages).
-pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportError> {
+pub(crate) fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportError> {
     // A whole pass: parse on a second core while this one accumulates.
     let mut reader = dgscope_model::sample::ahead::recording_ahead(RecordingReader::open(path)?);
-    let header = reader.header().clone();
     let display = reader.path().to_string();
     let mut first: Option<Timestamp> = None;
     let mut last = Timestamp::default();
     let mut windows: Vec<ScannedWindow> = Vec::new();
     let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
-    let mut marks = Vec::new();
     let mut order = dgscope_core::pipeline::OrderCheck::default();
 
     for entry in reader.by_ref() {
         let sample = match entry? {
-            Entry::Mark(m) => {
-                marks.push(m);
-                continue;
-            }
+            Entry::Mark(_) => continue,
             Entry::Sample(s) => Arc::<Sample>::from(s),
         };
         if first.is_none() {
@@ -191,13 +183,10 @@ pub fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, ReportE
     }
     Ok(Scan {
         path: display,
-        header,
         first,
         last,
         windows,
         last_by_slot,
-        marks,
-        truncated_tail: reader.truncated_tail(),
         warnings: order.warning("the report").into_iter().collect(),
     })
 }
