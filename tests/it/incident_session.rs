@@ -71,7 +71,7 @@ fn the_screen_report_keeps_what_was_raised_and_cleared() {
     }
     app.ingest(SourceEvent::End);
     app.refresh();
-    let screen = tui::incident::markdown(&app);
+    let screen = tui::incident_markdown(&app);
 
     let (r_raised, r_cleared) = timeline_ids(&report);
     let (s_raised, s_cleared) = timeline_ids(&screen);

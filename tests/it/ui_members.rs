@@ -69,7 +69,7 @@ fn c_opens_the_configuration_with_every_member_and_closes_it() {
     act(&mut a, &[Action::Configuration]);
     assert_eq!(a.screen, Screen::Members);
     let o = a.assessment.overview.clone();
-    let names: Vec<String> = o.standbys.iter().map(ui::members::name).collect();
+    let names: Vec<String> = o.standbys.iter().map(ui::member_name).collect();
     assert_eq!(names.len(), 2);
     for (w, h) in [(80, 24), (160, 48)] {
         let t = render(&a, w, h);
@@ -110,7 +110,7 @@ fn a_stale_member_is_shown_stale_with_its_time_never_as_now() {
         .unwrap()
         .clone();
     assert!(m.stale, "{m:#?}");
-    let name = ui::members::name(&m);
+    let name = ui::member_name(&m);
     // The one-line summary on the main screen says so, at both sizes.
     for (w, h) in [(80, 24), (160, 48)] {
         let t = render(&a, w, h);

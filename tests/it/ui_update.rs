@@ -384,7 +384,7 @@ fn copy_text_and_incident_report_carry_the_numbers() {
         "{text}"
     );
     assert!(text.contains("FASTSYNC"), "{text}");
-    let md = tui::incident::markdown(&a);
+    let md = tui::incident_markdown(&a);
     assert!(md.contains("# Data Guard incident report"), "{md}");
     assert!(md.contains("| log file sync | 4.58 |"), "{md}");
     assert!(
@@ -411,7 +411,7 @@ fn copy_text_and_incident_report_carry_the_numbers() {
         "{tps}"
     );
     let dir = tempfile::tempdir().unwrap();
-    let p = tui::incident::write_report(&a, dir.path()).unwrap();
+    let p = tui::write_incident_report(&a, dir.path()).unwrap();
     assert!(p
         .file_name()
         .unwrap()
@@ -576,7 +576,7 @@ fn the_report_written_while_warming_up_does_not_say_healthy() {
         ..Setup::default()
     });
     assert!(young.warming_up());
-    let md = tui::incident::markdown(&young);
+    let md = tui::incident_markdown(&young);
     assert!(!md.contains("looked healthy"), "{md}");
     assert!(
         md.contains("Not judged: the session had 2 s of data"),
@@ -589,5 +589,5 @@ fn the_report_written_while_warming_up_does_not_say_healthy() {
         ..Setup::default()
     });
     assert!(!old.warming_up());
-    assert!(tui::incident::markdown(&old).contains("looked healthy"));
+    assert!(tui::incident_markdown(&old).contains("looked healthy"));
 }

@@ -2,11 +2,11 @@
 //! [`Action`]s through the [`Keymap`]; [`update`] changes the [`App`] and queues [`Effect`]s
 //! for the event loop.
 
-pub mod action;
-pub mod control;
-pub mod keymap;
-pub mod state;
-pub mod update;
+pub(crate) mod action;
+pub(crate) mod control;
+pub(crate) mod keymap;
+pub(crate) mod state;
+pub(crate) mod update;
 
 pub use action::Action;
 pub use control::{Control, Pace};

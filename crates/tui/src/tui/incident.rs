@@ -24,7 +24,7 @@ pub fn write_report(app: &App, dir: &Path) -> io::Result<PathBuf> {
 /// configuration, marks and raised findings on a timeline, the commit path over the current
 /// window, the session so far against that window, the impact table when a baseline exists,
 /// and every finding with its evidence, SQL and advice.
-pub fn incident(app: &App) -> Incident {
+pub(crate) fn incident(app: &App) -> Incident {
     let e = app.engine();
     let (databases, dests) = Incident::configuration(e);
     // The whole session as the driver kept it (raised, cleared, marks), as `report

@@ -2,10 +2,10 @@
 //! the source behind the channel. The loop `select!`s over terminal events, source events, a
 //! tick and signals; it redraws only when something changed and never waits on a source.
 
-pub mod error;
-pub mod incident;
-pub mod osc52;
-pub mod terminal;
+pub(crate) mod error;
+pub(crate) mod incident;
+pub(crate) mod osc52;
+pub(crate) mod terminal;
 
 use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
 use crate::ui::{self, theme::Theme, App};
@@ -19,6 +19,7 @@ use dgscope_model::source::{ConnState, Control, SourceEvent};
 use dgscope_model::timestamp::Timestamp;
 pub use error::TuiError;
 use futures_util::{FutureExt, StreamExt};
+pub use incident::{markdown as incident_markdown, write_report as write_incident_report};
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;

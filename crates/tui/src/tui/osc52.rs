@@ -4,7 +4,7 @@
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 with padding (RFC 4648), all OSC 52 needs.
-pub fn base64(data: &[u8]) -> String {
+pub(crate) fn base64(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
         let b = [
@@ -25,7 +25,7 @@ pub fn base64(data: &[u8]) -> String {
 }
 
 /// The escape sequence that puts `text` on the system clipboard.
-pub fn sequence(text: &str) -> String {
+pub(crate) fn sequence(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
 }
 

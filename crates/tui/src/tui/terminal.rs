@@ -20,7 +20,7 @@ use std::sync::Once;
 /// mouse sequence is written at all, not even the one that turns it off.
 static MOUSE_CAPTURED: AtomicBool = AtomicBool::new(false);
 
-pub struct TerminalGuard {
+pub(crate) struct TerminalGuard {
     pub terminal: Terminal<CrosstermBackend<Stdout>>,
     /// Capture the mouse (pane focus by click, wheel scrolling).
     mouse: bool,
@@ -28,7 +28,7 @@ pub struct TerminalGuard {
 
 /// Puts the terminal back: cursor shown, main screen, mouse off, cooked mode. Safe to call
 /// twice.
-pub fn restore() {
+pub(crate) fn restore() {
     let _ = disable_raw_mode();
     let mut out = io::stdout();
     let _ = execute!(out, DisableBracketedPaste);
@@ -64,7 +64,7 @@ fn take(mouse: bool) -> io::Result<()> {
 }
 
 impl TerminalGuard {
-    pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+    pub(crate) fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         install_panic_hook();
         if let Err(e) = take(mouse) {
             restore();
@@ -82,7 +82,7 @@ impl TerminalGuard {
 
     /// Takes the terminal again (after a stop, or a SIGCONT from anyone) and forgets what
     /// was on it, so the next draw repaints every cell: the shell has written over it.
-    pub fn resume(&mut self) -> io::Result<()> {
+    pub(crate) fn resume(&mut self) -> io::Result<()> {
         if let Err(e) = take(self.mouse) {
             restore();
             return Err(e);
@@ -102,7 +102,7 @@ impl TerminalGuard {
     /// Returns `false`, leaving the screen as it is, when no job-control shell could
     /// continue the process (its process group is orphaned: started by `setsid`, as a
     /// `tmux`/`ssh -t` command...), where the kernel would discard the stop anyway.
-    pub fn suspend(&mut self) -> io::Result<bool> {
+    pub(crate) fn suspend(&mut self) -> io::Result<bool> {
         if !job_control() {
             return Ok(false);
         }
@@ -154,7 +154,7 @@ fn stop_self() {}
 /// the first one outside it, which must be in the same session (the shell). Without
 /// `/proc` to walk, assumes so.
 #[cfg(unix)]
-pub fn job_control() -> bool {
+pub(crate) fn job_control() -> bool {
     // SAFETY: getters without side effects.
     let (pgrp, sid) = unsafe { (libc::getpgrp(), libc::getsid(0)) };
     let mut pid = unsafe { libc::getppid() };

@@ -23,7 +23,7 @@ pub fn evidence_text(e: &Evidence) -> String {
     s
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let t = cx.theme;
     let findings = &app.assessment.findings;

@@ -9,7 +9,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph, Widget};
 
-pub struct Series {
+pub(crate) struct Series {
     pub name: &'static str,
     pub role: Role,
     /// (seconds relative to the end, value); x ≤ 0.
@@ -29,7 +29,14 @@ fn ylabel(v: f64, unit: &str) -> String {
 }
 
 /// Draws a legend line and the chart below it. `span` is the history shown, in seconds.
-pub fn render(buf: &mut Buffer, area: Rect, cx: &Ctx, series: &[Series], unit: &str, span: f64) {
+pub(crate) fn render(
+    buf: &mut Buffer,
+    area: Rect,
+    cx: &Ctx,
+    series: &[Series],
+    unit: &str,
+    span: f64,
+) {
     if area.height < 2 || area.width < 12 || cx.plain {
         return;
     }
@@ -98,7 +105,7 @@ pub fn render(buf: &mut Buffer, area: Rect, cx: &Ctx, series: &[Series], unit: &
 
 /// At most `n` points: the largest of each run, so a one-sample spike is never smoothed
 /// away (the spike is what a DBA is looking for).
-pub fn downsample(points: &[(f64, f64)], n: usize) -> Vec<(f64, f64)> {
+pub(crate) fn downsample(points: &[(f64, f64)], n: usize) -> Vec<(f64, f64)> {
     if n == 0 || points.len() <= n {
         return points.to_vec();
     }
@@ -114,7 +121,7 @@ fn ascii_marker(i: usize) -> char {
 }
 
 /// A round upper bound (1, 2, 5 × 10^n) so the axis does not creep with every sample.
-pub fn nice_ceiling(v: f64) -> f64 {
+pub(crate) fn nice_ceiling(v: f64) -> f64 {
     if v <= 0.0 || !v.is_finite() {
         return 1.0;
     }

@@ -16,7 +16,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// The three waits of the commit path, with the names a DBA reads on the screen.
-pub struct Wait {
+pub(crate) struct Wait {
     pub label: &'static str,
     pub role: Role,
     pub avg: Option<f64>,
@@ -24,7 +24,7 @@ pub struct Wait {
     pub per_s: Option<f64>,
 }
 
-pub fn waits(d: Option<&Delta>) -> [Wait; 3] {
+pub(crate) fn waits(d: Option<&Delta>) -> [Wait; 3] {
     let get = |names: &[&str]| {
         let e = d.and_then(|d| {
             names
@@ -108,7 +108,7 @@ fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
 /// A commit's average split: local write, remote time beyond it, on RAC the broadcast-on-
 /// commit ack, and the rest (posting, CPU, polling).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Waterfall {
+pub(crate) struct Waterfall {
     pub local: f64,
     pub remote: f64,
     /// `redo write broadcast ack time` per commit; `None` without the statistic (not RAC).
@@ -117,7 +117,7 @@ pub struct Waterfall {
 }
 
 /// lfs = local write ∥ remote write, then (RAC) the broadcast ack, then posting/CPU/polling.
-pub fn waterfall(w: &[Wait; 3], broadcast: Option<f64>) -> Option<Waterfall> {
+pub(crate) fn waterfall(w: &[Wait; 3], broadcast: Option<f64>) -> Option<Waterfall> {
     let lfs = w[0].avg?;
     let local = w[1].avg.unwrap_or(0.0);
     let remote = w[2].avg.unwrap_or(0.0);
@@ -421,7 +421,7 @@ fn short(label: &str) -> &str {
 }
 
 /// The least height a chart is drawn with (legend, three plot rows, axis and labels).
-pub const CHART_MIN: u16 = 6;
+pub(crate) const CHART_MIN: u16 = 6;
 
 /// Rows the mirrored histogram would use unmerged: its header and one per bucket.
 fn hist_rows_needed(w: &[Wait; 3]) -> usize {
@@ -431,7 +431,7 @@ fn hist_rows_needed(w: &[Wait; 3]) -> usize {
     }
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let (state, stale) = cx.slot_state(app.primary());
     // `n` picks one RAC instance (its own LGWR); the default is the cluster's sums.
@@ -527,7 +527,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
 }
 
 /// Averages of the three waits per sample over the history, up to the instant shown.
-pub fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
+pub(crate) fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx) {
     let app = cx.app;
     let Some(series) = app.primary().and_then(|s| app.engine().slot(s)) else {
         return;

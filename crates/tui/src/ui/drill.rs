@@ -119,7 +119,7 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
 }
 
 /// The text below the chart (what it means, SQL, advice, what-if), also used for `y`.
-pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
+pub(crate) fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     let t = cx.theme;
     let h = |s: &str| Line::styled(s.to_string(), t.style(Role::Title));
     let mut out = vec![h("What it means")];
@@ -169,7 +169,7 @@ pub fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
 
 /// Wraps styled lines to `width` columns at spaces (a word longer than the width is cut),
 /// keeping every character's style, so the drill-down knows its own height exactly.
-pub fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+pub(crate) fn wrap(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
     let width = width.max(1);
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
@@ -227,14 +227,14 @@ fn runs(cells: &[(char, Style)]) -> Line<'static> {
 
 /// The drill-down as one document that scrolls as a whole: title and evidence, the chart,
 /// then what it means, the SQL, the advice and the what-if figures, wrapped to `width`.
-pub struct Doc {
+pub(crate) struct Doc {
     pub head: Vec<Line<'static>>,
     pub chart_h: u16,
     pub body: Vec<Line<'static>>,
 }
 
 impl Doc {
-    pub fn new(cx: &Ctx, f: &Finding, width: u16, view_h: u16) -> Doc {
+    pub(crate) fn new(cx: &Ctx, f: &Finding, width: u16, view_h: u16) -> Doc {
         let w = width.max(1) as usize;
         let mut head = vec![
             Line::styled(f.title.clone(), cx.theme.style(Role::Title)),
@@ -262,22 +262,18 @@ impl Doc {
     }
 
     /// Rows in all.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.head.len() + self.chart_h as usize + self.chart_gap() + self.body.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
 /// The inner area a drill-down draws in (inside its border).
-pub fn inner(area: Rect) -> Rect {
+pub(crate) fn inner(area: Rect) -> Rect {
     Block::default().borders(Borders::ALL).inner(area)
 }
 
 /// How far the drill-down in `area` can scroll: its last row at the bottom, no further.
-pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
+pub(crate) fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
     let Some(f) = cx.app.assessment.findings.get(idx) else {
         return 0;
     };
@@ -291,7 +287,7 @@ pub fn scroll_max(cx: &Ctx, area: Rect, idx: usize) -> u16 {
 /// The drill-down as plain text for `y`: the whole of it (not the visible part), no border,
 /// no chart, lines unwrapped and trailing blanks trimmed: the finding's section of the
 /// incident report (`e`), word for word, SQL spelled for the same releases.
-pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
+pub(crate) fn text(cx: &Ctx, idx: usize) -> Option<String> {
     let f = cx.app.assessment.findings.get(idx)?;
     let releases = dgscope_export::report::check::releases(cx.app.engine(), cx.app.standby());
     Some(dgscope_export::report::text::plain(
@@ -299,7 +295,7 @@ pub fn text(cx: &Ctx, idx: usize) -> Option<String> {
     ))
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
     let t = cx.theme;
     let Some(f) = cx.app.assessment.findings.get(idx) else {
         frame.render_widget(

@@ -6,7 +6,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, selected: usize) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, selected: usize) {
     let app = cx.app;
     let t = cx.theme;
     let n = app.cfg.scenarios.len() as u16;

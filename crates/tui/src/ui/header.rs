@@ -30,7 +30,10 @@ fn protection(p: &str) -> &str {
 
 /// The destination on the primary that ships to `standby_name` (by DB_UNIQUE_NAME), or the
 /// first remote one.
-pub fn dest_for<'a>(primary: Option<&'a Sample>, standby_name: Option<&str>) -> Option<&'a Dest> {
+pub(crate) fn dest_for<'a>(
+    primary: Option<&'a Sample>,
+    standby_name: Option<&str>,
+) -> Option<&'a Dest> {
     let dests = &primary?.dests;
     standby_name
         .and_then(|n| {
@@ -102,13 +105,13 @@ fn fit_fields<'a>(mut fields: Vec<Field<'a>>, room: usize) -> Vec<Span<'a>> {
     spans
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, wide: bool) {
     let line = line(cx, wide, area.width as usize);
     frame.render_widget(Paragraph::new(line).style(cx.theme.header()), area);
 }
 
 /// The header line for `room` columns.
-pub fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
+pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     let app = cx.app;
     let t = cx.theme;
     let h = t.header();

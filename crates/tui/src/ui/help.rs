@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// (keys, what they do) for every bindable action, in the help's order.
-pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
+pub(crate) fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
     let km = &cx.app.cfg.keymap;
     let mut e: Vec<(String, &'static str)> = Action::BINDABLE
         .iter()
@@ -27,7 +27,7 @@ pub fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
     e
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let e = entries(cx);
     let t = cx.theme;
     let key_w = e

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub fn lines(cx: &Ctx) -> Vec<Line<'static>> {
+pub(crate) fn lines(cx: &Ctx) -> Vec<Line<'static>> {
     let app = cx.app;
     let t = cx.theme;
     let Some(rows) = app.engine().impact(app.window) else {
@@ -69,7 +69,7 @@ pub fn lines(cx: &Ctx) -> Vec<Line<'static>> {
     out
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let l = lines(cx);
     let r = centered(area, 74, l.len() as u16 + 2);
     let inner = overlay_block(frame, r, cx, "Impact: baseline vs now (Esc closes)");

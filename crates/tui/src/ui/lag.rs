@@ -241,7 +241,7 @@ fn lag_hist_lines(cx: &Ctx, sb: Option<&Sample>, full: bool) -> Vec<Line<'static
     out
 }
 
-pub fn lag_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx, full: bool) {
+pub(crate) fn lag_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx, full: bool) {
     let app = cx.app;
     let Some(s) = app.standby().and_then(|s| app.engine().slot(s)) else {
         return;
@@ -273,7 +273,7 @@ pub fn lag_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &Ctx, full: 
     chart::render(buf, area, cx, &s, "s", span);
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let slot = app.standby();
     let (state, stale) = cx.slot_state(slot);

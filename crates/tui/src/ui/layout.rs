@@ -7,11 +7,11 @@ use ratatui::layout::Rect;
 
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 16;
-pub const WIDE_WIDTH: u16 = 120;
-pub const WIDE_HEIGHT: u16 = 32;
+pub(crate) const WIDE_WIDTH: u16 = 120;
+pub(crate) const WIDE_HEIGHT: u16 = 32;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Areas {
+pub(crate) struct Areas {
     pub header: Rect,
     pub footer: Rect,
     pub panes: Vec<(Pane, Rect)>,
@@ -22,13 +22,13 @@ fn rows(area: Rect, y: u16, h: u16) -> Rect {
     Rect::new(area.x, y, area.width, h)
 }
 
-pub fn main(area: Rect, screen: Screen) -> Areas {
+pub(crate) fn main(area: Rect, screen: Screen) -> Areas {
     with_standbys(area, screen, 1)
 }
 
 /// The areas for a configuration with `standbys` monitored standbys: with two or more, the
 /// stacked lag pane takes one more line (its per-member summary) from the causes.
-pub fn with_standbys(area: Rect, screen: Screen, standbys: usize) -> Areas {
+pub(crate) fn with_standbys(area: Rect, screen: Screen, standbys: usize) -> Areas {
     let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
     let header = rows(area, area.y, 1);
     let footer = rows(area, area.bottom() - 1, 1);

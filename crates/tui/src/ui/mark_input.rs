@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, text: &str) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, text: &str) {
     let t = cx.theme;
     let r = centered(area, 70, 5);
     let inner = overlay_block(

@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 /// The instant the overview describes: its newest member's.
-pub fn as_of(o: &Overview) -> Option<Timestamp> {
+pub(crate) fn as_of(o: &Overview) -> Option<Timestamp> {
     o.primary
         .iter()
         .filter_map(|p| p.as_of)
@@ -32,7 +32,7 @@ pub fn name(m: &MemberState) -> String {
 }
 
 /// The apply lag net of a deliberate delay (`DelayMins`): what apply is really behind.
-pub fn net_apply_lag(m: &MemberState) -> Option<f64> {
+pub(crate) fn net_apply_lag(m: &MemberState) -> Option<f64> {
     m.apply_lag_s
         .map(|a| (a - m.delay_s.unwrap_or(0.0)).max(0.0))
 }
@@ -46,7 +46,7 @@ fn stale_word(m: &MemberState) -> String {
 
 /// What keeps a standby from being called healthy: stale, not shipping, apply not running.
 /// Empty when it ships and applies (a far sync ships only).
-pub fn concerns(m: &MemberState) -> Vec<String> {
+pub(crate) fn concerns(m: &MemberState) -> Vec<String> {
     if m.stale {
         return vec![stale_word(m)];
     }
@@ -64,7 +64,7 @@ pub fn concerns(m: &MemberState) -> Vec<String> {
 
 /// Every reason, member by member, the configuration cannot be called healthy from the
 /// overview alone ("prod_c STALE as of 05:01:02"); empty when every member ships and applies.
-pub fn unhealthy(o: &Overview) -> Vec<String> {
+pub(crate) fn unhealthy(o: &Overview) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(p) = &o.primary {
         let pname = p.name.clone().unwrap_or_else(|| "primary".into());
@@ -468,7 +468,7 @@ fn notes(cx: &Ctx, o: &Overview) -> Vec<Line<'static>> {
 }
 
 /// The view's lines at `width` columns.
-pub fn lines(cx: &Ctx, width: usize) -> Vec<Line<'static>> {
+pub(crate) fn lines(cx: &Ctx, width: usize) -> Vec<Line<'static>> {
     let t = cx.theme;
     let o = &cx.app.assessment.overview;
     let mut out = primary_lines(cx, o, width);
@@ -509,7 +509,7 @@ fn block(cx: &Ctx, width: u16) -> Block<'static> {
     cx.view_block(title(cx), width)
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let b = block(cx, area.width);
     let inner = b.inner(area);
     frame.render_widget(b, area);
@@ -520,13 +520,13 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
 }
 
 /// How far the view scrolls in `area`.
-pub fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
+pub(crate) fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
     let inner = block(cx, area.width).inner(area);
     (lines(cx, inner.width as usize).len() as u16).saturating_sub(inner.height)
 }
 
 /// The view as text for `y`: its title, then every line at a width where nothing is dropped.
-pub fn text(cx: &Ctx) -> String {
+pub(crate) fn text(cx: &Ctx) -> String {
     let mut all = vec![Line::raw(title(cx))];
     all.extend(lines(cx, 200));
     super::lines_text(&all)
@@ -536,7 +536,7 @@ pub fn text(cx: &Ctx) -> String {
 /// transport and apply lag, the chosen one in brackets, a stale one as stale and a member
 /// that does not ship or apply with the word for it. Live it is the overview's; paused, the
 /// lags are each member's at the paused instant (the states are the overview's only live).
-pub fn summary(cx: &Ctx, width: usize) -> Option<Line<'static>> {
+pub(crate) fn summary(cx: &Ctx, width: usize) -> Option<Line<'static>> {
     let app = cx.app;
     let o = &app.assessment.overview;
     if o.standbys.len() < 2 {

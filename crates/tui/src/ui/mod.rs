@@ -1,25 +1,25 @@
 //! The screen: `draw(frame, &App)` is a pure function of the app's state. Layout and one file
 //! per pane and overlay; the theme decides every colour.
 
-pub mod causes;
-pub mod chart;
-pub mod commit;
-pub mod drill;
-pub mod fault_menu;
+pub(crate) mod causes;
+pub(crate) mod chart;
+pub(crate) mod commit;
+pub(crate) mod drill;
+pub(crate) mod fault_menu;
 /// Quantities are written one way everywhere: the screen uses the shared formatters.
 pub use dgscope_model::display as fmt;
-pub mod header;
-pub mod help;
-pub mod impact;
-pub mod lag;
-pub mod layout;
-pub mod mark_input;
-pub mod members;
-pub mod standby_io;
+pub(crate) mod header;
+pub(crate) mod help;
+pub(crate) mod impact;
+pub(crate) mod lag;
+pub(crate) mod layout;
+pub(crate) mod mark_input;
+pub(crate) mod members;
+pub(crate) mod standby_io;
 pub mod theme;
-pub mod throughput;
-pub mod topology;
-pub mod waits;
+pub(crate) mod throughput;
+pub(crate) mod topology;
+pub(crate) mod waits;
 
 use crate::app::{Overlay, Pane, Screen};
 use dgscope_core::metrics::WindowDeltas;
@@ -34,7 +34,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 use theme::{Role, Theme};
 
+pub use causes::evidence_text;
 pub use layout::{pane_at, MIN_HEIGHT, MIN_WIDTH};
+pub use members::name as member_name;
 
 /// The app as the screen draws it: its themes are the screen's [`Theme`]s.
 pub type App = crate::app::App<Theme>;

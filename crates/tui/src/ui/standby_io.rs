@@ -14,7 +14,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// Worse than the primary: 20 % slack so the marker does not flicker on noise.
-pub fn worse(standby: Option<f64>, primary: Option<f64>) -> bool {
+pub(crate) fn worse(standby: Option<f64>, primary: Option<f64>) -> bool {
     matches!((standby, primary), (Some(s), Some(p)) if s > p * 1.2 && s - p >= 0.05)
 }
 
@@ -191,7 +191,7 @@ fn compact_line(cx: &Ctx, sd: &Delta, pd: Option<&Delta>, style: Style) -> Line<
     Line::from(spans)
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let slot = app.standby();
     let (state, stale) = cx.slot_state(slot);

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub struct Metric {
+pub(crate) struct Metric {
     pub label: &'static str,
     pub unit: &'static str,
     pub now: Option<f64>,
@@ -20,7 +20,7 @@ pub struct Metric {
     pub dec: usize,
 }
 
-pub fn metrics(app: &App, d: Option<&Delta>) -> Vec<Metric> {
+pub(crate) fn metrics(app: &App, d: Option<&Delta>) -> Vec<Metric> {
     let b = app
         .baseline_deltas
         .as_ref()
@@ -79,7 +79,7 @@ fn spark(cx: &Ctx, f: fn(&Point) -> Option<f64>, width: usize) -> String {
     fmt::sparkline(&vals, width, cx.ascii)
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let app = cx.app;
     let (state, stale) = cx.slot_state(app.primary());
     let extra = if state.is_empty() {

@@ -10,7 +10,7 @@ use dgscope_model::sample::{Dest, Sample, Slot};
 
 /// One member that receives redo.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Member {
+pub(crate) struct Member {
     /// `DB_UNIQUE_NAME`.
     pub name: String,
     /// The member that sends it redo (`PARENT_DBUN`), the primary for a direct destination.
@@ -31,7 +31,7 @@ pub struct Member {
 
 /// The primary's name and the members in drawing order (depth first, configuration order).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Topology {
+pub(crate) struct Topology {
     pub primary: String,
     pub members: Vec<Member>,
 }
@@ -49,7 +49,7 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The destination in `dests` that ships to `name` (by `DB_UNIQUE_NAME`, then by target).
-pub fn dest_to<'a>(dests: &'a [Dest], name: &str) -> Option<&'a Dest> {
+pub(crate) fn dest_to<'a>(dests: &'a [Dest], name: &str) -> Option<&'a Dest> {
     dests
         .iter()
         .find(|d| d.db_unique_name.as_deref().is_some_and(|n| same(n, name)))
@@ -61,7 +61,7 @@ pub fn dest_to<'a>(dests: &'a [Dest], name: &str) -> Option<&'a Dest> {
 }
 
 /// How a destination ships: `SYNC AFFIRM`, `SYNC NOAFFIRM`, `ASYNC`.
-pub fn transport(d: &Dest) -> String {
+pub(crate) fn transport(d: &Dest) -> String {
     let mut s = d.mode.to_string();
     if d.mode.is_sync() {
         s.push_str(if d.affirm { " AFFIRM" } else { " NOAFFIRM" });
@@ -74,7 +74,7 @@ fn alarm(d: &Dest) -> bool {
 }
 
 /// The configuration as the engine's newest good samples describe it.
-pub fn read(e: &Engine) -> Topology {
+pub(crate) fn read(e: &Engine) -> Topology {
     let samples: Vec<(&Slot, &Sample)> = e
         .slots()
         .filter_map(|(k, _)| last_good(e, k).map(|s| (k, s)))

@@ -72,7 +72,7 @@ fn name(s: &SlotSeries, slot: &Slot) -> String {
 }
 
 /// The longest wait: milliseconds below a second, else as every duration reads.
-pub fn longest(s: f64) -> String {
+pub(crate) fn longest(s: f64) -> String {
     if s < 1.0 {
         format!("{} ms", fmt::ms(s * 1000.0))
     } else {
@@ -92,7 +92,7 @@ fn wait_style(cx: &Ctx, w: &WaitNow) -> Style {
 }
 
 /// The view's lines at `width` columns.
-pub fn lines(cx: &Ctx, width: usize) -> Vec<Line<'static>> {
+pub(crate) fn lines(cx: &Ctx, width: usize) -> Vec<Line<'static>> {
     let t = cx.theme;
     let e = cx.app.engine();
     let wide = width >= 110;
@@ -195,7 +195,7 @@ fn block(cx: &Ctx, width: u16) -> Block<'static> {
     cx.view_block(title(cx), width)
 }
 
-pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
+pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     let b = block(cx, area.width);
     let inner = b.inner(area);
     frame.render_widget(b, area);
@@ -211,7 +211,7 @@ pub fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
 }
 
 /// How far the view scrolls in `area`.
-pub fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
+pub(crate) fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
     let inner = block(cx, area.width).inner(area);
     let n: usize = lines(cx, inner.width as usize)
         .iter()
@@ -221,7 +221,7 @@ pub fn scroll_max(cx: &Ctx, area: Rect) -> u16 {
 }
 
 /// The view as text for `y`: its title, then every line with the full blocker program.
-pub fn text(cx: &Ctx) -> String {
+pub(crate) fn text(cx: &Ctx) -> String {
     let mut all = vec![Line::raw(title(cx))];
     all.extend(lines(cx, 200));
     super::lines_text(&all)
