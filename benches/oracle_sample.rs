@@ -52,7 +52,7 @@ fn main() {
             call_timeout: Duration::from_secs(10),
         };
         let mut conn = d.connect(&login).unwrap();
-        let p = probe::run(conn.as_mut()).unwrap();
+        let p = probe(conn.as_mut()).unwrap();
         let parts = sql::parts(p.kind(), p.features);
         let stmt = sql::statement(&parts);
         let rows = conn.query(&stmt).unwrap();

@@ -291,9 +291,7 @@ fn probe_profiles(out: &mut String, config: &Config, p: &Probing<'_>) {
 fn probe_one(driver: Arc<dyn Driver>, login: LoginSpec, timeout: Duration) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let r = driver
-            .connect(&login)
-            .and_then(|mut c| probe::run(c.as_mut()));
+        let r = driver.connect(&login).and_then(|mut c| probe(c.as_mut()));
         let _ = tx.send(r);
     });
     match rx.recv_timeout(timeout) {

@@ -108,7 +108,7 @@ fn a_single_instance_database_has_no_instances_list() {
 fn sample_now(d: &FakeDriver) -> Sample {
     let t = target(Slot::primary(), &format!("mon@{P}"), Privilege::Normal);
     let mut conn = d.connect(&t.login).unwrap();
-    let pr = probe::run(conn.as_mut()).unwrap();
+    let pr = probe(conn.as_mut()).unwrap();
     let parts = sql::parts(pr.kind(), pr.features);
     let rows = conn.query(&sql::statement(&parts)).unwrap();
     let included: BTreeSet<&'static str> = parts.iter().map(|p| p.name).collect();

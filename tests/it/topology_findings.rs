@@ -69,7 +69,7 @@ fn at_step(base: &FakeDb, k: u64) -> FakeDb {
 fn sample(d: &FakeDriver, url: &str, slot: Slot, privilege: Privilege, k: u64) -> Sample {
     let t = target(slot.clone(), &format!("mon@{url}"), privilege);
     let mut conn = d.connect(&t.login).unwrap();
-    let pr = probe::run(conn.as_mut()).unwrap();
+    let pr = probe(conn.as_mut()).unwrap();
     let parts = sql::parts(pr.kind(), pr.features);
     let rows = conn.query(&sql::statement(&parts)).unwrap();
     let included: BTreeSet<&'static str> = parts.iter().map(|p| p.name).collect();

@@ -9,6 +9,10 @@
 //! tests and, through the `test-support` feature that the crate's dev-dependency on itself turns on,
 //! for the integration tests and benches — never into the release binary.
 
+// The API is the public modules below and the `pub use` list; the message text, the probe's
+// internals, the real driver and the secret's plumbing are `pub(crate)`, kept so by this lint.
+#![warn(unreachable_pub)]
+
 pub mod clock;
 pub mod collector;
 pub mod connect;
@@ -19,13 +23,13 @@ pub mod fake;
 pub mod grants;
 pub mod log;
 pub mod map;
-pub mod messages;
+pub(crate) mod messages;
 pub mod parse;
-pub mod probe;
-pub mod real;
+pub(crate) mod probe;
+pub(crate) mod real;
 #[cfg(any(test, feature = "test-support"))]
 pub mod scenarios;
-pub mod secret;
+pub(crate) mod secret;
 pub mod sql;
 pub mod verify;
 
@@ -33,5 +37,6 @@ pub use collector::{spawn_collector, CollectorConfig, CollectorHandle, TargetCon
 pub use connect::{ConnSpec, Privilege};
 pub use driver::{Conn, Driver, LoginSpec, Row};
 pub use errors::{ErrCode, OraError};
+pub use probe::{run as probe, Probe};
 pub use real::{init_client, OracleDriver};
 pub use secret::Secret;

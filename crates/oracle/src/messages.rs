@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 /// On the first sample of an instance (or after its restart) only the newest messages of the
 /// window are returned: a long history would bury the one that matters.
-pub const FIRST_SAMPLE_MAX: usize = 20;
+pub(crate) const FIRST_SAMPLE_MAX: usize = 20;
 /// A message storm is cut to the newest this many per sample; the older ones count as seen.
-pub const PER_SAMPLE_MAX: usize = 200;
+pub(crate) const PER_SAMPLE_MAX: usize = 200;
 
 /// One row of the view, before the cursor decides whether it is new.
 #[derive(Debug, Clone, PartialEq)]

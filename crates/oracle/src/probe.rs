@@ -47,7 +47,7 @@ impl Probe {
     }
 }
 
-pub fn major_version(v: &str) -> Option<u32> {
+pub(crate) fn major_version(v: &str) -> Option<u32> {
     v.trim().split('.').next()?.parse().ok()
 }
 

@@ -22,7 +22,7 @@ pub fn init_client(lib_dir: Option<&Path>) -> Result<(), OraError> {
 }
 
 /// An `::oracle::Error` → our code + Oracle's text.
-pub fn to_ora(e: &::oracle::Error) -> OraError {
+pub(crate) fn to_ora(e: &::oracle::Error) -> OraError {
     let message = e.to_string();
     let code = match e.db_error() {
         Some(db) if e.kind() == ::oracle::ErrorKind::OciError && db.code() != 0 => {
