@@ -4,6 +4,9 @@
 //! at the end snapshot with the report's totals — so the metrics and causes run on a report
 //! exactly as on a recording. What a report cannot know stays absent, never zero.
 
+// What is not named public here is `pub(crate)`; this lint keeps it so.
+#![warn(unreachable_pub)]
+
 mod cell;
 mod html;
 mod read;

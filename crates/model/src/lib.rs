@@ -11,6 +11,9 @@
 //!
 //! Within the crate, base does not import `sample` (`tests/layers.rs` checks it).
 
+// What is not named public here is `pub(crate)`; this lint keeps it so.
+#![warn(unreachable_pub)]
+
 pub mod display;
 pub mod output;
 pub mod sample;

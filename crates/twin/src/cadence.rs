@@ -21,7 +21,7 @@ pub enum SlowParts {
 }
 
 #[derive(Debug, Default)]
-pub struct Cadence {
+pub(crate) struct Cadence {
     pub mode: SlowParts,
     /// Per slot: the sample time of the last read and what was read then.
     last: BTreeMap<Slot, (i64, Sample)>,
@@ -29,7 +29,7 @@ pub struct Cadence {
 
 impl Cadence {
     /// Applies the cadence to a freshly assembled sample (which has every part, read now).
-    pub fn apply(&mut self, s: &mut Sample) {
+    pub(crate) fn apply(&mut self, s: &mut Sample) {
         let due = self
             .last
             .get(&s.slot)

@@ -39,7 +39,7 @@ enum LgwrState {
 
 /// One redo thread's LGWR and its current online log.
 #[derive(Debug, Clone)]
-pub struct Lgwr {
+pub(crate) struct Lgwr {
     state: LgwrState,
     pending: Vec<u32>,
     pending_bytes: u64,
@@ -61,7 +61,7 @@ pub struct Lgwr {
 
 /// Sessions waiting on one event at an instant, and since when the longest has waited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct InFlight {
+pub(crate) struct InFlight {
     pub sessions: u32,
     pub oldest: Ns,
 }
@@ -79,7 +79,7 @@ impl InFlight {
 
 /// What the primary's sessions wait on now (`V$SESSION`), by event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct WaitsNow {
+pub(crate) struct WaitsNow {
     pub log_file_sync: InFlight,
     pub archiving_needed: InFlight,
     pub checkpoint_incomplete: InFlight,
@@ -93,7 +93,7 @@ pub enum PostMode {
 
 /// A log switch on the primary (and, with it, on the standby's SRLs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Switch {
+pub(crate) struct Switch {
     pub thread: u32,
     pub sequence: u64,
     pub t: Ns,
@@ -101,7 +101,7 @@ pub struct Switch {
 
 /// One redo thread's (one RAC instance's) own share of the counters below.
 #[derive(Debug, Clone, Default)]
-pub struct ThreadCounters {
+pub(crate) struct ThreadCounters {
     pub log_file_sync: EventAcc,
     pub log_file_parallel_write: EventAcc,
     pub sync_remote_write: EventAcc,
@@ -115,7 +115,7 @@ pub struct ThreadCounters {
 /// What a second SYNC standby's RFS does for each of LGWR's writes, and the responses the
 /// primary's destination to it sees.
 #[derive(Debug, Clone, Default)]
-pub struct SecondSync {
+pub(crate) struct SecondSync {
     pub rfs_random_io: EventAcc,
     pub srl_write_reqs: u64,
     pub srl_write_us: u64,
@@ -136,7 +136,7 @@ fn count_resp(hist: &mut Vec<(u64, u64)>, us: f64) {
 
 /// Cumulative counters the primary's sample is built from.
 #[derive(Debug, Clone, Default)]
-pub struct CommitCounters {
+pub(crate) struct CommitCounters {
     /// Per redo thread (per instance), indexed by thread.
     pub per_thread: Vec<ThreadCounters>,
     pub log_file_sync: EventAcc,
@@ -186,7 +186,7 @@ struct AdaptiveWindow {
     overhead_at_switch_us: f64,
 }
 
-pub struct CommitPath {
+pub(crate) struct CommitPath {
     pub now: Ns,
     heap: EventQueue,
     sessions: Vec<Session>,
@@ -220,7 +220,7 @@ pub struct CommitPath {
 }
 
 impl CommitPath {
-    pub fn new(p: &Params, seed: u64, first_sequence: u64) -> Self {
+    pub(crate) fn new(p: &Params, seed: u64, first_sequence: u64) -> Self {
         let mut rng = Rng::new(seed);
         let lgwr = (0..p.threads)
             .map(|t| Lgwr {
@@ -272,13 +272,13 @@ impl CommitPath {
         cp
     }
 
-    pub fn params(&self) -> &Params {
+    pub(crate) fn params(&self) -> &Params {
         &self.p
     }
 
     /// Applies new parameters from `now` on (a scenario switch): counters stay cumulative,
     /// sessions are added or retired, the post mode restarts from the new scenario's setting.
-    pub fn set_params(&mut self, p: &Params) {
+    pub(crate) fn set_params(&mut self, p: &Params) {
         self.p = p.clone();
         self.p.threads = self.lgwr.len() as u32;
         self.scenario_start = self.now;
@@ -302,7 +302,7 @@ impl CommitPath {
 
     /// The primary's recovery area in use (bytes): its start value, plus what was archived
     /// since when it `fills`, at most its limit.
-    pub fn primary_fra_used(&self) -> f64 {
+    pub(crate) fn primary_fra_used(&self) -> f64 {
         let f = &self.p.primary_fra;
         let grown = if f.fills {
             self.c.redo_written.saturating_sub(self.fra_base) as f64
@@ -313,19 +313,19 @@ impl CommitPath {
     }
 
     /// ARCn cannot archive: the recovery area that fills is full.
-    pub fn archiving_stuck(&self) -> bool {
+    pub(crate) fn archiving_stuck(&self) -> bool {
         let f = &self.p.primary_fra;
         f.fills && self.primary_fra_used() >= f.limit_bytes as f64
     }
 
     /// Sessions stopped on the stuck archiver.
-    pub fn stuck_sessions(&self) -> usize {
+    pub(crate) fn stuck_sessions(&self) -> usize {
         self.stuck.len()
     }
 
     /// The sessions in a wait now: stopped on the stuck archiver, behind a switch that waits
     /// for a checkpoint, or committed and waiting for LGWR (queued or in its write).
-    pub fn waits_now(&self) -> WaitsNow {
+    pub(crate) fn waits_now(&self) -> WaitsNow {
         let mut w = WaitsNow::default();
         let since = |sid: &u32| self.sessions[*sid as usize].commit_t;
         for sid in &self.stuck {
@@ -408,7 +408,7 @@ impl CommitPath {
     }
 
     /// Runs every event up to and including `t_end`.
-    pub fn run_until(&mut self, t_end: Ns) {
+    pub(crate) fn run_until(&mut self, t_end: Ns) {
         // Stopped sessions wait all along; each wait ends on its one-second timeout.
         if !self.stuck.is_empty() {
             self.stuck_ns += self.stuck.len() as u128 * u128::from(t_end - self.now.min(t_end));
@@ -762,21 +762,21 @@ impl CommitPath {
     }
 
     /// Redo generated but not yet written (pending + in flight), for conservation checks.
-    pub fn unwritten_bytes(&self) -> u64 {
+    pub(crate) fn unwritten_bytes(&self) -> u64 {
         self.lgwr
             .iter()
             .map(|l| l.pending_bytes + l.inflight_bytes)
             .sum()
     }
 
-    pub fn take_written(&mut self) -> u64 {
+    pub(crate) fn take_written(&mut self) -> u64 {
         self.lgwr
             .iter_mut()
             .map(|l| std::mem::take(&mut l.written_step))
             .sum()
     }
 
-    pub fn active_sessions(&self) -> usize {
+    pub(crate) fn active_sessions(&self) -> usize {
         self.sessions.iter().filter(|s| !s.retired).count()
     }
 }
@@ -796,7 +796,7 @@ fn ceil_u64(x: f64) -> u64 {
 /// The stall window of the period that holds `since_s`: (start, length) in seconds after
 /// the scenario start. Each period of `every_s` has one stall, placed and sized by a hash of
 /// the seed and the period's index, so no random stream is consumed.
-pub fn stall_window(seed: u64, st: SyncStalls, since_s: f64) -> (f64, f64) {
+pub(crate) fn stall_window(seed: u64, st: SyncStalls, since_s: f64) -> (f64, f64) {
     let k = (since_s / st.every_s).floor().max(0.0) as u64;
     let mut x = seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let u1 = super::rng::Rng::new(x).uniform();

@@ -361,7 +361,7 @@ fn logs_behind(bytes: f64, p: &Params) -> u64 {
 }
 
 /// The primary's sample, dressed for the topology played (members.rs).
-pub fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
+pub(crate) fn primary(twin: &mut Twin, t: Timestamp) -> Sample {
     let mut s = pair_primary(twin, t);
     super::members::dress_primary(twin, &mut s);
     s
@@ -657,7 +657,7 @@ fn lag_bucket(lag_s: u64) -> u64 {
 }
 
 /// The simulated member's sample, dressed for the topology played (members.rs).
-pub fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
+pub(crate) fn standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let mut s = pair_standby(twin, t);
     super::members::dress_standby(twin, &mut s);
     s

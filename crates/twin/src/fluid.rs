@@ -22,13 +22,13 @@ fn hold_limit_s(p: &Params) -> f64 {
 
 /// A FIFO of redo chunks: (bytes, generation time in seconds).
 #[derive(Debug, Clone, Default)]
-pub struct RedoQueue {
+pub(crate) struct RedoQueue {
     chunks: VecDeque<(f64, f64)>,
     pub bytes: f64,
 }
 
 impl RedoQueue {
-    pub fn push(&mut self, bytes: f64, gen_s: f64) {
+    pub(crate) fn push(&mut self, bytes: f64, gen_s: f64) {
         if bytes <= 0.0 {
             return;
         }
@@ -41,12 +41,12 @@ impl RedoQueue {
     }
 
     /// Takes up to `max` bytes from the front; calls `each(bytes, gen_s)` per piece taken.
-    pub fn take(&mut self, max: f64, each: impl FnMut(f64, f64)) -> f64 {
+    pub(crate) fn take(&mut self, max: f64, each: impl FnMut(f64, f64)) -> f64 {
         self.take_older(max, f64::INFINITY, each)
     }
 
     /// As [`take`](Self::take), but only redo generated at or before `gen_limit_s`.
-    pub fn take_older(
+    pub(crate) fn take_older(
         &mut self,
         max: f64,
         gen_limit_s: f64,
@@ -76,7 +76,7 @@ impl RedoQueue {
     }
 
     /// Bytes generated at or before `gen_s`.
-    pub fn bytes_older(&self, gen_s: f64) -> f64 {
+    pub(crate) fn bytes_older(&self, gen_s: f64) -> f64 {
         self.chunks
             .iter()
             .take_while(|c| c.1 <= gen_s)
@@ -84,18 +84,18 @@ impl RedoQueue {
             .sum()
     }
 
-    pub fn oldest_gen_s(&self) -> Option<f64> {
+    pub(crate) fn oldest_gen_s(&self) -> Option<f64> {
         self.chunks.front().map(|c| c.1)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.chunks.is_empty()
     }
 }
 
 /// Standby-side cumulative counters and the current lags.
 #[derive(Debug, Clone, Default)]
-pub struct StandbyCounters {
+pub(crate) struct StandbyCounters {
     pub rfs_write: EventAcc,
     pub checkpoint_completed: EventAcc,
     pub recovery_read: EventAcc,
@@ -130,7 +130,7 @@ pub struct StandbyCounters {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Standby {
+pub(crate) struct Standby {
     pub send: RedoQueue,
     pub apply: RedoQueue,
     pub c: StandbyCounters,
@@ -146,7 +146,7 @@ pub struct Standby {
 }
 
 /// What happened on the primary during one fluid step.
-pub struct StepInput {
+pub(crate) struct StepInput {
     pub t_s: f64,
     pub dt_s: f64,
     /// Redo bytes whose LGWR write completed in the step.
@@ -160,7 +160,7 @@ pub struct StepInput {
 impl Standby {
     /// A standby whose recovery area starts as `p` says, and which already holds the
     /// redo a DELAY (or MIRA's merge) keeps unapplied, so lags are steady from the start.
-    pub fn new(p: &Params) -> Self {
+    pub(crate) fn new(p: &Params) -> Self {
         let mut sb = Standby {
             fra_used: p.standby_fra.used_bytes as f64,
             ..Standby::default()
@@ -186,11 +186,11 @@ impl Standby {
     }
 
     /// RFS cannot write: every SRL is full and the recovery area has no room to archive.
-    pub fn rfs_blocked(&self) -> bool {
+    pub(crate) fn rfs_blocked(&self) -> bool {
         self.fra_full_s.is_some()
     }
 
-    pub fn step(&mut self, p: &Params, inp: &StepInput) {
+    pub(crate) fn step(&mut self, p: &Params, inp: &StepInput) {
         let gen_s = inp.t_s - inp.dt_s / 2.0;
         let shipping = !matches!(p.transport, Transport::Defer);
         if shipping {

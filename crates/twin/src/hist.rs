@@ -9,7 +9,7 @@ use dgscope_model::units::Micros;
 const BUCKETS: usize = 40;
 
 #[derive(Debug, Clone)]
-pub struct EventAcc {
+pub(crate) struct EventAcc {
     pub waits: u64,
     pub us: u64,
     counts: [u64; BUCKETS],
@@ -27,13 +27,13 @@ impl Default for EventAcc {
 
 /// Index of the bucket for a wait of `us` microseconds; its bound is `1 << index`.
 #[inline]
-pub fn bucket_index(us: u64) -> usize {
+pub(crate) fn bucket_index(us: u64) -> usize {
     ((64 - us.leading_zeros()) as usize).min(BUCKETS - 1)
 }
 
 impl EventAcc {
     #[inline]
-    pub fn add(&mut self, us: u64) {
+    pub(crate) fn add(&mut self, us: u64) {
         self.waits += 1;
         self.us += us;
         self.counts[bucket_index(us)] += 1;
@@ -43,7 +43,7 @@ impl EventAcc {
     /// waits are split over the buckets by the distribution's CDF with cumulative rounding,
     /// so the bucket total is exactly `n`. For fluid-model events with thousands of waits per
     /// step.
-    pub fn add_bulk(&mut self, n: u64, mean_us: f64, sigma: f64) {
+    pub(crate) fn add_bulk(&mut self, n: u64, mean_us: f64, sigma: f64) {
         if n == 0 {
             return;
         }
@@ -66,11 +66,11 @@ impl EventAcc {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.waits == 0
     }
 
-    pub fn to_event(&self) -> Event {
+    pub(crate) fn to_event(&self) -> Event {
         let hist = self
             .counts
             .iter()

@@ -7,6 +7,9 @@
 //! interval of virtual time, as fast as the CPU allows), and [`spawn_paced`] runs it in a
 //! thread paced to wall-clock × speed for the demo.
 
+// What is not named public here is `pub(crate)`; this lint keeps it so.
+#![warn(unreachable_pub)]
+
 mod cadence;
 mod commit;
 mod emit;

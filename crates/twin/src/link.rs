@@ -2,12 +2,12 @@
 //! NET_TIMEOUT (SYNC only: LGWR waits), or down until the next REOPEN attempt.
 
 /// Nanoseconds of virtual time.
-pub type Ns = u64;
+pub(crate) type Ns = u64;
 
-pub const NS_PER_S: f64 = 1e9;
+pub(crate) const NS_PER_S: f64 = 1e9;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LinkState {
+pub(crate) enum LinkState {
     Connected,
     /// SYNC: LGWR waits for the standby until `until` (NET_TIMEOUT after the failure).
     Stalled {
@@ -20,7 +20,7 @@ pub enum LinkState {
 }
 
 #[derive(Debug, Clone)]
-pub struct Link {
+pub(crate) struct Link {
     pub state: LinkState,
     /// Set at reconnect after an outage, cleared when the backlog is shipped: the gap.
     pub resolving_gap: bool,
@@ -48,7 +48,7 @@ impl Default for Link {
 impl Link {
     /// Advances the state machine at `t` given whether the standby answers. `sync` decides
     /// whether a failure first stalls for NET_TIMEOUT. Returns true when it just reconnected.
-    pub fn observe(
+    pub(crate) fn observe(
         &mut self,
         t: Ns,
         up: bool,
@@ -104,11 +104,11 @@ impl Link {
         }
     }
 
-    pub fn is_connected(&self) -> bool {
+    pub(crate) fn is_connected(&self) -> bool {
         self.state == LinkState::Connected
     }
 
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         matches!(self.state, LinkState::Down { .. })
     }
 }

@@ -19,15 +19,15 @@ use dgscope_model::units::{Micros, Secs};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub const PRIMARY: &str = "prod_a";
+pub(crate) const PRIMARY: &str = "prod_a";
 /// The simulated SYNC member's name in a plain pair.
-pub const NEAR: &str = "prod_b";
-pub const FAR_SYNC: &str = "prod_fs";
+pub(crate) const NEAR: &str = "prod_b";
+pub(crate) const FAR_SYNC: &str = "prod_fs";
 /// The extra member: the far standby, or the terminal standby behind the far sync.
-pub const FAR: &str = "prod_c";
+pub(crate) const FAR: &str = "prod_c";
 
 /// The extra member of the topology, if it has one.
-pub fn extra_member(p: &Params) -> Option<Member> {
+pub(crate) fn extra_member(p: &Params) -> Option<Member> {
     match p.topology {
         Topology::TwoStandbys { far } => Some(far),
         Topology::FarSync { terminal } => Some(terminal),
@@ -38,7 +38,7 @@ pub fn extra_member(p: &Params) -> Option<Member> {
 
 /// The extra member's parameters: the base's apply and I/O, its own ASYNC link and SRLs,
 /// none of the scenario's faults (they belong to the simulated member).
-pub fn member_params(p: &Params, m: &Member) -> Params {
+pub(crate) fn member_params(p: &Params, m: &Member) -> Params {
     let mut q = p.clone();
     // The second SYNC standby's redo lands with each remote write; the others' ships ASYNC.
     q.transport = match p.topology {
@@ -104,7 +104,7 @@ fn host_os(cpus: u32, busy: f64, load_per_cpu: f64, elapsed_s: f64) -> BTreeMap<
 
 /// The primary's sample for the topology: per instance on RAC (the top level stays the
 /// cluster: CPUs summed, the busiest host's load), its destinations named for the members.
-pub fn dress_primary(twin: &Twin, s: &mut Sample) {
+pub(crate) fn dress_primary(twin: &Twin, s: &mut Sample) {
     let p = twin.cp.params();
     match p.topology {
         Topology::Pair => {}
@@ -271,7 +271,7 @@ fn async_dest(id: u32, name: &str, srl_count: Option<u32>, sb: &Standby, p: &Par
 /// The simulated member's sample for the topology: under `far-sync` it is the far sync
 /// instance: role `FAR SYNC`, mounted, no datafiles, no MRP0, no apply figures, and a
 /// destination of its own to the terminal standby.
-pub fn dress_standby(twin: &Twin, s: &mut Sample) {
+pub(crate) fn dress_standby(twin: &Twin, s: &mut Sample) {
     let p = twin.cp.params();
     match p.topology {
         Topology::Pair | Topology::Rac { .. } => {}
@@ -326,7 +326,7 @@ pub fn dress_standby(twin: &Twin, s: &mut Sample) {
 }
 
 /// The extra member: its own fluid standby and parameters.
-pub struct Extra {
+pub(crate) struct Extra {
     pub sb: Standby,
     pub params: Params,
     /// The scenario switched to one without this member: its slot now reports failed
@@ -335,7 +335,7 @@ pub struct Extra {
 }
 
 impl Extra {
-    pub fn new(p: &Params) -> Option<Self> {
+    pub(crate) fn new(p: &Params) -> Option<Self> {
         let m = extra_member(p)?;
         let params = member_params(p, &m);
         Some(Extra {
@@ -346,7 +346,7 @@ impl Extra {
     }
 
     /// The extra member after a scenario switch: the new scenario's, or the old one retired.
-    pub fn switch(old: Option<Extra>, p: &Params) -> Option<Self> {
+    pub(crate) fn switch(old: Option<Extra>, p: &Params) -> Option<Self> {
         Extra::new(p).or_else(|| {
             old.map(|mut x| {
                 x.retired = true;
@@ -357,7 +357,7 @@ impl Extra {
 }
 
 /// The extra member's sample (slot `standby:prod_c`), or none for a pair.
-pub fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
+pub(crate) fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
     let x = twin.extra.as_ref()?;
     if x.retired {
         return Some(Sample::failed(

@@ -13,7 +13,7 @@ const RFS: &str = "Remote File Server";
 const FRA_RETRY_S: f64 = 60.0;
 
 /// What the log watches, read from the twin once per fluid step.
-pub struct View<'a> {
+pub(crate) struct View<'a> {
     pub t: Timestamp,
     pub t_s: f64,
     pub sync: bool,
@@ -49,7 +49,7 @@ struct Seen {
 
 /// Rows not yet handed to a sample, per side.
 #[derive(Debug, Clone)]
-pub struct StatusLog {
+pub(crate) struct StatusLog {
     primary: Vec<DgMessage>,
     standby: Vec<DgMessage>,
     seen: Seen,
@@ -92,7 +92,7 @@ fn msg(
 }
 
 impl StatusLog {
-    pub fn observe(&mut self, v: &View) {
+    pub(crate) fn observe(&mut self, v: &View) {
         let t = v.t;
         if v.link_down && !self.seen.link_down {
             let (code, text) = if v.fra_full {
@@ -290,7 +290,7 @@ impl StatusLog {
     }
 
     /// RFS starts the next SRL for a thread's new log.
-    pub fn standby_switch(&mut self, t: Timestamp, thread: u32, sequence: u64, group: u32) {
+    pub(crate) fn standby_switch(&mut self, t: Timestamp, thread: u32, sequence: u64, group: u32) {
         self.standby.push(msg(
             t,
             "Informational",
@@ -304,11 +304,11 @@ impl StatusLog {
         ));
     }
 
-    pub fn take_primary(&mut self) -> Vec<DgMessage> {
+    pub(crate) fn take_primary(&mut self) -> Vec<DgMessage> {
         std::mem::take(&mut self.primary)
     }
 
-    pub fn take_standby(&mut self) -> Vec<DgMessage> {
+    pub(crate) fn take_standby(&mut self) -> Vec<DgMessage> {
         std::mem::take(&mut self.standby)
     }
 }

@@ -21,7 +21,7 @@ const WORDS: usize = DAYS / 64;
 
 type Entry = (u64, u32);
 
-pub struct EventQueue {
+pub(crate) struct EventQueue {
     /// Bucket `b`'s events in place: `slots[b][..lens[b]]`.
     slots: Box<[[Entry; WIDTH]; DAYS]>,
     lens: Box<[u8; DAYS]>,
@@ -57,7 +57,7 @@ fn bucket_of(day: u64) -> usize {
 
 impl EventQueue {
     #[inline]
-    pub fn push(&mut self, key: u64, value: u32) {
+    pub(crate) fn push(&mut self, key: u64, value: u32) {
         let day = key >> DAY_SHIFT;
         let b = bucket_of(day);
         let n = usize::from(self.lens[b]);
@@ -195,7 +195,7 @@ impl EventQueue {
 
     /// The smallest event if its time is ≤ `t_end` (one calendar walk, not peek + pop).
     #[inline]
-    pub fn pop_until(&mut self, t_end: u64) -> Option<(u64, u32)> {
+    pub(crate) fn pop_until(&mut self, t_end: u64) -> Option<(u64, u32)> {
         let at = self.find()?;
         if self.get(at).0 > t_end {
             return None;

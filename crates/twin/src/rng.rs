@@ -3,7 +3,7 @@
 //! every release, which a `rand` upgrade would not promise.
 
 #[derive(Debug, Clone)]
-pub struct Rng {
+pub(crate) struct Rng {
     s: [u64; 4],
     /// Second value of the last Box–Muller pair.
     spare: Option<f64>,
@@ -18,7 +18,7 @@ fn splitmix64(x: &mut u64) -> u64 {
 }
 
 impl Rng {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         let mut x = seed;
         let s = [
             splitmix64(&mut x),
@@ -31,12 +31,12 @@ impl Rng {
 
     /// An independent stream for one part of the model, so adding draws in one part does not
     /// shift every other part's numbers.
-    pub fn fork(&mut self, salt: u64) -> Rng {
+    pub(crate) fn fork(&mut self, salt: u64) -> Rng {
         Rng::new(self.next_u64() ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
     #[inline]
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
         let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
         let t = s[1] << 17;
@@ -51,23 +51,23 @@ impl Rng {
 
     /// Uniform in (0, 1): never exactly 0, so `ln` is always finite.
     #[inline]
-    pub fn uniform(&mut self) -> f64 {
+    pub(crate) fn uniform(&mut self) -> f64 {
         ((self.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
     }
 
     #[inline]
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         p > 0.0 && self.uniform() < p
     }
 
     /// Exponential with the given mean.
     #[inline]
-    pub fn exp(&mut self, mean: f64) -> f64 {
+    pub(crate) fn exp(&mut self, mean: f64) -> f64 {
         -mean * self.uniform().ln()
     }
 
     /// Standard normal (Marsaglia's polar method, both values used: no trigonometry).
-    pub fn normal(&mut self) -> f64 {
+    pub(crate) fn normal(&mut self) -> f64 {
         if let Some(z) = self.spare.take() {
             return z;
         }
@@ -86,7 +86,7 @@ impl Rng {
     /// Lognormal parameterised by its *mean* (not its median) and the σ of the underlying
     /// normal: the model's latencies are calibrated as means.
     #[inline]
-    pub fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
+    pub(crate) fn lognormal(&mut self, mean: f64, sigma: f64) -> f64 {
         if sigma <= 0.0 {
             return mean;
         }
@@ -94,7 +94,7 @@ impl Rng {
     }
 
     /// Gamma with the given mean and coefficient of variation (cv = 1 is exponential).
-    pub fn gamma(&mut self, mean: f64, cv: f64) -> f64 {
+    pub(crate) fn gamma(&mut self, mean: f64, cv: f64) -> f64 {
         if cv <= 0.0 {
             return mean;
         }
@@ -128,7 +128,7 @@ impl Rng {
     }
 
     /// Number of trials until the first success (≥ 1) with success probability `p`.
-    pub fn geometric(&mut self, p: f64) -> u32 {
+    pub(crate) fn geometric(&mut self, p: f64) -> u32 {
         let mut k = 1;
         while k < 1000 && !self.chance(p) {
             k += 1;
@@ -139,7 +139,7 @@ impl Rng {
 
 /// Error function (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7): enough to split bulk waits
 /// over histogram buckets.
-pub fn erf(x: f64) -> f64 {
+pub(crate) fn erf(x: f64) -> f64 {
     let sign = if x < 0.0 { -1.0 } else { 1.0 };
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
@@ -152,7 +152,7 @@ pub fn erf(x: f64) -> f64 {
 }
 
 /// P(X < x) for a lognormal with the given mean and σ.
-pub fn lognormal_cdf(x: f64, mean: f64, sigma: f64) -> f64 {
+pub(crate) fn lognormal_cdf(x: f64, mean: f64, sigma: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
