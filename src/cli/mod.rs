@@ -365,12 +365,16 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ReportCommand {
-    /// Baseline window vs compare window: redo rate, log file sync, log file parallel write,
-    /// TPS, RFS random i/o, SYNC Remote Write, redo writes and write size, with % change
+    /// Baseline vs compare — two windows of a recording, or two AWR/Statspack reports from
+    /// before and after a change: redo rate, log file sync, log file parallel write, TPS,
+    /// RFS random i/o, SYNC Remote Write, redo writes and write size, with % change
     #[command(
         after_help = "Windows are A..B: offsets from the first sample (0s, 15m, 980s) or RFC 3339 \
-times (2026-11-30T05:00:00Z). Either end may be left open (15m..).\n\n\
-Example:\n  dgscope report impact incident.jsonl --baseline 0s..15m --compare 20m..35m"
+times (2026-11-30T05:00:00Z). Either end may be left open (15m..). With two reports, \
+--baseline names the report taken before the change and FILE the one after; a report has no \
+standby side, so the RFS row stays empty.\n\n\
+Examples:\n  dgscope report impact incident.jsonl --baseline 0s..15m --compare 20m..35m\n  \
+dgscope report impact --baseline awr_sync_off.html awr_sync_on.html"
     )]
     Impact(ImpactArgs),
     /// One wait event's latency histogram over a window: buckets, shares, avg and
@@ -418,14 +422,15 @@ pub struct IncidentArgs {
 
 #[derive(Debug, Args)]
 pub struct ImpactArgs {
-    /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or by hand
+    /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or by hand; or,
+    /// when --baseline names a report, the AWR/Statspack report after the change
     pub file: PathBuf,
-    /// Baseline window A..B (e.g. 0s..15m)
+    /// Baseline window A..B (e.g. 0s..15m), or the AWR/Statspack report before the change
     #[arg(long)]
     pub baseline: String,
-    /// Window to compare with the baseline, A..B (e.g. 20m..35m)
+    /// Window of the recording to compare with the baseline, A..B (e.g. 20m..35m)
     #[arg(long)]
-    pub compare: String,
+    pub compare: Option<String>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

@@ -21,7 +21,7 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
             print(&r.render(a.format))?;
         }
         ReportCommand::Impact(a) => {
-            let r = impact::impact(&a.file, &a.baseline, &a.compare).map_err(Failure::bad_input)?;
+            let r = impact_of(&a)?;
             warn(&r.warnings);
             print(&r.render(a.format))?;
         }
@@ -57,4 +57,35 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `report impact` of two windows of a recording, or of two reports when --baseline names a
+/// file (a window spec never names one: `0s..15m` is not a path that exists).
+fn impact_of(a: &crate::cli::ImpactArgs) -> Result<impact::ImpactReport, Failure> {
+    let baseline = std::path::Path::new(&a.baseline);
+    if baseline.is_file() {
+        if a.compare.is_some() {
+            return Err(Failure::bad_input(format!(
+                "report impact: --baseline names a report ({}), so the report after the change \
+                 is FILE and --compare has nothing to name; drop --compare",
+                a.baseline
+            )));
+        }
+        return impact::impact_of_reports(baseline, &a.file).map_err(Failure::bad_input);
+    }
+    if !a.baseline.contains("..") {
+        return Err(Failure::bad_input(format!(
+            "report impact: --baseline {}: no such report, and not a window A..B (e.g. 0s..15m)",
+            a.baseline
+        )));
+    }
+    let Some(compare) = a.compare.as_deref() else {
+        return Err(Failure::bad_input(format!(
+            "report impact: --compare A..B is missing (the window of {} to set against the \
+             baseline {}); or give --baseline the report taken before the change",
+            a.file.display(),
+            a.baseline
+        )));
+    };
+    impact::impact(&a.file, &a.baseline, compare).map_err(Failure::bad_input)
 }

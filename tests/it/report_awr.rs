@@ -1,7 +1,7 @@
 //! `dgscope report awr`: reports written by tests/it/common/awr_writer.rs in the 19c and
 //! 11.2 layouts are read back figure by figure; bad input is one line and exit 2.
 
-use crate::common::awr_writer::AwrFixture;
+use crate::common::awr_writer::{ev, AwrFixture};
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -222,4 +222,176 @@ fn a_statspack_report_reads_back_every_figure() {
     near(&m["redo_write_kb"], 16.0, 1e-6);
     near(&m["log_switches_h"], 2.0, 1e-6);
     near(&m["host_cpu_busy_pct"], 1.5e8 / 1.035e8, 1e-6);
+}
+
+/// Seed 000's MAA table ("Affect of Sync Transport Increasing Application Concurrency"): the
+/// same 25 MB/s load with SYNC deferred and with SYNC on. Each row is written as a 15-minute
+/// 19c report with the seed's figures (TPS, the two averages, SYNC Remote Write, the redo
+/// write size; counts and totals derived from them).
+fn seed_000_report(sync: bool) -> AwrFixture {
+    let mut f = AwrFixture::v19();
+    f.begin_time = "17-Feb-23 08:00:05";
+    f.end_time = "17-Feb-23 08:15:05";
+    f.elapsed_min = "15.00";
+    f.hists = Vec::new();
+    if sync {
+        // 5,280.20 TPS; log file sync 2.6 ms; lfpw 0.51 ms; SYNC Remote Write 0.95 ms;
+        // 20.50 KB per redo write.
+        f.top_fg = vec![ev("log file sync", "4,752,180", "12,355.7", "2.60ms")];
+        f.fg = vec![ev("log file sync", "4,752,180", "12,356", "2.60ms")];
+        f.bg = vec![
+            ev("log file parallel write", "1,123,902", "573.2", "510.00us"),
+            ev("SYNC Remote Write", "1,123,902", "1,067.7", "950.00us"),
+        ];
+        f.stats = vec![
+            ("user commits", "4,752,180"),
+            ("user rollbacks", "0"),
+            ("redo size", "23,592,960,000"),
+            ("redo writes", "1,123,902"),
+        ];
+    } else {
+        // 5,514.94 TPS; log file sync 0.74 ms; lfpw 0.47 ms; 10.58 KB per redo write.
+        f.top_fg = vec![ev("log file sync", "4,963,446", "3,673.0", "740.00us")];
+        f.fg = vec![ev("log file sync", "4,963,446", "3,673", "740.00us")];
+        f.bg = vec![ev(
+            "log file parallel write",
+            "2,177,696",
+            "1,023.5",
+            "470.00us",
+        )];
+        f.stats = vec![
+            ("user commits", "4,963,446"),
+            ("user rollbacks", "0"),
+            ("redo size", "23,592,960,000"),
+            ("redo writes", "2,177,696"),
+        ];
+    }
+    f
+}
+
+fn impact(args: &[&str], files: &[(&str, String)]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, html) in files {
+        std::fs::write(dir.path().join(name), html).unwrap();
+    }
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .current_dir(dir.path())
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(["report", "impact"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn two_reports_give_seed_000s_impact_table() {
+    let files = [
+        ("sync_off.html", seed_000_report(false).render()),
+        ("sync_on.html", seed_000_report(true).render()),
+    ];
+    let (code, out, err) = impact(
+        &[
+            "--baseline",
+            "sync_off.html",
+            "sync_on.html",
+            "--format",
+            "json",
+        ],
+        &files,
+    );
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["schema"], "dgscope.report.impact/1");
+    assert_eq!(v["baseline"]["from"], "2023-02-17T08:00:05.000Z");
+    assert_eq!(v["compare"]["to"], "2023-02-17T08:15:05.000Z");
+    let row = |id: &str| -> Value {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["metric"] == id)
+            .unwrap_or_else(|| panic!("no row {id}: {out}"))
+            .clone()
+    };
+    // The seed prints: TPS −4 %, log file sync +251 %, lfpw +8.5 %, write size +93.8 %.
+    let tps = row("tps");
+    near(&tps["baseline"], 5514.94, 0.01);
+    near(&tps["compare"], 5280.20, 0.01);
+    near(&tps["change_pct"], -4.26, 0.01);
+    let lfs = row("log_file_sync_ms");
+    near(&lfs["baseline"], 0.74, 0.001);
+    near(&lfs["compare"], 2.60, 0.001);
+    near(&lfs["change_pct"], 251.4, 0.1);
+    let lfpw = row("log_file_parallel_write_ms");
+    near(&lfpw["baseline"], 0.47, 0.001);
+    near(&lfpw["compare"], 0.51, 0.001);
+    near(&lfpw["change_pct"], 8.5, 0.1);
+    let size = row("redo_write_kb");
+    near(&size["baseline"], 10.58, 0.01);
+    near(&size["compare"], 20.50, 0.01);
+    near(&size["change_pct"], 93.8, 0.1);
+    near(&row("redo_rate_mb_s")["change_pct"], 0.0, 1e-6);
+    // SYNC off has no remote write; a report has no standby: unknown, not 0.
+    assert!(row("sync_remote_write_ms")["baseline"].is_null(), "{out}");
+    near(&row("sync_remote_write_ms")["compare"], 0.95, 0.001);
+    assert!(row("rfs_random_io_ms")["baseline"].is_null(), "{out}");
+    assert!(row("rfs_random_io_ms")["compare"].is_null(), "{out}");
+
+    // The text table names both reports.
+    let (code, out, err) = impact(&["--baseline", "sync_off.html", "sync_on.html"], &files);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(out.contains("baseline sync_off.html"), "{out}");
+    assert!(out.contains("compare sync_on.html"), "{out}");
+    assert!(out.contains("+251.4 %"), "{out}");
+}
+
+#[test]
+fn impact_arguments_that_cannot_go_together_are_one_line_and_exit_2() {
+    let files = [
+        ("before.html", seed_000_report(false).render()),
+        ("after.html", seed_000_report(true).render()),
+    ];
+    // Two reports and a window as well.
+    let (code, out, err) = impact(
+        &[
+            "--baseline",
+            "before.html",
+            "after.html",
+            "--compare",
+            "0s..5m",
+        ],
+        &files,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("drop --compare"), "{err}");
+    // A recording's windows without --compare.
+    let (code, _, err) = impact(&["--baseline", "0s..5m", "after.html"], &files);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("--compare A..B is missing"), "{err}");
+    // A baseline report that is not there reads as neither a report nor a window.
+    let (code, _, err) = impact(&["--baseline", "befor.html", "after.html"], &files);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("befor.html"), "{err}");
+    // The after report is not a report.
+    let (code, _, err) = impact(
+        &["--baseline", "before.html", "notes.txt"],
+        &[
+            ("before.html", seed_000_report(false).render()),
+            ("notes.txt", "just some notes\n".to_string()),
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
 }

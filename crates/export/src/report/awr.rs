@@ -5,7 +5,7 @@
 use super::format::{cell, round, text_table, Format};
 use dgscope_awr::AwrReport;
 use dgscope_core::causes::{Finding, Thresholds};
-use dgscope_core::metrics::Delta;
+use dgscope_core::metrics::{Delta, WindowDeltas};
 use dgscope_core::pipeline::CheckResult;
 use dgscope_model::sample::names::{event, stat};
 use dgscope_model::sample::recording::Entry;
@@ -122,6 +122,9 @@ pub struct AwrOutput {
     pub report: AwrReport,
     pub result: CheckResult,
     pub metrics: AwrMetrics,
+    /// The window's deltas as the metrics engine computed them (`report impact` of two
+    /// reports compares these, as it compares two windows of a recording).
+    pub deltas: WindowDeltas,
 }
 
 /// Reads `path` and runs its two samples through the check's driver.
@@ -163,6 +166,7 @@ pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
         report,
         result: checked.result,
         metrics,
+        deltas,
     })
 }
 

@@ -1,18 +1,40 @@
-//! `dgscope report impact`: seed 000's "baseline vs compare" table from a recording.
+//! `dgscope report impact`: seed 000's "baseline vs compare" table, from two windows of a
+//! recording or from two AWR/Statspack reports (before and after a change), each window
+//! judged by the same metrics engine.
 
+use super::awr::{awr, AwrReportError};
 use super::format::{cell, markdown_table, pct_cell, round, text_table, Format};
 use super::scan::{scan, ReportError, ScannedWindow};
 use dgscope_core::metrics::{impact_table, ImpactRow, WindowSpec};
 use dgscope_model::sample::Slot;
+use dgscope_model::timestamp::Timestamp;
 use serde_json::json;
 use std::path::Path;
 
 /// The `schema` of `report impact --format json` (docs/schema/report-impact.json).
 pub const SCHEMA: &str = "dgscope.report.impact/1";
 
+/// One side of the table: what the user named (a window spec or a report's file) and the
+/// time it covers.
+pub struct Side {
+    pub text: String,
+    pub from: Timestamp,
+    pub to: Timestamp,
+}
+
+impl From<&ScannedWindow> for Side {
+    fn from(w: &ScannedWindow) -> Self {
+        Side {
+            text: w.text.clone(),
+            from: w.from,
+            to: w.to,
+        }
+    }
+}
+
 pub struct ImpactReport {
-    pub baseline: ScannedWindow,
-    pub compare: ScannedWindow,
+    pub baseline: Side,
+    pub compare: Side,
     pub rows: Vec<ImpactRow>,
     /// Input problems that did not stop the report (see [`super::scan::Scan::warnings`]).
     pub warnings: Vec<String>,
@@ -33,9 +55,42 @@ pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport
     };
     let rows = impact_table(&baseline.deltas(), &compare.deltas());
     Ok(ImpactReport {
+        baseline: Side::from(&baseline),
+        compare: Side::from(&compare),
+        rows,
+        warnings,
+    })
+}
+
+/// The table from two reports: `before` (the baseline) and `after`, each window's figures as
+/// `report awr` computes them. A report has no standby side: the standby's rows stay empty.
+pub fn impact_of_reports(before: &Path, after: &Path) -> Result<ImpactReport, AwrReportError> {
+    let side = |path: &Path| -> Result<(Side, _, Vec<String>), AwrReportError> {
+        let r = awr(path)?;
+        // The window's times as its two samples carry them (awr() has checked they exist).
+        let Some([begin, end]) = r.report.samples() else {
+            return Err(AwrReportError::NoWindow { path: r.file });
+        };
+        let side = Side {
+            text: r.file.clone(),
+            from: begin.t,
+            to: end.t,
+        };
+        let warnings = r
+            .report
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {w}", r.file))
+            .collect();
+        Ok((side, r.deltas, warnings))
+    };
+    let (baseline, b, mut warnings) = side(before)?;
+    let (compare, c, more) = side(after)?;
+    warnings.extend(more);
+    Ok(ImpactReport {
         baseline,
         compare,
-        rows,
+        rows: impact_table(&b, &c),
         warnings,
     })
 }
