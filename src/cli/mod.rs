@@ -196,7 +196,8 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 1, requires = "twin")]
     pub seed: u64,
     /// Judge a recording instead of live databases: replayed from its start, the worst moment
-    /// of the whole recording counts (see --at-end)
+    /// of the whole recording counts (see --at-end). An AWR or Statspack report is judged as
+    /// one window, as `report awr` judges it
     #[arg(long, value_name = "FILE", conflicts_with = "primary")]
     pub replay: Option<PathBuf>,
     /// With --replay: judge only the state at the end of the recording (the last hour's

@@ -3,7 +3,8 @@ use crate::cli::{CheckArgs, CheckFormat};
 use crate::exposition;
 use crate::pipeline::TwinWhatIf;
 use crate::pipeline::{run_check, with_entries_ahead, Checked};
-use crate::report::check::CheckReport;
+use crate::report::check::{CheckReport, FailOn};
+use crate::report::Limits;
 use crate::sample::recording::Entry;
 use crate::sample::recording::RecordingReader;
 use crate::sample::Slot;
@@ -302,7 +303,18 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
         progress.done();
         r
     } else if let Some(path) = &args.replay {
-        let reader = RecordingReader::open(path).map_err(unknown)?;
+        let reader = match RecordingReader::open(path) {
+            Ok(reader) => reader,
+            // Not a recording from its first line: an AWR or Statspack report is one window,
+            // judged as `report awr` judges it; anything else keeps the recording's message.
+            Err(e) if not_a_recording(&e) => {
+                return match crate::report::awr::judged(path, config.thresholds) {
+                    Ok((_, checked)) => finish(&args, checked, fail_on, &limits),
+                    Err(_) => Err(unknown(e)),
+                };
+            }
+            Err(e) => return Err(unknown(e)),
+        };
         // A whole pass: parse on a second core while this one runs the checks.
         let reader = crate::sample::ahead::recording_ahead(reader);
         let mut r = run_check(
@@ -337,13 +349,23 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
         )?
     } else {
         return Err(unknown(
-            "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator), --replay FILE (a recording) or a profile name from the config file",
+            "check needs a source: --primary CONN (live), --twin SCENARIO (the simulator), --replay FILE (a recording or an AWR/Statspack report) or a profile name from the config file",
         ));
     };
+    finish(&args, result, fail_on, &limits)
+}
+
+/// Warnings on stderr, the textfile, then the verdict on stdout and its exit code.
+fn finish(
+    args: &CheckArgs,
+    result: Checked,
+    fail_on: FailOn,
+    limits: &Limits,
+) -> Result<ExitCode, Failure> {
     for w in &result.warnings {
         eprintln!("dgscope: warning: {}", crate::sanitize::field(w));
     }
-    let pair = pair_of(&args);
+    let pair = pair_of(args);
     // Nagios reads stdout: a check whose verdict cannot be written did not report, UNKNOWN.
     // The textfile first: a failure there is UNKNOWN with its one status line, never a
     // second line after the verdict.
@@ -351,12 +373,18 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
         exposition::write_textfile(&result, dir, &pair).map_err(unknown)?;
     }
     print(&match args.format {
-        CheckFormat::Json => result.json_within(&limits),
-        CheckFormat::Text => result.text_within(&limits),
+        CheckFormat::Json => result.json_within(limits),
+        CheckFormat::Text => result.text_within(limits),
         CheckFormat::OpenMetrics => {
             exposition::exposition(&result, &pair, exposition::Format::OpenMetrics)
         }
     })
     .map_err(|f| unknown(f.message))?;
-    Ok(ExitCode::from(result.exit_code_within(fail_on, &limits)))
+    Ok(ExitCode::from(result.exit_code_within(fail_on, limits)))
+}
+
+/// A recording reader's error on the first line: the file is not a recording at all.
+fn not_a_recording(e: &crate::sample::recording::RecordingError) -> bool {
+    use crate::sample::recording::RecordingError as E;
+    matches!(e, E::Line { line: 1, .. } | E::LineTooLong { line: 1, .. })
 }

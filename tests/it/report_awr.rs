@@ -395,3 +395,64 @@ fn impact_arguments_that_cannot_go_together_are_one_line_and_exit_2() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("notes.txt"), "{err}");
 }
+
+/// `check --replay` of a report: the same findings as `report awr`, as a plugin's one status
+/// line and exit code.
+#[test]
+fn check_replay_of_a_report_judges_it_as_report_awr_does() {
+    // The 11.2 fixture's commit path is slow enough to raise findings.
+    for (name, html) in [
+        ("awr19.html", AwrFixture::v19().render()),
+        ("awr112.html", AwrFixture::v112().render()),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &html).unwrap();
+        let dgscope = |args: &[&str]| {
+            let out = Command::cargo_bin("dgscope")
+                .unwrap()
+                .env_remove("DGSCOPE_CONFIG")
+                .env("XDG_CONFIG_HOME", "/nonexistent")
+                .args(args)
+                .arg(&path)
+                .output()
+                .unwrap();
+            (
+                out.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        };
+        let (code, out, err) = dgscope(&["report", "awr", "--format", "json"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let report: Value = serde_json::from_str(&out).unwrap();
+        let ids = |v: &Value| -> Vec<String> {
+            let mut ids: Vec<String> = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["id"].as_str().unwrap().to_string())
+                .collect();
+            ids.sort();
+            ids
+        };
+        let (code, out, err) = dgscope(&["check", "--format", "json", "--replay"]);
+        assert!(code <= 2, "{name}: exit {code}: {err}{out}");
+        let check: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+        assert_eq!(ids(&check), ids(&report), "{name}: {out}");
+        let (code2, out, _) = dgscope(&["check", "--replay"]);
+        assert_eq!(code2, code, "{name}");
+        let want = ["OK", "WARN", "CRIT"][code as usize];
+        let status = out.lines().next().unwrap_or_default();
+        assert!(
+            status.starts_with(&format!("dgscope check: {want} ")),
+            "{name}: exit {code}: {out}"
+        );
+        // The window is the report's snapshot interval.
+        let secs = report["window"]["elapsed_s"].as_f64().unwrap();
+        assert!(
+            status.contains(&format!("over {secs:.0} s")),
+            "{name}: {status}"
+        );
+    }
+}

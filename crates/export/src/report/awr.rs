@@ -6,7 +6,7 @@ use super::format::{cell, round, text_table, Format};
 use dgscope_awr::AwrReport;
 use dgscope_core::causes::{Finding, Thresholds};
 use dgscope_core::metrics::{Delta, WindowDeltas};
-use dgscope_core::pipeline::CheckResult;
+use dgscope_core::pipeline::{CheckResult, Checked};
 use dgscope_model::sample::names::{event, stat};
 use dgscope_model::sample::recording::Entry;
 use dgscope_model::timestamp::Timestamp;
@@ -130,6 +130,25 @@ pub struct AwrOutput {
 /// Reads `path` and runs its two samples through the check's driver.
 pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
     let file = path.display().to_string();
+    let (report, checked) = judged(path, Thresholds::default())?;
+    let deltas = checked
+        .driver
+        .engine()
+        .window_deltas(checked.driver.window(), None);
+    let metrics = AwrMetrics::from_delta(deltas.primary.as_ref(), &report);
+    Ok(AwrOutput {
+        file,
+        report,
+        result: checked.result,
+        metrics,
+        deltas,
+    })
+}
+
+/// The report at `path` read and judged by `run_check` under `thresholds` (what `report awr`
+/// and `check --replay REPORT` share): its two samples, the window their span.
+pub fn judged(path: &Path, thresholds: Thresholds) -> Result<(AwrReport, Checked), AwrReportError> {
+    let file = path.display().to_string();
     let report = dgscope_awr::read_file(path).map_err(|source| AwrReportError::Read {
         path: file.clone(),
         source,
@@ -149,25 +168,14 @@ pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
     let thresholds = Thresholds {
         min_samples: 2,
         raise_after_s: 0.0,
-        ..Thresholds::default()
+        ..thresholds
     };
     let checked = match dgscope_core::pipeline::run_check(entries, Some(duration), thresholds, None)
     {
         Ok(c) => c,
         Err(never) => match never {},
     };
-    let deltas = checked
-        .driver
-        .engine()
-        .window_deltas(checked.driver.window(), None);
-    let metrics = AwrMetrics::from_delta(deltas.primary.as_ref(), &report);
-    Ok(AwrOutput {
-        file,
-        report,
-        result: checked.result,
-        metrics,
-        deltas,
-    })
+    Ok((report, checked))
 }
 
 /// The report's section a sample's source view stands for: evidence cites the report.
