@@ -184,3 +184,80 @@ fn the_zabbix_user_parameter_runs_as_written() {
     assert_eq!(v["status"], "UNKNOWN");
     assert!(v["error"].as_str().unwrap().contains("nope"), "{v}");
 }
+
+/// The systemd unit: `systemd-analyze verify` finds nothing to say about it (where systemd is
+/// installed), and its ExecStart, run as written with the binary under test, a twin profile
+/// `prod` and a free port for the listener, serves /metrics on 127.0.0.1.
+#[test]
+fn the_systemd_unit_verifies_and_its_command_serves() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let unit = read("contrib/systemd/dgscope.service");
+    let exec = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("ExecStart="))
+        .expect("ExecStart");
+    let mut argv: Vec<String> = exec.split_whitespace().map(String::from).collect();
+    assert_eq!(argv[0], "/usr/bin/dgscope", "{exec}");
+    // Secrets by name only, and a listener on this host only.
+    assert!(!exec.contains("password ") && !exec.contains("@"), "{exec}");
+    let at = argv
+        .iter()
+        .position(|a| a == "--web.listen-address")
+        .expect("a listen address");
+    assert!(argv[at + 1].starts_with("127.0.0.1:"), "{exec}");
+
+    let bin = env!("CARGO_BIN_EXE_dgscope");
+    if Path::new("/usr/bin/systemd-analyze").exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dgscope.service");
+        std::fs::write(&path, unit.replace("/usr/bin/dgscope", bin)).unwrap();
+        let out = Command::new("/usr/bin/systemd-analyze")
+            .args(["verify", "--man=no"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{said}");
+        // Unknown keys are only warnings: none is allowed.
+        assert!(said.trim().is_empty(), "{said}");
+    }
+
+    argv[at + 1] = "127.0.0.1:0".to_string();
+    let cfg = config("healthy-sync");
+    let mut child = Command::new(bin)
+        .args(&argv[1..])
+        .env("DGSCOPE_CONFIG", cfg.path())
+        .env("DGSCOPE_PW", "not-used-by-a-twin")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let hostport = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .and_then(|u| u.strip_suffix("/metrics"))
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    assert!(hostport.starts_with("127.0.0.1:"), "{line}");
+    let mut s = std::net::TcpStream::connect(&hostport).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(body.starts_with("HTTP/1.1 200"), "{body}");
+    assert!(body.contains("dgscope_build_info{version="), "{body}");
+}
