@@ -456,3 +456,47 @@ fn check_replay_of_a_report_judges_it_as_report_awr_does() {
         );
     }
 }
+
+/// `checkpoint-incomplete` weighs the stall against the window: 26 s in an hour is a finding
+/// (ranked under `log-switch-frequent` when logs switch too often), a tenth of a second in six
+/// days is not.
+#[test]
+fn a_checkpoint_stall_counts_by_the_hour_and_ranks_under_frequent_switches() {
+    let ids = |f: &AwrFixture| -> Vec<String> {
+        json(&f.render())["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let mut hour = AwrFixture::v19();
+    hour.fg.push(ev(
+        "log file switch (checkpoint incomplete)",
+        "12",
+        "26",
+        "2.17s",
+    ));
+    hour.switches = Some("55");
+    let got = ids(&hour);
+    let at = |id: &str| got.iter().position(|g| g == id);
+    assert!(at("checkpoint-incomplete").is_some(), "{got:?}");
+    assert!(
+        at("log-switch-frequent") < at("checkpoint-incomplete"),
+        "{got:?}"
+    );
+
+    let mut days = AwrFixture::v19();
+    days.begin_time = "11-Feb-23 09:00:05";
+    days.end_time = "17-Feb-23 09:00:05";
+    days.elapsed_min = "8,640.00";
+    days.switches = Some("30");
+    days.fg.push(ev(
+        "log file switch (checkpoint incomplete)",
+        "1",
+        "0.1",
+        "100.00ms",
+    ));
+    let got = ids(&days);
+    assert!(!got.iter().any(|g| g == "checkpoint-incomplete"), "{got:?}");
+}

@@ -25,14 +25,15 @@ pub const MAX_REPORT_BYTES: u64 = 64 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AwrError {
-    #[error("cannot read {path}: {source}")]
+    // The path is in every message of the caller (`FILE: …`), not repeated here.
+    #[error("cannot read: {source}")]
     Io {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path} is {size} bytes, more than the {max} an AWR report may have")]
+    #[error("more than {} MiB ({size} bytes or more), more than any AWR report; is it the right file?", max >> 20)]
     TooLarge { path: String, size: u64, max: u64 },
-    #[error("cannot decompress {path} (gzip): {source}")]
+    #[error("cannot decompress (gzip): {source}")]
     Gzip {
         path: String,
         source: std::io::Error,
@@ -173,7 +174,21 @@ pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
             max: MAX_REPORT_BYTES,
         });
     }
-    let mut bytes = std::fs::read(path).map_err(io)?;
+    // The size above is 0 for a pipe or a device (/dev/zero): the read itself is bounded.
+    let mut bytes = Vec::new();
+    {
+        use std::io::Read;
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_REPORT_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+    }
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
+        return Err(AwrError::TooLarge {
+            path: shown,
+            size: bytes.len() as u64,
+            max: MAX_REPORT_BYTES,
+        });
+    }
     if bytes.starts_with(&[0x1f, 0x8b]) {
         bytes = gunzip(&bytes, MAX_REPORT_BYTES).map_err(|e| match e {
             Gunzip::TooLarge => AwrError::TooLarge {

@@ -99,6 +99,10 @@ pub struct Thresholds {
     /// checkpoint-incomplete: `log file switch completion` counts from this many seconds
     /// waited per second of window.
     pub switch_wait_s_per_s: f64,
+    /// checkpoint-incomplete: `log file switch (checkpoint incomplete)` counts from this many
+    /// seconds waited per hour of window (a tenth of a second in a six-day report is not a
+    /// stall worth a finding; a checkpoint not complete in a live minute is).
+    pub checkpoint_incomplete_s_per_h: f64,
     /// log-buffer-space: seconds waited per second of window (the sample has no DB time).
     pub log_buffer_space_s_per_s: f64,
 }
@@ -171,6 +175,7 @@ impl Default for Thresholds {
             primary_fra_growth_s: 300.0,
             primary_hung_wait_s: 10.0,
             switch_wait_s_per_s: 0.01,
+            checkpoint_incomplete_s_per_h: 1.0,
             log_buffer_space_s_per_s: 0.01,
         }
     }

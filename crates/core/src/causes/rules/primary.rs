@@ -579,7 +579,8 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
 }
 
 pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let ckpt = waited(ctx, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE);
+    let ckpt = waited(ctx, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE)
+        .filter(|w| per_s(ctx, w.1) * 3600.0 >= th.checkpoint_incomplete_s_per_h);
     // A switch always takes a few milliseconds: `log file switch completion` counts only
     // when sessions spend a share of the window on it.
     let completion = waited(ctx, event::LOG_FILE_SWITCH_COMPLETION)
@@ -596,7 +597,7 @@ pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Fi
             event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
             n,
             s,
-            Some("any".into()),
+            Some(format!("≥ {} s/h", th.checkpoint_incomplete_s_per_h)),
         ));
     }
     if let Some((n, s)) = completion {
@@ -656,6 +657,12 @@ pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Fi
         }
         .finish(ctx),
     )
+    .map(|mut f| {
+        // Logs that switch too often are why a checkpoint cannot keep up: when that finding
+        // is raised too, it ranks first and this one under it.
+        f.caused_by = Some(super::config::LOG_SWITCH_FREQUENT);
+        f
+    })
 }
 
 pub(super) fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding> {
