@@ -316,14 +316,21 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
             Err(e) => return Err(unknown(e)),
         };
         // A whole pass: parse on a second core while this one runs the checks.
-        let reader = crate::sample::ahead::recording_ahead(reader);
+        let mut reader = crate::sample::ahead::recording_ahead(reader);
         let mut r = run_check(
-            reader,
+            reader.by_ref(),
             args.duration,
             config.thresholds,
             Some(&TwinWhatIf::default()),
         )
         .map_err(unknown)?;
+        if reader.truncated_tail() {
+            r.result.warnings.push(format!(
+                "{}: {}; read up to it",
+                path.display(),
+                crate::sample::recording::TRUNCATED_TAIL
+            ));
+        }
         // A recording is judged whole: the worst moment counts (issue 17.6), unless
         // --at-end asks for the state at its end.
         r.result.whole = !args.at_end;

@@ -172,7 +172,10 @@ fn info(path: &Path) -> Result<String, Failure> {
         ));
     }
     if index.truncated_tail() {
-        out.push_str("note      the last line is incomplete (the writer was stopped mid-line)\n");
+        out.push_str(&format!(
+            "note      {}\n",
+            crate::sample::recording::TRUNCATED_TAIL
+        ));
     }
     out.push_str("part      lines  bytes (uncompressed)\n");
     let mut by_size: Vec<_> = parts.into_iter().collect();

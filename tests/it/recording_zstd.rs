@@ -303,3 +303,62 @@ fn a_zstd_file_cut_to_a_few_bytes_is_called_truncated() {
         );
     }
 }
+
+/// A file cut mid-line reads up to the cut, and every command that reads it says so in the
+/// same words: `recording info`, `check` (stderr and its JSON `warnings`) and the reports.
+#[test]
+fn a_cut_last_line_is_said_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.jsonl");
+    dgscope()
+        .args(["record", "--twin", "healthy-sync", "--duration", "3m", "-o"])
+        .arg(&whole)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = dir.path().join("cut.jsonl");
+    // 100 bytes short of the end: inside the last line.
+    std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let said = dgscope::sample::recording::TRUNCATED_TAIL;
+    let run = |args: &[&str], f: &Path| {
+        let o = dgscope().args(args).arg(f).output().unwrap();
+        assert!(o.status.code().is_some_and(|c| c < 2), "{args:?}: {o:?}");
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (out, _) = run(&["recording", "info"], &cut);
+    assert!(out.contains(said), "{out}");
+    let (out, err) = run(&["check", "--format", "json", "--replay"], &cut);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["warnings"].to_string().contains(said), "{out}");
+    assert!(err.contains(said), "{err}");
+    for args in [
+        &[
+            "report",
+            "impact",
+            "--baseline",
+            "0s..1m",
+            "--compare",
+            "1m..",
+            "--format",
+            "json",
+        ][..],
+        &[
+            "report",
+            "histogram",
+            "--event",
+            "log file sync",
+            "--format",
+            "json",
+        ][..],
+    ] {
+        let (out, _) = run(args, &cut);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(v["warnings"].to_string().contains(said), "{args:?}: {out}");
+    }
+    // The whole file says nothing of the kind.
+    let (out, err) = run(&["check", "--format", "json", "--replay"], &whole);
+    assert!(!out.contains(said) && !err.contains(said), "{out}{err}");
+}

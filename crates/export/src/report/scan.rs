@@ -187,6 +187,16 @@ pub(crate) fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, 
         last,
         windows,
         last_by_slot,
-        warnings: order.warning("the report").into_iter().collect(),
+        warnings: order
+            .warning("the report")
+            .into_iter()
+            .chain(reader.truncated_tail().then(|| {
+                format!(
+                    "{}: {}; read up to it",
+                    reader.path(),
+                    dgscope_model::sample::recording::TRUNCATED_TAIL
+                )
+            }))
+            .collect(),
     })
 }

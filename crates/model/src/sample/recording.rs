@@ -175,6 +175,10 @@ struct MarkLine<'a> {
     text: &'a str,
 }
 
+/// What `recording info`, `check`, the reports and replay say of a file cut mid-line: the
+/// reader stops before the incomplete line and reads everything up to it.
+pub const TRUNCATED_TAIL: &str = "the last line is incomplete (the writer was stopped mid-line)";
+
 /// Streams the entries of a recording. Holds one line at a time, so a 24-hour file costs no
 /// more memory than a minute of it.
 pub struct RecordingReader<R> {
@@ -291,6 +295,7 @@ impl<R: BufRead> RecordingReader<R> {
     }
 
     /// True once the reader skipped an incomplete final line (the writer was killed mid-line).
+    /// Every command that reads the file says so with [`TRUNCATED_TAIL`].
     pub fn truncated_tail(&self) -> bool {
         self.truncated_tail
     }

@@ -109,7 +109,10 @@ impl<R: BufRead> ReplaySource<R> {
                 "replay stopped: {}",
                 crate::sanitize::field(&e.to_string())
             )),
-            (None, None) => None,
+            (None, None) => self
+                .reader
+                .truncated_tail()
+                .then(|| format!("replay ended: {}", crate::sample::recording::TRUNCATED_TAIL)),
         }
     }
 
