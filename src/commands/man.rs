@@ -115,6 +115,7 @@ fn environment(out: &mut String) {
     }
     out.push_str(".TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no colours (the mono theme).\n");
     out.push_str(".TP\n\\fBCOLORTERM\\fR\n\\fBtruecolor\\fR or \\fB24bit\\fR: the themes' exact colours; otherwise the nearest of 256.\n");
+    out.push_str(".TP\n\\fBCOLORFGBG\\fR\nThe terminal's colours as \\fIfg\\fR;\\fIbg\\fR (set by rxvt, Konsole, iTerm2): \\fBt\\fR skips the themes unreadable on that background.\n");
 }
 
 fn files(out: &mut String) {

@@ -290,13 +290,13 @@ fn theme_cycles_through_the_builtins() {
 
 #[test]
 fn no_color_means_mono_only_and_unknown_themes_are_one_line() {
-    let t = tui::themes(None, false, true, Some("truecolor")).unwrap();
+    let t = tui::themes(None, false, true, Some("truecolor"), None).unwrap();
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].name, "mono");
-    let t = tui::themes(Some("light"), false, false, None).unwrap();
+    let t = tui::themes(Some("light"), false, false, None, None).unwrap();
     assert_eq!(t[0].name, "light");
     assert_eq!(t.len(), 4);
-    let e = tui::themes(Some("neon"), false, false, None).unwrap_err();
+    let e = tui::themes(Some("neon"), false, false, None, None).unwrap_err();
     assert!(e.is_bad_input());
     // At the edge: one line, exit 2.
     let f = dgscope::commands::Failure::from(e);

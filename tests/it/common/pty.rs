@@ -55,6 +55,7 @@ impl Tui {
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("COLORTERM")
+            .env_remove("COLORFGBG")
             .env_remove("DGSCOPE_THEME")
             .envs(env.iter().copied());
         let mut session = Session::spawn(cmd).expect("spawn dgscope in a pty");

@@ -121,12 +121,14 @@ pub fn require_tty() -> Result<(), TuiError> {
 }
 
 /// The themes `t` cycles through, starting with the chosen one: mono only under `NO_COLOR`
-/// or `--no-color`; 256 colours unless `COLORTERM` announces truecolor.
+/// or `--no-color`; 256 colours unless `COLORTERM` announces truecolor; where `COLORFGBG`
+/// tells the terminal's background, only the themes readable on it after the first.
 pub fn themes(
     name: Option<&str>,
     no_color: bool,
     no_color_env: bool,
     colorterm: Option<&str>,
+    colorfgbg: Option<&str>,
 ) -> Result<Vec<Theme>, TuiError> {
     let truecolor = ui::theme::truecolor_from_env(colorterm);
     if no_color || no_color_env {
@@ -146,6 +148,15 @@ pub fn themes(
             user_dir: user_theme_dir().map_or_else(|| "none".into(), |d| d.display().to_string()),
         })?;
     all.rotate_left(i);
+    if let Some(bg) = ui::theme::Background::from_colorfgbg(colorfgbg) {
+        // The chosen theme stays (the user asked for it); `t` skips the unreadable others.
+        let mut all = all.into_iter();
+        let first = all.next();
+        return Ok(first
+            .into_iter()
+            .chain(all.filter(|t| t.suits(bg)))
+            .collect());
+    }
     Ok(all)
 }
 
@@ -201,11 +212,13 @@ pub async fn run(
     require_tty()?;
     let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let colorterm = std::env::var("COLORTERM").ok();
+    let colorfgbg = std::env::var("COLORFGBG").ok();
     let themes = themes(
         opts.theme.as_deref(),
         opts.no_color,
         no_color_env,
         colorterm.as_deref(),
+        colorfgbg.as_deref(),
     )?;
     let mut app = build_app(&opts, themes, assessor);
     let io_fail = TuiError::Terminal;

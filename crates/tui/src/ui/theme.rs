@@ -304,6 +304,79 @@ impl Theme {
 }
 
 /// An ANSI name, a 256-colour index or `#rrggbb` (mapped to 256 colours unless `truecolor`).
+/// The terminal's background, as far as the environment tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Background {
+    Dark,
+    Light,
+}
+
+impl Background {
+    /// `COLORFGBG` ("15;0", or "15;default;0"; set by rxvt, Konsole, iTerm2 and others): its
+    /// last field is the background's ANSI index, 0–6 and 8 dark, 7 and 9–15 light. `None`
+    /// when unset or unreadable: nothing is assumed.
+    pub fn from_colorfgbg(v: Option<&str>) -> Option<Background> {
+        let bg: u8 = v?.rsplit(';').next()?.trim().parse().ok()?;
+        match bg {
+            0..=6 | 8 => Some(Background::Dark),
+            7 | 9..=15 => Some(Background::Light),
+            _ => None,
+        }
+    }
+}
+
+impl Theme {
+    /// Readable on `bg`: a theme that paints its own background (or has no colour) is
+    /// readable anywhere; one on the terminal's default background needs text that contrasts
+    /// with it — light text on a dark background, dark text on a light one.
+    pub fn suits(&self, bg: Background) -> bool {
+        if self.mono || self.color(Role::Bg) != Color::Reset {
+            return true;
+        }
+        match luminance(self.color(Role::Fg)) {
+            Some(l) => (l > 0.5) == (bg == Background::Dark),
+            None => true,
+        }
+    }
+}
+
+/// Relative brightness 0..1 of a colour (the xterm palette for indexes), `None` for the
+/// terminal's own default.
+fn luminance(c: Color) -> Option<f64> {
+    let rgb = |r: u8, g: u8, b: u8| {
+        (0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b)) / 255.0
+    };
+    let ansi = |i: u8| -> f64 {
+        match i {
+            0 => 0.0,
+            7 => 0.75,
+            8 => 0.5,
+            15 => 1.0,
+            1..=6 => 0.3,
+            _ => 0.8,
+        }
+    };
+    Some(match c {
+        Color::Reset => return None,
+        Color::Rgb(r, g, b) => rgb(r, g, b),
+        Color::Indexed(i @ 0..=15) => ansi(i),
+        Color::Indexed(i @ 16..=231) => {
+            let level = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            let i = i - 16;
+            rgb(level(i / 36), level(i / 6 % 6), level(i % 6))
+        }
+        Color::Indexed(i) => rgb(8 + (i - 232) * 10, 8 + (i - 232) * 10, 8 + (i - 232) * 10),
+        Color::Black => 0.0,
+        Color::DarkGray => 0.5,
+        Color::Gray => 0.75,
+        Color::White => 1.0,
+        Color::Red | Color::Green | Color::Yellow | Color::Blue | Color::Magenta | Color::Cyan => {
+            0.3
+        }
+        _ => 0.8,
+    })
+}
+
 pub fn parse_color(s: &str, truecolor: bool) -> Option<Color> {
     let s = s.trim();
     if let Some(hex) = s.strip_prefix('#') {
@@ -433,6 +506,51 @@ mod tests {
         assert!(load_user_themes(&dir.path().join("absent"), false)
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn colorfgbg_tells_the_background_and_t_skips_what_is_unreadable_on_it() {
+        assert_eq!(
+            Background::from_colorfgbg(Some("15;0")),
+            Some(Background::Dark)
+        );
+        assert_eq!(
+            Background::from_colorfgbg(Some("15;default;8")),
+            Some(Background::Dark)
+        );
+        assert_eq!(
+            Background::from_colorfgbg(Some("0;15")),
+            Some(Background::Light)
+        );
+        assert_eq!(
+            Background::from_colorfgbg(Some("0;7")),
+            Some(Background::Light)
+        );
+        assert_eq!(Background::from_colorfgbg(Some("default")), None);
+        assert_eq!(Background::from_colorfgbg(None), None);
+        for truecolor in [false, true] {
+            let t = |name: &str| Theme::builtin(name, truecolor).unwrap();
+            assert!(t("dark").suits(Background::Dark) && !t("dark").suits(Background::Light));
+            assert!(t("light").suits(Background::Light) && !t("light").suits(Background::Dark));
+            for any in ["high-contrast", "mono"] {
+                assert!(t(any).suits(Background::Dark) && t(any).suits(Background::Light));
+            }
+        }
+        let names = |bg: Option<&str>, first: &str| -> Vec<String> {
+            crate::tui::themes(Some(first), false, false, None, bg)
+                .unwrap()
+                .into_iter()
+                .map(|t| t.name)
+                .collect()
+        };
+        let dark = names(Some("15;0"), "dark");
+        assert!(!dark.contains(&"light".to_string()), "{dark:?}");
+        assert!(dark.contains(&"high-contrast".to_string()), "{dark:?}");
+        // Chosen with --theme, a theme stays first whatever the background.
+        assert_eq!(names(Some("15;0"), "light")[0], "light");
+        assert!(!names(Some("0;15"), "light").contains(&"dark".to_string()));
+        // Unknown background: every theme.
+        assert!(names(None, "dark").contains(&"light".to_string()));
     }
 
     #[test]
