@@ -358,6 +358,8 @@ fn a_cut_last_line_is_said_by_every_reader() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(v["warnings"].to_string().contains(said), "{args:?}: {out}");
     }
+    let (out, _) = run(&["report", "incident"], &cut);
+    assert!(out.contains(said), "{out}");
     // The whole file says nothing of the kind.
     let (out, err) = run(&["check", "--format", "json", "--replay"], &whole);
     assert!(!out.contains(said) && !err.contains(said), "{out}{err}");

@@ -240,7 +240,18 @@ pub fn from_recording(
         });
     }
     driver.finish();
-    let (timeline, mut findings) = Incident::history(driver.session());
+    let (mut timeline, mut findings) = Incident::history(driver.session());
+    if index.truncated_tail() && to >= last {
+        // Said where the reading stopped, as check and the other reports say it.
+        timeline.push(TimelineItem {
+            t: last,
+            text: format!(
+                "{}: {}; read up to it",
+                index.path(),
+                dgscope_model::sample::recording::TRUNCATED_TAIL
+            ),
+        });
+    }
     let engine = driver.engine();
     let (databases, dests) = Incident::configuration(engine);
     let impact = baseline.map(|(label, at, base)| {
