@@ -159,8 +159,10 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
             seen_hist |= histogram(t, micro, &mut acc);
         } else if is_fg_table(&title) {
             seen_fg |= waits(t, &mut acc, true, global);
+            instances_sum(t, &mut r.warnings);
         } else if is_bg_table(&title) {
             seen_bg |= waits(t, &mut acc, false, global);
+            instances_sum(t, &mut r.warnings);
         }
     }
     if !seen_fg {
@@ -439,6 +441,59 @@ fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, fg: bool, global: bool
         any = true;
     }
     any
+}
+
+/// A global wait table's instance rows must add up to its cluster row (`*` in I#): where an
+/// event's waits do not, beyond the cells' rounding, the report's sections disagree and a
+/// warning says which event, by how much. The cluster row is what the figures use.
+fn instances_sum(t: &Table, warnings: &mut Vec<String>) {
+    // A "Top …" table lists each instance's own top events: an event in the cluster's top
+    // ten may be missing from an instance's, so its rows need not add up.
+    if t.title.starts_with("Top") {
+        return;
+    }
+    let (Some(inst), Some(ev)) = (t.col("I#"), t.col("Event")) else {
+        return;
+    };
+    let Some(wc) = t.columns().iter().position(|c| {
+        let c = lower(c);
+        c == "waits" || c == "total waits"
+    }) else {
+        return;
+    };
+    // Event → (sum of the instances' waits, its rounding, the cluster's figure).
+    let mut sums: BTreeMap<&str, (Fig, Option<Fig>)> = BTreeMap::new();
+    let mut last_event = "";
+    for row in t.body() {
+        // A global table names the event on its first row only; the instance rows under it
+        // leave the cell empty.
+        if let Some(name) = row.get(ev).map(|x| x.trim()).filter(|x| !x.is_empty()) {
+            last_event = name;
+        }
+        let Some(w) = row.get(wc).and_then(|x| cell::num(x)) else {
+            continue;
+        };
+        let e = sums
+            .entry(last_event)
+            .or_insert((Fig { v: 0.0, half: 0.0 }, None));
+        match row.get(inst).map(|x| x.trim()) {
+            Some("*") => e.1 = Some(w),
+            Some(i) if i.parse::<u32>().is_ok() => {
+                e.0.v += w.v;
+                e.0.half += w.half;
+            }
+            _ => {}
+        }
+    }
+    for (name, (sum, cluster)) in sums {
+        let Some(c) = cluster else { continue };
+        if sum.v > 0.0 && (sum.v - c.v).abs() > sum.half + c.half + 0.5 {
+            warnings.push(format!(
+                "{}: the instances' {name} waits add up to {}, the cluster row says {}: the report's figures disagree (the cluster row is used)",
+                t.title, sum.v, c.v
+            ));
+        }
+    }
 }
 
 /// A histogram column label as an edge in µs: `<8us`, `<1ms`, `<=1s`, `>=2s`, `<1/8s`, `< 1m`,
@@ -735,6 +790,8 @@ fn os_global(tables: &[&Table], r: &mut AwrReport) {
         // The Sum row; a report of one instance has none, its instance rows are summed.
         let mut sum: Option<(f64, f64)> = None;
         let mut instances = (0.0, 0.0, 0usize);
+        // How far the instance rows' rounding lets their sum stray.
+        let mut slack = 0.0;
         for row in t.body() {
             let (Some(b), Some(i)) = (
                 row.get(bc).and_then(|x| cell::num(x)),
@@ -743,11 +800,25 @@ fn os_global(tables: &[&Table], r: &mut AwrReport) {
                 continue;
             };
             match row.first().map(|x| x.trim()) {
-                Some("Sum") => sum = Some((b.v, i.v)),
+                Some("Sum") => {
+                    sum = Some((b.v, i.v));
+                    slack += b.half.max(i.half);
+                }
                 Some(n) if n.parse::<u32>().is_ok() => {
                     instances = (instances.0 + b.v, instances.1 + i.v, instances.2 + 1);
+                    slack += b.half.max(i.half);
                 }
                 _ => {}
+            }
+        }
+        if let (Some((b, i)), true) = (sum, instances.2 > 0) {
+            for (what, total, parts) in [("Busy", b, instances.0), ("Idle", i, instances.1)] {
+                if (total - parts).abs() > slack + 0.5 {
+                    r.warnings.push(format!(
+                        "{}: the {} instances' {what} add up to {parts}, the Sum row says {total}: the report's figures disagree (the Sum row is used)",
+                        t.title, instances.2
+                    ));
+                }
             }
         }
         let total = sum.or((instances.2 > 0).then_some((instances.0, instances.1)));
@@ -834,5 +905,51 @@ mod tests {
         let (avg, rounded) = s.avg_ms().unwrap();
         assert!((avg - 2044.0 * 1000.0 / 26_990.0).abs() < 1e-9);
         assert!(!rounded);
+    }
+
+    /// A global report whose sections do not add up: said in the warnings, the totals used.
+    fn global(os_sum: &str, lfs_cluster: &str) -> AwrReport {
+        let html = format!(
+            "<html><head><title>AWR Report</title></head><body>\n\
+             <h1>WORKLOAD REPOSITORY REPORT (RAC)</h1>\n\
+             <table><tr><th>Id</th><th>Snapshot Ids</th><th>Begin</th><th>End</th><th>Elapsed time</th></tr>\n\
+             <tr><td>1</td><td></td><td>10</td><td>11</td><td>60.0</td></tr></table>\n\
+             <h3 class=\"awr\">OS Statistics By Instance</h3>\n\
+             <table><tr><th>I#</th><th>Busy</th><th>Idle</th></tr>\n\
+             <tr><td>1</td><td>1,000.0</td><td>9,000.0</td></tr>\n\
+             <tr><td>2</td><td>2,000.0</td><td>8,000.0</td></tr>\n\
+             <tr><td>Sum</td><td>{os_sum}</td><td>17,000.0</td></tr></table>\n\
+             <h3 class=\"awr\">Foreground Wait Events (Global)</h3>\n\
+             <table><tr><th>I#</th><th>Class</th><th>Event</th><th>Waits</th><th>Total(s)</th></tr>\n\
+             <tr><td>*</td><td>Commit</td><td>log file sync</td><td>{lfs_cluster}</td><td>30.0</td></tr>\n\
+             <tr><td>1</td><td>Commit</td><td>log file sync</td><td>10,000</td><td>10.0</td></tr>\n\
+             <tr><td>2</td><td>Commit</td><td>log file sync</td><td>20,000</td><td>20.0</td></tr>\n\
+             </table></body></html>\n"
+        );
+        crate::read_str(&html).unwrap()
+    }
+
+    #[test]
+    fn a_global_reports_instances_that_do_not_add_up_are_said() {
+        let agrees = global("3,000.0", "30,000");
+        let said = |r: &AwrReport| -> Vec<String> {
+            r.warnings
+                .iter()
+                .filter(|w| w.contains("figures disagree"))
+                .cloned()
+                .collect()
+        };
+        assert!(said(&agrees).is_empty(), "{:?}", agrees.warnings);
+        let off = global("3,500.0", "31,000");
+        let w = said(&off);
+        assert_eq!(w.len(), 2, "{w:?}");
+        let has = |text: &str| w.iter().any(|x| x.contains(text));
+        assert!(has("Busy add up to 3000, the Sum row says 3500"), "{w:?}");
+        assert!(
+            has("log file sync waits add up to 30000, the cluster row says 31000"),
+            "{w:?}"
+        );
+        // The totals are what the figures use.
+        assert_eq!(off.os.get("BUSY_TIME"), Some(&350_000.0));
     }
 }
