@@ -301,6 +301,24 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_last_line_ends_playback_with_a_note_saying_so() {
+        let whole = recording(3);
+        // 10 bytes short: inside the last line.
+        let cut = whole[..whole.len() - 10].to_vec();
+        let mut s =
+            ReplaySource::new(RecordingReader::new("mem".into(), Cursor::new(cut)).unwrap());
+        while s.next_tick().is_some() {}
+        let note = s.end_note().expect("a note for the cut");
+        assert!(
+            note.contains(crate::sample::recording::TRUNCATED_TAIL),
+            "{note}"
+        );
+        let mut s = source(3);
+        while s.next_tick().is_some() {}
+        assert_eq!(s.end_note(), None);
+    }
+
+    #[test]
     fn ticks_group_one_instant_with_its_marks() {
         let mut s = source(3);
         let a = s.next_tick().unwrap();
