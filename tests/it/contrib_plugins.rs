@@ -190,7 +190,7 @@ fn the_zabbix_user_parameter_runs_as_written() {
 /// `prod` and a free port for the listener, serves /metrics on 127.0.0.1.
 #[test]
 fn the_systemd_unit_verifies_and_its_command_serves() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use crate::common::serve;
     use std::process::Stdio;
 
     let unit = read("contrib/systemd/dgscope.service");
@@ -238,24 +238,9 @@ fn the_systemd_unit_verifies_and_its_command_serves() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let hostport = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .and_then(|u| u.strip_suffix("/metrics"))
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
+    let (hostport, line) = serve::listening(&mut child);
     assert!(hostport.starts_with("127.0.0.1:"), "{line}");
-    let mut s = std::net::TcpStream::connect(&hostport).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-        .unwrap();
-    let mut body = String::new();
-    s.read_to_string(&mut body).unwrap();
+    let body = serve::get_metrics(&hostport);
     let _ = child.kill();
     let _ = child.wait();
     assert!(body.starts_with("HTTP/1.1 200"), "{body}");

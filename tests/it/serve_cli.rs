@@ -1,9 +1,9 @@
 //! The `serve` and `check --format openmetrics / --textfile` commands as a user runs them.
 
+use crate::common::serve;
 use assert_cmd::Command;
 use dgscope::exposition::parse::parse;
 use dgscope::exposition::Format;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::process::Stdio;
 
 fn dgscope(args: &[&str]) -> (Option<i32>, String, String) {
@@ -81,27 +81,14 @@ fn serve_binds_then_serves_twins_and_stops_on_sigterm() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    // "dgscope serve: listening on http://127.0.0.1:PORT/metrics — 1 pair(s): twin-healthy-sync"
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("{line}"));
+    let (hostport, line) = serve::listening(&mut child);
     assert!(line.contains("twin-healthy-sync"), "{line}");
-    let hostport = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/metrics");
     let fetch = || {
-        let mut s = std::net::TcpStream::connect(hostport).unwrap();
-        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-            .unwrap();
-        s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-            .unwrap();
-        let mut body = String::new();
-        s.read_to_string(&mut body).unwrap();
-        body.split_once("\r\n\r\n").unwrap().1.to_string()
+        serve::get_metrics(&hostport)
+            .split_once("\r\n\r\n")
+            .unwrap()
+            .1
+            .to_string()
     };
     // Up once the paced twin (wall clock x1) has sampled: bounded by 100 tries.
     let mut up = false;

@@ -6,6 +6,7 @@ pub mod awr_writer;
 pub mod findings;
 pub mod pty;
 pub mod screen;
+pub mod serve;
 pub mod synthetic;
 
 use dgscope::sample::{Sample, Slot};
