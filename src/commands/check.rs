@@ -306,10 +306,12 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
         let reader = match RecordingReader::open(path) {
             Ok(reader) => reader,
             // Not a recording from its first line: an AWR or Statspack report is one window,
-            // judged as `report awr` judges it; anything else keeps the recording's message.
+            // judged as `report awr` judges it. A file that is not a report either keeps the
+            // recording's message; a report that cannot be judged says why.
             Err(e) if not_a_recording(&e) => {
                 return match crate::report::awr::judged(path, config.thresholds) {
                     Ok((_, checked)) => finish(&args, checked, fail_on, &limits),
+                    Err(report) if report.is_a_report() => Err(unknown(report)),
                     Err(_) => Err(unknown(e)),
                 };
             }

@@ -500,3 +500,29 @@ fn a_checkpoint_stall_counts_by_the_hour_and_ranks_under_frequent_switches() {
     let got = ids(&days);
     assert!(!got.iter().any(|g| g == "checkpoint-incomplete"), "{got:?}");
 }
+
+/// `check --replay` of something a report reader recognises but cannot judge: the report's
+/// reason, not the recording reader's guess.
+#[test]
+fn check_replay_of_a_report_it_cannot_judge_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("awrrpt.html");
+    std::fs::write(
+        &path,
+        "<html><body><h1>WORKLOAD REPOSITORY report for</h1></body></html>\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(["check", "--replay"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.starts_with("dgscope check: UNKNOWN"), "{stdout}");
+    assert!(stdout.contains("not read yet"), "{stdout}");
+    assert!(!stdout.contains("dgscope recording"), "{stdout}");
+}

@@ -463,18 +463,15 @@ fn instances_sum(t: &Table, warnings: &mut Vec<String>) {
     };
     // Event → (sum of the instances' waits, its rounding, the cluster's figure).
     let mut sums: BTreeMap<&str, (Fig, Option<Fig>)> = BTreeMap::new();
-    let mut last_event = "";
     for row in t.body() {
-        // A global table names the event on its first row only; the instance rows under it
-        // leave the cell empty.
-        if let Some(name) = row.get(ev).map(|x| x.trim()).filter(|x| !x.is_empty()) {
-            last_event = name;
-        }
+        let Some(name) = row.get(ev).map(|x| x.trim()).filter(|x| !x.is_empty()) else {
+            continue;
+        };
         let Some(w) = row.get(wc).and_then(|x| cell::num(x)) else {
             continue;
         };
         let e = sums
-            .entry(last_event)
+            .entry(name)
             .or_insert((Fig { v: 0.0, half: 0.0 }, None));
         match row.get(inst).map(|x| x.trim()) {
             Some("*") => e.1 = Some(w),

@@ -34,6 +34,22 @@ pub enum AwrReportError {
     NoWindow { path: String },
 }
 
+impl AwrReportError {
+    /// The file was recognised as a report, which then could not be judged (no window, a
+    /// layout not read yet). Otherwise (not a report, too large, unreadable) a caller that
+    /// tried it as one of several formats says its own format's message.
+    pub fn is_a_report(&self) -> bool {
+        matches!(
+            self,
+            AwrReportError::NoWindow { .. }
+                | AwrReportError::Read {
+                    source: dgscope_awr::AwrError::Unsupported(_),
+                    ..
+                }
+        )
+    }
+}
+
 /// The commit path figures over the report's window (`null` when unknown).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AwrMetrics {
