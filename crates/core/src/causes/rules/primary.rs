@@ -592,12 +592,16 @@ pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Fi
     let mut secs = 0.0;
     if let Some((n, s)) = ckpt {
         secs += s;
-        evidence.push(wait_ev(
-            ctx,
-            event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
-            n,
-            s,
+        // Per hour, the unit its threshold is set in (per second it would read 0.0003 s/s).
+        evidence.push(ev(
+            &format!(
+                "{}: time waited per hour ({n} waits in the window)",
+                event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE
+            ),
+            per_s(ctx, s) * 3600.0,
+            "s/h",
             Some(format!("≥ {} s/h", th.checkpoint_incomplete_s_per_h)),
+            SYSTEM_EVENT,
         ));
     }
     if let Some((n, s)) = completion {
