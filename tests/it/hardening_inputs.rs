@@ -175,3 +175,24 @@ fn interval_bounds_for_the_twin_are_those_for_live() {
         .one_line(3, "out of range: use 100ms to 1h");
     assert!(!out.exists());
 }
+
+/// A whole last line that is not a sample (`garbage` and its newline) is an error in every
+/// reader, `report incident` and `recording info` included (reliability review m2: the
+/// incident report took it for a crash's cut tail and said nothing). Only a line without its
+/// newline is a cut tail.
+#[test]
+fn a_complete_bad_last_line_is_an_error_in_every_reader() {
+    let rec = handmade::recording(30, 0.8, 0.45, None);
+    let lines = std::fs::read_to_string(rec.path()).unwrap().lines().count();
+    let at = format!(":{}:", lines + 1);
+    for tail in ["garbage\n", "[[[[\n"] {
+        let bad = tempfile::NamedTempFile::new().unwrap();
+        let mut text = std::fs::read(rec.path()).unwrap();
+        text.extend_from_slice(tail.as_bytes());
+        std::fs::write(bad.path(), text).unwrap();
+        let f = p(&bad);
+        run(&["check", "--replay", f]).one_line(3, &at);
+        run(&["report", "incident", f, "-o", "-"]).one_line(2, &at);
+        run(&["recording", "info", f]).one_line(2, &at);
+    }
+}

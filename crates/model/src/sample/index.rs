@@ -12,7 +12,7 @@ use super::{slow, zst};
 use crate::timestamp::Timestamp;
 use serde::Deserialize;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// Where one entry lives in the file.
@@ -157,7 +157,9 @@ impl RecordingIndex {
                         t,
                     })
                 }
-                Err(_) if !complete || at_eof(&mut input) => {
+                // Only a last line without its newline is a crash's cut tail (as the streaming
+                // reader judges it); a whole line that is wrong is an error wherever it is.
+                Err(_) if !complete => {
                     truncated_tail = true;
                     break;
                 }
@@ -372,10 +374,6 @@ impl RecordingIndex {
 /// How far before a seek point a cursor looks for the slow parts read last (the writers read
 /// them once a minute; compacted files at least as often).
 const SLOW_LOOKBACK_MS: i64 = 10 * 60_000;
-
-fn at_eof<R: BufRead>(r: &mut R) -> bool {
-    matches!(r.fill_buf(), Ok(b) if b.is_empty())
-}
 
 /// Parses indexed entries in file order from a starting position.
 pub struct Cursor<'a> {
