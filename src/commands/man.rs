@@ -128,7 +128,7 @@ fn files(out: &mut String) {
 
 fn exit_status(out: &mut String) {
     out.push_str(&format!(
-        ".SH EXIT STATUS\n.TP\n\\fB0\\fR\nSuccess.\n.TP\n\\fB1\\fR\nA failure that is not the input's: a terminal that cannot be set up, an address \\fBserve\\fR cannot listen on, an output or a recording that cannot be written.\n.TP\n\\fB{EXIT_BAD_INPUT}\\fR\nBad input: an option, a file, a window or a config file that cannot be used. One line on standard error says what, where and how to fix it.\n"
+        ".SH EXIT STATUS\n.TP\n\\fB0\\fR\nSuccess.\n.TP\n\\fB1\\fR\nA failure that is not the input's: a terminal that cannot be set up, a thread or runtime that cannot start.\n.TP\n\\fB{EXIT_BAD_INPUT}\\fR\nBad input: an option, a file, a window or a config file that cannot be used, an address \\fBserve\\fR cannot listen on, an output or a recording that cannot be written, a full disk included (a pipe closed early, as by head, is not an error). One line on standard error says what, where and how to fix it.\n"
     ));
     out.push_str(&format!(
         ".PP\n\\fBdgscope check\\fR speaks the monitoring plugins' codes instead: \\fB0\\fR OK, \\fB1\\fR WARNING, \\fB2\\fR CRITICAL, \\fB{}\\fR UNKNOWN (anything that stops it from judging, bad input included), with one status line on standard output.\n",

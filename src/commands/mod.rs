@@ -122,12 +122,19 @@ fn clap_failure(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
+            return match print_help(&e) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(f) => {
+                    eprint!("{}", failure_text(&f.message));
+                    ExitCode::from(f.code)
+                }
+            };
         }
         // `dgscope report` alone: show what it takes, but it did nothing, so not success.
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
+            if let Err(f) = print_help(&e) {
+                eprint!("{}", failure_text(&f.message));
+            }
             return ExitCode::from(EXIT_BAD_INPUT);
         }
         _ => {}
@@ -318,12 +325,25 @@ pub(crate) fn print_untrusted(s: &str) -> Result<(), Failure> {
 pub(crate) fn print(s: &str) -> Result<(), Failure> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+    output_result(out.write_all(s.as_bytes()).and_then(|_| out.flush()))
+}
+
+/// Help and version as clap styles them, flushed, so a full disk is said rather than lost
+/// in the buffer at exit.
+fn print_help(e: &clap::Error) -> Result<(), Failure> {
+    use std::io::Write;
+    output_result(e.print().and_then(|_| std::io::stdout().flush()))
+}
+
+/// A write to stdout that failed: exit 2 like any output that cannot be written (a report's
+/// `-o` on a full disk), `check` maps it to UNKNOWN (3) itself.
+fn output_result(r: std::io::Result<()>) -> Result<(), Failure> {
+    match r {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Failure {
-            message: format!("cannot write output: {e}"),
-            code: 1,
+            message: format!("cannot write output: {e}; check the disk or the pipe it goes to"),
+            code: EXIT_BAD_INPUT,
         }),
     }
 }

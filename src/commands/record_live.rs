@@ -91,8 +91,11 @@ impl Recorder {
 
 fn write_failure(path: &Path, e: &std::io::Error) -> Failure {
     Failure {
-        message: format!("cannot write the recording {}: {e}", path.display()),
-        code: 1,
+        message: format!(
+            "{}: cannot write the recording: {e}; choose a writable path with -o",
+            path.display()
+        ),
+        code: super::EXIT_BAD_INPUT,
     }
 }
 
@@ -150,7 +153,7 @@ pub fn run_live(
     if let Some(s) = stream {
         s.finish().map_err(|e| Failure {
             message: e.to_string(),
-            code: 1,
+            code: super::EXIT_BAD_INPUT,
         })?;
     }
     Ok(code)

@@ -42,6 +42,43 @@ fn a_verdict_that_cannot_be_written_is_unknown() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write output"));
 }
 
+/// Every command that writes to stdout says a full disk the same way and exits 2 (reliability
+/// review m4: reports, `recording info`, `grants` and `man` exited 1, `--help` 0).
+#[cfg(target_os = "linux")]
+#[test]
+fn every_output_that_cannot_be_written_exits_2() {
+    let rec = handmade::recording(60, 0.8, 0.45, None);
+    let r = rec.path().to_str().unwrap();
+    for args in [
+        &["report", "incident", r, "-o", "-"][..],
+        &["report", "histogram", r, "--event", "log file sync"],
+        &["recording", "info", r],
+        &["grants"],
+        &["man"],
+        &["completions", "bash"],
+        &["config", "init", "--help"],
+        &["--version"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("dgscope"))
+            .args(args)
+            .env_remove("DGSCOPE_CONFIG")
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write output: No space left"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn progress_stays_off_a_stderr_that_is_not_a_terminal() {
     let r = run(&["check", "--twin", "healthy-sync", "--duration", "2m"]);
