@@ -285,12 +285,31 @@ fn start(
     }
 }
 
+/// Why a telemetry path could never be requested as written, if it could not. The responder
+/// compares the request's path (its query cut off) byte for byte, so a path with a query, a
+/// fragment, percent-encoding, non-ASCII or an empty segment would be 404 at every scrape.
+fn telemetry_path_problem(path: &str) -> Option<&'static str> {
+    // RFC 3986 pchar without percent-encoding: unreserved, sub-delims, ':' and '@'.
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/".contains(c);
+    if !path.starts_with('/') || path == "/" {
+        Some("must start with / and not be / itself (the landing page)")
+    } else if path.contains(['?', '#']) {
+        Some("a query or fragment is cut from each request before it is compared, so no scrape would match")
+    } else if path.contains("//") {
+        Some("an empty segment (//) would never match a scraper's request")
+    } else if !path.chars().all(allowed) {
+        Some("only letters, digits and - . _ ~ ! $ & ' ( ) * + , ; = : @ / can be matched as written (requests arrive percent-encoded)")
+    } else {
+        None
+    }
+}
+
 pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
     let config = super::load_config(config_flag).map_err(Failure::bad_input)?;
     let path = a.telemetry_path.clone();
-    if !path.starts_with('/') || path == "/" || path.contains(char::is_whitespace) {
+    if let Some(why) = telemetry_path_problem(&path) {
         return Err(bad(format!(
-            "--web.telemetry-path {path:?}: must start with / and not be / itself (e.g. /metrics)"
+            "--web.telemetry-path {path:?}: {why}; choose a path such as /metrics"
         )));
     }
     let addr = parse_listen(&a.listen_address).map_err(bad)?;

@@ -51,6 +51,41 @@ fn bad_serve_input_is_one_line_and_exit_2() {
             ],
             "--web.telemetry-path",
         ),
+        // Paths no request could ever match (reliability review m4).
+        (
+            vec![
+                "serve",
+                "--twin",
+                "slow-srl",
+                "--web.telemetry-path",
+                "/metrics?x",
+            ],
+            "a query or fragment",
+        ),
+        (
+            vec![
+                "serve",
+                "--twin",
+                "slow-srl",
+                "--web.telemetry-path",
+                "/métriques",
+            ],
+            "percent-encoded",
+        ),
+        (
+            vec!["serve", "--twin", "slow-srl", "--web.telemetry-path", "//"],
+            "empty segment",
+        ),
+        (
+            vec![
+                "serve",
+                "--twin",
+                "slow-srl",
+                "--web.telemetry-path",
+                "/a b",
+            ],
+            "percent-encoded",
+        ),
         (
             vec!["serve", "--standby", "mon@//h/s"],
             "--standby needs --primary",

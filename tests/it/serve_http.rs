@@ -230,6 +230,32 @@ async fn accept_negotiates_the_format_and_other_requests_are_refused() {
     );
     let (status, _, _) = http(addr, &huge).await;
     assert_eq!(status, "HTTP/1.1 431 Request Header Fields Too Large");
+    // Reliability review m4: versions that are not HTTP/1.0 or 1.1 were answered 200; a head
+    // ended by bare LFs waited for its 408; a head a few bytes past the limit that arrived in
+    // one read was answered.
+    for version in ["HTTP/1.9", "HTTP/1.1x", "HTTP/2.0"] {
+        let (status, _, _) = http(addr, &format!("GET /probe/dg {version}\r\n\r\n")).await;
+        assert_eq!(
+            status, "HTTP/1.1 505 HTTP Version Not Supported",
+            "{version}"
+        );
+    }
+    let (status, _, body) = http(addr, "GET /probe/dg HTTP/1.0\n\n").await;
+    assert_eq!(
+        status, "HTTP/1.1 200 OK",
+        "a head in bare LFs is answered at once"
+    );
+    assert!(body.contains("dgscope_up"));
+    let limit = dgscope::serve::http::MAX_REQUEST;
+    let line = "GET /probe/dg HTTP/1.1\r\nX: ";
+    for (pad, want) in [
+        (limit - line.len(), "200 OK"),
+        (limit - line.len() + 13, "431"),
+    ] {
+        let head = format!("{line}{}\r\n\r\n", "a".repeat(pad));
+        let (status, _, _) = http(addr, &head).await;
+        assert!(status.contains(want), "{} bytes: {status}", head.len() - 4);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

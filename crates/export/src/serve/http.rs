@@ -57,15 +57,23 @@ impl Site {
 
     /// The response to one request head (`None`: not HTTP we answer; the caller sends 400).
     pub fn respond(&self, head: &str) -> Response {
-        let mut lines = head.split("\r\n");
+        // Lines end in CRLF; a bare LF is accepted too, as RFC 9112 §2.2 allows.
+        let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
         let request = lines.next().unwrap_or("");
         let mut parts = request.split(' ');
         let (method, target, version) = (parts.next(), parts.next(), parts.next());
         let (Some(method), Some(target), Some(version)) = (method, target, version) else {
             return Response::plain(400, "Bad Request", "malformed request line\n");
         };
-        if !version.starts_with("HTTP/1.") || parts.next().is_some() {
+        if parts.next().is_some() {
             return Response::plain(400, "Bad Request", "malformed request line\n");
+        }
+        if !matches!(version, "HTTP/1.0" | "HTTP/1.1") {
+            return Response::plain(
+                505,
+                "HTTP Version Not Supported",
+                "HTTP/1.0 and HTTP/1.1 only\n",
+            );
         }
         let head_only = method == "HEAD";
         if method != "GET" && !head_only {
@@ -207,6 +215,21 @@ pub fn landing(pairs: &[Arc<PairSnapshot>], telemetry_path: &str) -> String {
     s
 }
 
+/// Where the head in `buf` ends: the first LF of the blank line's pair (CRLF CRLF, or LF LF
+/// as RFC 9112 §2.2 allows). A CR left before it is stripped with the line.
+fn head_end(buf: &[u8]) -> Option<usize> {
+    let mut last_lf: Option<usize> = None;
+    for (i, &b) in buf.iter().enumerate() {
+        match b {
+            b'\n' if last_lf.is_some() => return last_lf,
+            b'\n' => last_lf = Some(i),
+            b'\r' => {}
+            _ => last_lf = None,
+        }
+    }
+    None
+}
+
 /// Reads one request head: up to the blank line, at most [`MAX_REQUEST`] bytes.
 async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
     let mut buf = Vec::with_capacity(1024);
@@ -216,8 +239,14 @@ async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
         if n == 0 {
             return Err(0);
         }
+        // Only the new bytes (and the three before them) can hold the end of the head.
+        let from = buf.len().saturating_sub(3);
         buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+        if let Some(end) = head_end(&buf[from..]).map(|e| e + from) {
+            let len = end - usize::from(end > 0 && buf[end - 1] == b'\r');
+            if len > MAX_REQUEST {
+                return Err(431);
+            }
             buf.truncate(end);
             return String::from_utf8(buf).map_err(|_| 400);
         }
