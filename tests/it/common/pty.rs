@@ -158,6 +158,11 @@ impl Tui {
         self.session.send(keys).unwrap();
     }
 
+    /// Bytes as a terminal would send them, valid UTF-8 or not, in one write.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.session.send(bytes).unwrap();
+    }
+
     pub fn resize(&mut self, cols: u16, rows: u16) {
         self.parser.screen_mut().set_size(rows, cols);
         self.session

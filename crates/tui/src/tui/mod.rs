@@ -6,6 +6,7 @@ pub(crate) mod error;
 pub(crate) mod incident;
 pub(crate) mod osc52;
 pub(crate) mod terminal;
+mod typed_paste;
 
 use crate::app::{self, AppConfig, Assessor, Effect, Keymap, Mode, Pace, Screen};
 use crate::ui::{self, theme::Theme, App};
@@ -240,6 +241,8 @@ pub async fn run(
     let mut dirty = true;
     let mut last_second = 0i64;
     let mut burst = Burst::default();
+    // Input read but not yet handled: the rest of a batch after a key with an effect.
+    let mut pending: std::collections::VecDeque<Event> = std::collections::VecDeque::new();
     let mut exit = ExitCode::SUCCESS;
     let mut keep_frame = false;
     let panic_after = debug_panic_after();
@@ -254,78 +257,87 @@ pub async fn run(
                 .map_err(io_fail)?;
             dirty = false;
         }
-        tokio::select! {
-            ev = input.next() => {
-                // Handle what else is ready too (a burst of keys, a paste typed as keys by a
-                // terminal without bracketed paste) before one redraw: input never queues
-                // behind frames. An action with an effect is carried out before the next.
-                let mut next = ev;
-                let mut handled = 0;
-                loop {
-                    match next {
-                        Some(Ok(e)) => {
-                            if burst.passes(&e)
-                                && on_input(&mut app, &mut guard, e).map_err(io_fail)?
-                            {
-                                dirty = true;
+        // Input left from the last batch is handled before anything else is awaited.
+        if pending.is_empty() {
+            tokio::select! {
+                ev = input.next() => {
+                    // Take what else is ready too (a burst of keys, a paste typed as keys by a
+                    // terminal without bracketed paste) before one redraw: input never queues
+                    // behind frames. Keys read together that look like text are a paste.
+                    let mut batch = Vec::new();
+                    let mut next = ev;
+                    loop {
+                        match next {
+                            Some(Ok(e)) => batch.push(e),
+                            // stdin closed or unreadable: nobody is at the keyboard any more.
+                            Some(Err(_)) | None => break 'main,
+                        }
+                        if batch.len() >= 4096 {
+                            break;
+                        }
+                        match input.next().now_or_never() {
+                            Some(e) => next = e,
+                            None => break,
+                        }
+                    }
+                    pending.extend(match typed_paste::typed_paste(&batch) {
+                        Some(text) => typed_paste::as_paste(batch, text),
+                        None => batch,
+                    });
+                }
+                ev = events.recv(), if source_open => match ev {
+                    Some(ev) => {
+                        seen += 1;
+                        if panic_after.is_some_and(|n| seen > n) {
+                            panic!("forced by DGSCOPE_DEBUG_PANIC_AFTER (fault-injection test)");
+                        }
+                        handle_source(&mut app, &mut recorder, ev);
+                        // Take what else is queued so a burst costs one redraw.
+                        for _ in 0..4096 {
+                            match events.try_recv() {
+                                Ok(ev) => handle_source(&mut app, &mut recorder, ev),
+                                Err(_) => break,
                             }
                         }
-                        // stdin closed or unreadable: nobody is at the keyboard any more.
-                        Some(Err(_)) | None => break 'main,
+                        app.refresh();
+                        dirty = true;
                     }
-                    handled += 1;
-                    if handled >= 4096 || !app.effects.is_empty() {
-                        break;
+                    None => {
+                        source_open = false;
+                        app.ended = true;
+                        dirty = true;
                     }
-                    match input.next().now_or_never() {
-                        Some(e) => next = e,
-                        None => break,
+                },
+                _ = tick.tick() => {
+                    let now = Timestamp::now();
+                    let second = now.ms / 1000;
+                    let waiting = app.conn.values().any(|c| !matches!(c, ConnState::Connected));
+                    // Live clocks, ages and countdowns change by the second; spinners faster.
+                    if waiting || (app.cfg.mode != Mode::Replay && second != last_second) {
+                        dirty = true;
                     }
+                    last_second = second;
+                }
+                _ = sigterm.recv() => { exit = ExitCode::from(143); break 'main; }
+                _ = sighup.recv() => { exit = ExitCode::from(129); break 'main; }
+                _ = sigint.recv() => { exit = ExitCode::from(130); break 'main; }
+                _ = sigtstp.recv() => {
+                    guard.suspend().map_err(io_fail)?;
+                    dirty = true;
+                }
+                _ = sigcont.recv() => {
+                    guard.resume().map_err(io_fail)?;
+                    dirty = true;
                 }
             }
-            ev = events.recv(), if source_open => match ev {
-                Some(ev) => {
-                    seen += 1;
-                    if panic_after.is_some_and(|n| seen > n) {
-                        panic!("forced by DGSCOPE_DEBUG_PANIC_AFTER (fault-injection test)");
-                    }
-                    handle_source(&mut app, &mut recorder, ev);
-                    // Take what else is queued so a burst costs one redraw.
-                    for _ in 0..4096 {
-                        match events.try_recv() {
-                            Ok(ev) => handle_source(&mut app, &mut recorder, ev),
-                            Err(_) => break,
-                        }
-                    }
-                    app.refresh();
-                    dirty = true;
-                }
-                None => {
-                    source_open = false;
-                    app.ended = true;
-                    dirty = true;
-                }
-            },
-            _ = tick.tick() => {
-                let now = Timestamp::now();
-                let second = now.ms / 1000;
-                let waiting = app.conn.values().any(|c| !matches!(c, ConnState::Connected));
-                // Live clocks, ages and countdowns change by the second; spinners faster.
-                if waiting || (app.cfg.mode != Mode::Replay && second != last_second) {
-                    dirty = true;
-                }
-                last_second = second;
-            }
-            _ = sigterm.recv() => { exit = ExitCode::from(143); break 'main; }
-            _ = sighup.recv() => { exit = ExitCode::from(129); break 'main; }
-            _ = sigint.recv() => { exit = ExitCode::from(130); break 'main; }
-            _ = sigtstp.recv() => {
-                guard.suspend().map_err(io_fail)?;
+        }
+        // An action with an effect is carried out before the next key is read.
+        while let Some(e) = pending.pop_front() {
+            if burst.passes(&e) && on_input(&mut app, &mut guard, e).map_err(io_fail)? {
                 dirty = true;
             }
-            _ = sigcont.recv() => {
-                guard.resume().map_err(io_fail)?;
-                dirty = true;
+            if !app.effects.is_empty() {
+                break;
             }
         }
         for effect in app.take_effects() {
