@@ -155,4 +155,25 @@ fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
     assert_eq!(inc.code, 0, "{}", inc.err);
     assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
     assert!(!inc.out.contains("looked healthy"), "{}", inc.out);
+    // The report says what it took out, on its timeline, in check's words.
+    assert!(
+        inc.out.contains("1 entry stamped more than 5 min ahead of the rest and not followed by any other were skipped (first: slot standby at 2026-11-30T06:00:"),
+        "{}",
+        inc.out
+    );
+    // The same sample an hour behind instead: skipped alone by the engine, and said.
+    let behind: Vec<String> = lines
+        .iter()
+        .map(|l| l.replacen("T06:", "T04:", 1))
+        .collect();
+    let behind_path = dir.path().join("behind.jsonl");
+    std::fs::write(&behind_path, behind.join("\n") + "\n").unwrap();
+    let r = run(&["check", "--replay", behind_path.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    let said = "1 sample(s) earlier than the one before and 0 repeated sample(s) were skipped (first: slot standby at 2026-11-30T04:00:";
+    assert!(r.err.contains(said), "{}", r.err);
+    let inc = run(&["report", "incident", behind_path.to_str().unwrap()]);
+    assert_eq!(inc.code, 0, "{}", inc.err);
+    assert!(inc.out.contains(said), "{}", inc.out);
+    assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
 }

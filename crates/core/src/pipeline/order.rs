@@ -34,6 +34,11 @@ impl OrderCheck {
         }
     }
 
+    /// When the first skipped sample was stamped, if any was.
+    pub fn first_at(&self) -> Option<Timestamp> {
+        self.first_bad.as_ref().map(|f| f.1)
+    }
+
     /// One line for stderr and the JSON `warnings` (`user`: who uses the rest, e.g.
     /// "the judgement", "the report"), when anything was skipped.
     pub fn warning(&self, user: &str) -> Option<String> {
@@ -81,6 +86,11 @@ impl<I> Steady<I> {
         let t = e.t();
         self.frontier = Some(self.frontier.map_or(t, |f| f.max(t)));
         self.ready.push_back(e);
+    }
+
+    /// When the first entry taken out was stamped, if any was.
+    pub fn first_at(&self) -> Option<Timestamp> {
+        self.first.as_ref().map(|f| f.1)
     }
 
     /// One line for stderr and the JSON `warnings` when a sample was taken out.

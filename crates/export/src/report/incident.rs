@@ -199,13 +199,17 @@ pub fn from_recording(
     let mut baseline: Option<(String, Timestamp, dgscope_core::metrics::WindowDeltas)> = None;
     // A whole pass: the index's entries are read and parsed on a second core.
     // A lone sample stamped far ahead would hide the rest of its slot (order::Steady).
-    let entries = dgscope_core::pipeline::Steady::new(index.entries_from(from)?);
+    let mut entries = dgscope_core::pipeline::Steady::new(index.entries_from(from)?);
+    let mut order = dgscope_core::pipeline::OrderCheck::default();
     std::thread::scope(|sc| -> Result<(), ReportError> {
-        for entry in read_ahead_scoped(sc, entries) {
+        for entry in read_ahead_scoped(sc, entries.by_ref()) {
             let entry = entry?;
             let t = entry.t();
             if t > to {
                 break;
+            }
+            if let Entry::Sample(s) = &entry {
+                order.see(&s.slot, t);
             }
             // The driver assesses the instant this entry closes; the report reads the engine
             // as it is before the entry goes in.
@@ -241,6 +245,17 @@ pub fn from_recording(
     }
     driver.finish();
     let (mut timeline, mut findings) = Incident::history(driver.session());
+    // Samples the engine could not use are said where the first one was, in check's words
+    // (reliability review M1: the report said nothing).
+    for (at, line) in [
+        (entries.first_at(), entries.warning("the report")),
+        (order.first_at(), order.warning("the report")),
+    ] {
+        if let (Some(t), Some(text)) = (at, line) {
+            timeline.push(TimelineItem { t, text });
+        }
+    }
+    timeline.sort_by_key(|i| i.t);
     if index.truncated_tail() && to >= last {
         // Said where the reading stopped, as check and the other reports say it.
         timeline.push(TimelineItem {
