@@ -232,9 +232,11 @@ fn a_cut_inside_the_last_frames_first_line_keeps_the_real_end() {
     }
 }
 
-/// Reliability C2: empty zstd frames and floods of empty lines cost what they hold. A header
-/// frame, 3,000 empty frames, a data frame and a frame of 64 MiB of newlines around the
-/// last line: every reader gets the same entries, and the index its first and last instant.
+/// Reliability C2: empty zstd frames and runs of empty lines cost what they hold. A header
+/// frame, 3,000 empty frames, a data frame and a frame of 4 MiB of newlines and
+/// whitespace-only lines around the last line: every reader gets the same entries, and the
+/// index its first and last instant. A run past 8 MiB (4 GiB of newlines compress to 130 KB)
+/// is refused by every reader where it passes the limit.
 #[test]
 fn empty_frames_and_newline_floods_are_read_through() {
     let dir = tempfile::tempdir().unwrap();
@@ -260,7 +262,7 @@ fn empty_frames_and_newline_floods_are_read_through() {
         bytes.extend(z(""));
     }
     bytes.extend(z(&format!("{}\n{}\n", lines[2], lines[3])));
-    let flood = "\n".repeat(64 << 20);
+    let flood = "\n".repeat(4 << 20) + &" \r\n".repeat(1000);
     assert_eq!(lines.len(), 7, "the header and six entries");
     bytes.extend(z(&format!(
         "{flood}{}\n{flood}{}\n{}\n",
@@ -281,6 +283,34 @@ fn empty_frames_and_newline_floods_are_read_through() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(from.len(), want.len());
+
+    // Past the limit, in newlines or in whitespace-only lines: one error, in every reader.
+    let max = dgscope::sample::recording::MAX_BLANK_RUN as usize;
+    for flood in ["\n".repeat(max + 1), " \n".repeat(max / 2 + 1)] {
+        let mut bytes = z(&format!("{}\n{}\n", lines[0], lines[1]));
+        bytes.extend(z(&format!("{}\n{flood}{}\n", lines[2], lines[3])));
+        std::fs::write(&path, &bytes).unwrap();
+        let said = "more than 8 MiB of empty lines in a row";
+        let streamed: Result<Vec<Entry>, _> = RecordingReader::open(&path).unwrap().collect();
+        assert!(streamed.unwrap_err().to_string().contains(said));
+        let e = match dgscope::sample::index::RecordingIndex::build(&path) {
+            Ok(idx) => idx
+                .entries_from(idx.first_t().unwrap())
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_err(),
+            Err(e) => e,
+        };
+        assert!(e.to_string().contains(said), "{e}");
+        let plain_flood = dir.path().join("flood.jsonl");
+        std::fs::write(
+            &plain_flood,
+            format!("{}\n{}\n{flood}{}\n", lines[0], lines[1], lines[2]),
+        )
+        .unwrap();
+        let e = dgscope::sample::index::RecordingIndex::build(&plain_flood).unwrap_err();
+        assert!(e.to_string().contains(said), "{e}");
+    }
 }
 
 /// Reliability m3: a `.zst` cut to a few bytes is a truncated file, not an empty one.

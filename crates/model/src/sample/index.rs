@@ -4,8 +4,8 @@
 
 use super::changes::{self, Chains};
 use super::recording::{
-    parse_entry, read_line_bounded, skip_newlines, Entry, Header, LineRead, RecordingError,
-    RecordingReader, MAX_LINE_BYTES,
+    blank_flood_what, parse_entry, read_line_bounded, skip_newlines, BlankRun, Entry, Header,
+    LineRead, RecordingError, RecordingReader, MAX_LINE_BYTES,
 };
 use super::zst::Segments;
 use super::{slow, zst};
@@ -91,6 +91,7 @@ impl RecordingIndex {
         let mut buf = Vec::with_capacity(8192);
         let mut offset = header_end;
         let mut truncated_tail = false;
+        let mut blank_run = BlankRun::default();
         loop {
             buf.clear();
             let blank = skip_newlines(&mut input).map_err(|source| RecordingError::Read {
@@ -99,6 +100,13 @@ impl RecordingIndex {
             })?;
             line_no += blank as usize;
             offset += blank;
+            if blank_run.add(blank) {
+                return Err(RecordingError::Line {
+                    path: display,
+                    line: line_no,
+                    what: blank_flood_what(),
+                });
+            }
             let read =
                 read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES).map_err(|source| {
                     RecordingError::Read {
@@ -129,8 +137,16 @@ impl RecordingIndex {
             let start = offset;
             offset += n as u64;
             if buf.iter().all(u8::is_ascii_whitespace) {
+                if blank_run.add(n as u64) {
+                    return Err(RecordingError::Line {
+                        path: display,
+                        line: line_no,
+                        what: blank_flood_what(),
+                    });
+                }
                 continue;
             }
+            blank_run.end();
             let complete = buf.last() == Some(&b'\n');
             let t = if complete { t_from_prefix(&buf) } else { None };
             let t = match t {
@@ -480,6 +496,8 @@ struct FrameLines {
     /// Line number within the stretch read (for messages, with the frame's offset).
     line: usize,
     offset: u64,
+    /// Blank bytes in a row before the next line.
+    blank: BlankRun,
 }
 
 impl FrameLines {
@@ -510,6 +528,7 @@ impl FrameLines {
             buf: Vec::with_capacity(8192),
             line: 0,
             offset,
+            blank: BlankRun::default(),
         };
         if skip_header {
             // Blank lines, then the header (checked when the file was opened).
@@ -526,6 +545,14 @@ impl FrameLines {
         self.input.get_ref().truncated()
     }
 
+    fn blank_flood(&self) -> RecordingError {
+        RecordingError::Line {
+            path: format!("{} (zstd frame at byte {})", self.path, self.offset),
+            line: self.line,
+            what: blank_flood_what(),
+        }
+    }
+
     /// The next non-blank line and whether it is complete (ends in a newline).
     fn next_line(&mut self) -> Result<Option<(&[u8], bool)>, RecordingError> {
         loop {
@@ -535,6 +562,9 @@ impl FrameLines {
                 source,
             })?;
             self.line += blank as usize;
+            if self.blank.add(blank) {
+                return Err(self.blank_flood());
+            }
             let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
                 |source| match source.kind() {
                     std::io::ErrorKind::InvalidData => RecordingError::Corrupt {
@@ -564,8 +594,12 @@ impl FrameLines {
                 LineRead::Line(_) => {}
             }
             if self.buf.iter().all(u8::is_ascii_whitespace) && self.buf.last() == Some(&b'\n') {
+                if self.blank.add(self.buf.len() as u64) {
+                    return Err(self.blank_flood());
+                }
                 continue;
             }
+            self.blank.end();
             let complete = self.buf.last() == Some(&b'\n');
             return Ok(Some((&self.buf, complete)));
         }

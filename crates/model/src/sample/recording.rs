@@ -33,11 +33,46 @@ pub(crate) enum LineRead {
 }
 
 /// `read_until(b'\n')` that stops at `max` bytes, so no input can make a line cost more.
+/// The most empty (or whitespace-only) lines in a row, in bytes, a recording may hold.
+/// dgscope writes none and an editor leaves a few; 4 GiB of newlines compress to 130 KB and
+/// would cost every reader seconds of decompression, so a run this long is refused where it
+/// passes the limit, like a line past [`MAX_LINE_BYTES`].
+pub const MAX_BLANK_RUN: u64 = 8 * 1024 * 1024;
+
+/// Blank bytes in a row, across empty and whitespace-only lines.
+#[derive(Debug, Default)]
+pub(crate) struct BlankRun(u64);
+
+impl BlankRun {
+    /// Counts `n` more blank bytes; true once the run is past [`MAX_BLANK_RUN`].
+    pub(crate) fn add(&mut self, n: u64) -> bool {
+        self.0 += n;
+        self.0 > MAX_BLANK_RUN
+    }
+
+    /// A line with content ends the run.
+    pub(crate) fn end(&mut self) {
+        self.0 = 0;
+    }
+}
+
+/// The what of an error for a run of blank lines past [`MAX_BLANK_RUN`].
+pub(crate) fn blank_flood_what() -> String {
+    format!(
+        "more than {} MiB of empty lines in a row; dgscope writes none: the file is damaged or not a recording",
+        MAX_BLANK_RUN / (1024 * 1024)
+    )
+}
+
 /// Consumes a run of empty lines (`\n` bytes) at once and returns how many: a file padded
-/// with gigabytes of newlines costs a scan of them, not a line read each.
+/// with gigabytes of newlines costs a scan of them, not a line read each. Stops once past
+/// [`MAX_BLANK_RUN`], which the caller refuses.
 pub(crate) fn skip_newlines<R: BufRead>(input: &mut R) -> io::Result<u64> {
     let mut skipped = 0u64;
     loop {
+        if skipped > MAX_BLANK_RUN {
+            return Ok(skipped);
+        }
         let avail = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -194,6 +229,8 @@ pub struct RecordingReader<R> {
     offset: u64,
     /// Each slot's base for changes lines (version 2).
     chains: Chains,
+    /// Blank bytes in a row before the next line.
+    blank: BlankRun,
 }
 
 impl RecordingReader<FileInput> {
@@ -278,6 +315,7 @@ impl<R: BufRead> RecordingReader<R> {
             done: false,
             header_end,
             offset: header_end,
+            blank: BlankRun::default(),
         })
     }
 
@@ -345,6 +383,9 @@ impl<R: BufRead> RecordingReader<R> {
             let blank = skip_newlines(&mut self.input).map_err(read_err)?;
             self.line_no += blank as usize;
             self.offset += blank;
+            if self.blank.add(blank) {
+                return Err(self.blank_flood());
+            }
             let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES).map_err(
                 |source| RecordingError::Read {
                     path: self.path.clone(),
@@ -368,11 +409,23 @@ impl<R: BufRead> RecordingReader<R> {
             };
             self.offset += n as u64;
             if self.buf.iter().all(u8::is_ascii_whitespace) {
+                if self.blank.add(n as u64) {
+                    return Err(self.blank_flood());
+                }
                 continue;
             }
+            self.blank.end();
             // A crash mid-write leaves a partial last line (no newline): only that line may
             // be tolerated when it does not parse.
             return Ok(Some(self.buf.last() != Some(&b'\n') && self.at_eof()));
+        }
+    }
+
+    fn blank_flood(&self) -> RecordingError {
+        RecordingError::Line {
+            path: self.path.clone(),
+            line: self.line_no,
+            what: blank_flood_what(),
         }
     }
 
