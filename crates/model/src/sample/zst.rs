@@ -34,6 +34,20 @@ pub struct ZstdReader<R> {
     in_frame: bool,
     truncated: bool,
     done: bool,
+    /// Whether the frame being read gave any bytes yet.
+    frame_gave: bool,
+    /// Frames in a row that gave nothing, and where the first of them starts.
+    empty_run: (usize, u64),
+}
+
+/// The most frames in a row without a byte of content a recording may hold: dgscope's
+/// writer makes none (a killed writer leaves at most one), and each costs a decoder reset, so
+/// a file of millions of empty frames is refused instead of read for minutes.
+pub const MAX_EMPTY_FRAMES: usize = 1000;
+
+/// What is said of a run of empty frames past [`MAX_EMPTY_FRAMES`].
+pub fn empty_frames_what(n: usize) -> String {
+    format!("{n} zstd frames in a row from here hold no line; dgscope writes none: the file is damaged or not a recording")
 }
 
 impl<R: BufRead> ZstdReader<R> {
@@ -48,6 +62,8 @@ impl<R: BufRead> ZstdReader<R> {
             in_frame: false,
             truncated: false,
             done: false,
+            frame_gave: false,
+            empty_run: (0, base),
         })
     }
 
@@ -107,11 +123,28 @@ impl<R: BufRead> Read for ZstdReader<R> {
             let (used, n) = (ib.pos(), ob.pos());
             self.input.consume(used);
             self.consumed += used as u64;
+            self.frame_gave |= n > 0;
             match r {
                 Ok(0) => {
                     // A frame ended; the next byte (if any) starts another.
                     self.in_frame = false;
                     self.decoder.reinit()?;
+                    self.empty_run = match (self.frame_gave, self.empty_run.0) {
+                        (true, _) => (0, 0),
+                        (false, 0) => (1, self.frame_start),
+                        (false, k) => (k + 1, self.empty_run.1),
+                    };
+                    self.frame_gave = false;
+                    if self.empty_run.0 > MAX_EMPTY_FRAMES {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!(
+                                "byte {}: {}",
+                                self.empty_run.1,
+                                empty_frames_what(self.empty_run.0)
+                            ),
+                        ));
+                    }
                 }
                 Ok(_) => {}
                 Err(e) => return Err(self.corrupt(e)),
