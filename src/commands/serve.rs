@@ -285,6 +285,20 @@ fn start(
     }
 }
 
+/// The listening socket, with a backlog for crowds: at std's 128, 2,000 scrapes opened at
+/// once waited 1-3 s in SYN retries before the server could see them.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As std's bind does on Unix: a restart may rebind while old connections linger.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(http::LISTEN_BACKLOG)
+}
+
 /// Why a telemetry path could never be requested as written, if it could not. The responder
 /// compares the request's path (its query cut off) byte for byte, so a path with a query, a
 /// fragment, percent-encoding, non-ASCII or an empty segment would be 404 at every scrape.
@@ -324,15 +338,15 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
             code: 1,
         })?;
     // Bind first: Prometheus sees the target up (with every pair down) before any connect.
-    let std_listener = std::net::TcpListener::bind(addr).map_err(|e| {
-        bad(format!(
-            "cannot listen on {addr}: {e}; choose another --web.listen-address"
-        ))
-    })?;
-    std_listener
-        .set_nonblocking(true)
-        .map_err(|e| bad(format!("cannot listen on {addr}: {e}")))?;
-    let local = std_listener.local_addr().unwrap_or(addr);
+    let listener = {
+        let _rt = runtime.enter();
+        listen(addr).map_err(|e| {
+            bad(format!(
+                "cannot listen on {addr}: {e}; choose another --web.listen-address"
+            ))
+        })?
+    };
+    let local = listener.local_addr().unwrap_or(addr);
     let pending: Vec<PairSnapshot> = specs
         .iter()
         .map(|s| {
@@ -351,10 +365,6 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     let cfg = DriverConfig::last_minute(config.thresholds.clone());
     let seed = a.seed;
     let result = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(std_listener).map_err(|e| Failure {
-            message: format!("cannot listen on {addr}: {e}"),
-            code: 1,
-        })?;
         let server = tokio::spawn(http::serve(listener, site));
         eprintln!(
             "dgscope serve: listening on http://{local}{path} — {} pair(s): {}",

@@ -23,6 +23,8 @@ pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_CONNECTIONS: usize = 32;
 /// Connections still sending their request head, in all.
 pub const MAX_WAITING: usize = 512;
+/// Connections the kernel queues before they are accepted (capped by `net.core.somaxconn`).
+pub const LISTEN_BACKLOG: u32 = 4096;
 /// Connections open at once from one address; more are closed at once. Prometheus scrapes a
 /// target one request at a time.
 pub const MAX_PER_PEER: usize = 8;
