@@ -149,7 +149,17 @@ pub fn run_live(
         Some(s) => Box::new(s.try_clone().map_err(|e| write_failure(output, &e))?),
         None => Box::new(std::io::stdout()),
     };
-    let code = record_to(src, out, output, duration)?;
+    let code = match record_to(src, out, output, duration) {
+        Ok(code) => code,
+        Err(f) => {
+            // A replacement's temporary file goes, a new file keeps what reached the disk
+            // (an empty one goes too).
+            if let Some(s) = stream {
+                s.abandon();
+            }
+            return Err(f);
+        }
+    };
     if let Some(s) = stream {
         s.finish().map_err(|e| Failure {
             message: e.to_string(),

@@ -177,3 +177,87 @@ fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
     assert!(inc.out.contains(said), "{}", inc.out);
     assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
 }
+
+/// Reliability review m4 and issue 28.4: the sampling host's clock stepped back two minutes
+/// mid-run (an NTP step) — every later sample of both slots was "earlier than the one before"
+/// and 238 of them were skipped. The stretch after the step is now judged as following on:
+/// nothing is dropped, the verdict is the recording's, and every reader says what it did.
+#[test]
+fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("srl.jsonl");
+    let r = run(&[
+        "record",
+        "--twin",
+        "slow-srl",
+        "--duration",
+        "10m",
+        "-o",
+        rec.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    // From 05:05:01 on, every line (both slots) stamped two minutes earlier.
+    let mut stepped = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let Some(t) = l
+                .get(6..30)
+                .filter(|t| l.starts_with("{\"t\":\"") && t.ends_with('Z'))
+            else {
+                return l.to_string();
+            };
+            stepped |= t >= "2026-11-30T05:05:01.000Z";
+            if !stepped {
+                return l.to_string();
+            }
+            let (min, sec) = (&t[14..16], &t[17..19]);
+            let m: u32 = min.parse().unwrap();
+            let earlier = format!("{}{:02}:{sec}{}", &t[..14], m - 2, &t[19..]);
+            l.replacen(t, &earlier, 1)
+        })
+        .collect();
+    assert!(stepped);
+    let path = dir.path().join("ntp.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let said = "the source's clock stepped back 2m00s after 2026-11-30T05:05:00.000Z";
+    let whole = run(&[
+        "check",
+        "--replay",
+        rec.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let r = run(&[
+        "check",
+        "--replay",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, whole.code, "{}", r.err);
+    assert!(r.err.contains(said), "{}", r.err);
+    assert!(!r.err.contains("earlier than the one before"), "{}", r.err);
+    let v: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let w: serde_json::Value = serde_json::from_str(&whole.out).unwrap();
+    assert_eq!(v["samples"], w["samples"], "no sample dropped");
+    assert_eq!(v["warnings"].as_array().unwrap().len(), 1, "{}", r.out);
+    let inc = run(&["report", "incident", path.to_str().unwrap()]);
+    assert_eq!(inc.code, 0, "{}", inc.err);
+    assert!(inc.out.contains(said), "{}", inc.out);
+    assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
+    let imp = run(&[
+        "report",
+        "impact",
+        path.to_str().unwrap(),
+        "--baseline",
+        "0s..2m",
+        "--compare",
+        "8m..",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(imp.code, 0, "{}", imp.err);
+    assert!(imp.err.contains(said), "{}", imp.err);
+}

@@ -130,3 +130,32 @@ fn a_twin_longer_than_a_day_is_refused_with_the_limit() {
     assert!(!o.exists());
     run(&["check", "--twin", "slow-srl", "--duration", "25h"]).one_line(3, "limit of 1day (24h)");
 }
+
+/// Reliability review m4: `-o /dev/null` was refused ("already exists", then "is not a
+/// regular file"), so output could not be discarded that way. It discards, and the device
+/// stays a device.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_null_discards_a_report_or_a_recording() {
+    use std::os::unix::fs::FileTypeExt;
+    let rec = handmade::recording(60, 3.45, 2.89, None);
+    let path = rec.path().to_str().unwrap();
+    for args in [
+        &["report", "incident", path, "-o", "/dev/null"][..],
+        &[
+            "record",
+            "--twin",
+            "healthy-sync",
+            "--duration",
+            "20s",
+            "-o",
+            "/dev/null",
+        ],
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.err);
+        assert!(r.err.contains("/dev/null"), "{args:?}: {}", r.err);
+    }
+    let m = std::fs::metadata("/dev/null").unwrap();
+    assert!(m.file_type().is_char_device());
+}

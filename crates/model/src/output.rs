@@ -21,6 +21,24 @@ pub enum OutputError {
     NotRegular { path: String },
     #[error("{path}: cannot write: {source}")]
     Io { path: String, source: io::Error },
+    #[error("{path}: was replaced by another writer while this one ran (two runs with --force to one name?); this one is kept as {kept}")]
+    Replaced { path: String, kept: String },
+}
+
+/// What names a file on its file system: another writer replacing it changes this.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((m.dev(), m.ino()))
+    }
+    // Elsewhere only whether it is there (dgscope runs on Linux).
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        Some((0, 0))
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
@@ -49,6 +67,11 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether `path` is the null device: `-o /dev/null` discards, as a shell user expects.
+pub fn is_null_device(path: &Path) -> bool {
+    cfg!(unix) && same_file(path, Path::new("/dev/null"))
+}
+
 /// Refuses an output that is the input (`report incident X.jsonl -o X.jsonl`), or that exists
 /// without `force`, or that is not a regular file. Run before any work, so nothing is lost.
 pub fn check_target(path: &Path, inputs: &[(&Path, &str)], force: bool) -> Result<(), OutputError> {
@@ -60,6 +83,9 @@ pub fn check_target(path: &Path, inputs: &[(&Path, &str)], force: bool) -> Resul
                 what: what.to_string(),
             });
         }
+    }
+    if is_null_device(path) {
+        return Ok(());
     }
     match std::fs::symlink_metadata(path) {
         Ok(_) if !force => Err(OutputError::Exists { path: display }),
@@ -133,6 +159,9 @@ fn publish(tmp: &Path, path: &Path, force: bool) -> Result<(), OutputError> {
 
 /// Writes a whole report: to stdout for `-`, else through a temporary file renamed into place.
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), OutputError> {
+    if is_null_device(path) {
+        return Ok(());
+    }
     let (tmp, mut f) = temp_beside(path).map_err(io_err(path))?;
     let written = f.write_all(bytes).and_then(|_| f.sync_all());
     drop(f);
@@ -152,11 +181,26 @@ pub struct StreamFile {
     path: PathBuf,
     temp: Option<PathBuf>,
     force: bool,
+    /// The file being replaced, as it was when this one started.
+    replacing: Option<(u64, u64)>,
 }
 
 impl StreamFile {
     pub fn create(path: &Path, force: bool) -> Result<StreamFile, OutputError> {
         check_target(path, &[], force)?;
+        if is_null_device(path) {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io_err(path))?;
+            return Ok(StreamFile {
+                file,
+                path: path.to_path_buf(),
+                temp: None,
+                force,
+                replacing: None,
+            });
+        }
         let exists = std::fs::symlink_metadata(path).is_ok();
         if exists {
             let (tmp, file) = temp_beside(path).map_err(io_err(path))?;
@@ -165,6 +209,7 @@ impl StreamFile {
                 path: path.to_path_buf(),
                 temp: Some(tmp),
                 force,
+                replacing: identity(path),
             });
         }
         match create_new(path) {
@@ -173,6 +218,7 @@ impl StreamFile {
                 path: path.to_path_buf(),
                 temp: None,
                 force,
+                replacing: None,
             }),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(OutputError::Exists {
                 path: path.display().to_string(),
@@ -193,10 +239,34 @@ impl StreamFile {
     /// Puts a replacement in place; a file created new is already there.
     pub fn finish(self) -> Result<(), OutputError> {
         let _ = self.file.sync_all();
-        match &self.temp {
-            Some(tmp) => publish(tmp, &self.path, self.force),
-            None => Ok(()),
+        let Some(tmp) = &self.temp else {
+            return Ok(());
+        };
+        // Another run replaced the same name meanwhile: renaming over it would lose its
+        // recording without a word. Keep this one beside it under a name of its own.
+        if identity(&self.path) != self.replacing {
+            let dir = self.path.parent().unwrap_or(Path::new("."));
+            let name = self
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "out".into());
+            for n in 1..10_000u32 {
+                let kept = dir.join(format!("{name}.{n}"));
+                if std::fs::hard_link(tmp, &kept).is_ok() {
+                    let _ = std::fs::remove_file(tmp);
+                    return Err(OutputError::Replaced {
+                        path: self.path.display().to_string(),
+                        kept: kept.display().to_string(),
+                    });
+                }
+            }
+            return Err(OutputError::Replaced {
+                path: self.path.display().to_string(),
+                kept: tmp.display().to_string(),
+            });
         }
+        publish(tmp, &self.path, self.force)
     }
 
     /// A write failed half-way: a replacement is dropped (the old file stays), a new file keeps
@@ -204,6 +274,15 @@ impl StreamFile {
     pub fn abandon(self) {
         if let Some(tmp) = &self.temp {
             let _ = std::fs::remove_file(tmp);
+        } else if self
+            .file
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.len() == 0)
+        {
+            // Nothing reached the disk (a compressed recording on a full disk): an empty
+            // file is no recording, only a name in the way of the next try.
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 
@@ -316,6 +395,7 @@ pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     #[test]
     fn existing_targets_are_refused_unless_forced() {
@@ -400,5 +480,48 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"old");
         s.finish().unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
+    }
+    #[test]
+    fn the_null_device_discards_and_an_abandoned_empty_file_goes() {
+        // `-o /dev/null`: accepted (it exists, but replacing it is not what is asked) and
+        // written to, never renamed over.
+        let null = Path::new("/dev/null");
+        check_target(null, &[], false).unwrap();
+        write_file(null, b"report", false).unwrap();
+        let s = StreamFile::create(null, false).unwrap();
+        s.finish().unwrap();
+        assert!(std::fs::metadata(null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        // A new recording that got no byte onto the disk leaves no empty file behind; one
+        // that got some keeps its prefix.
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("e.jsonl.zst");
+        StreamFile::create(&empty, false).unwrap().abandon();
+        assert!(!empty.exists());
+        let some = dir.path().join("s.jsonl");
+        let mut s = StreamFile::create(&some, false).unwrap();
+        s.file.write_all(b"{\"format\"").unwrap();
+        s.abandon();
+        assert_eq!(std::fs::read(&some).unwrap(), b"{\"format\"");
+    }
+    #[test]
+    fn two_forced_streams_to_one_name_lose_neither() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.jsonl");
+        std::fs::write(&p, "old").unwrap();
+        let mut a = StreamFile::create(&p, true).unwrap();
+        let mut b = StreamFile::create(&p, true).unwrap();
+        a.file.write_all(b"a").unwrap();
+        b.file.write_all(b"b").unwrap();
+        a.finish().unwrap();
+        let e = b.finish().unwrap_err().to_string();
+        assert!(e.contains("was replaced by another writer"), "{e}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("r.jsonl.1")).unwrap(),
+            "b"
+        );
     }
 }

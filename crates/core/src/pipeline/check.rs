@@ -96,8 +96,10 @@ where
         transitions,
         interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
         warnings: steady
-            .warning("the judgement")
+            .steps("the judgement")
             .into_iter()
+            .map(|(_, line)| line)
+            .chain(steady.warning("the judgement"))
             .chain(order.warning("the judgement"))
             .chain(driver.skipped_warning())
             .collect(),

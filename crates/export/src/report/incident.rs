@@ -205,7 +205,9 @@ pub fn from_recording(
         for entry in read_ahead_scoped(sc, entries.by_ref()) {
             let entry = entry?;
             let t = entry.t();
-            if t > to {
+            // The whole recording is read to its end: after a step back of its clock the
+            // entries are judged later than stamped, past the index's last time.
+            if window.is_some() && t > to {
                 break;
             }
             if let Entry::Sample(s) = &entry {
@@ -254,6 +256,9 @@ pub fn from_recording(
         if let (Some(t), Some(text)) = (at, line) {
             timeline.push(TimelineItem { t, text });
         }
+    }
+    for (t, text) in entries.steps("the report") {
+        timeline.push(TimelineItem { t, text });
     }
     timeline.sort_by_key(|i| i.t);
     if index.truncated_tail() && to >= last {

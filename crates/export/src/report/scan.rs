@@ -136,8 +136,11 @@ pub(crate) fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, 
     let mut windows: Vec<ScannedWindow> = Vec::new();
     let mut last_by_slot: BTreeMap<Slot, Arc<Sample>> = BTreeMap::new();
     let mut order = dgscope_core::pipeline::OrderCheck::default();
+    // A lone sample far ahead is taken out and a step back of the clock followed on, as the
+    // check and the incident report do.
+    let mut steady = dgscope_core::pipeline::Steady::new(reader.by_ref());
 
-    for entry in reader.by_ref() {
+    for entry in steady.by_ref() {
         let sample = match entry? {
             Entry::Mark(_) => continue,
             Entry::Sample(s) => Arc::<Sample>::from(s),
@@ -187,9 +190,12 @@ pub(crate) fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, 
         last,
         windows,
         last_by_slot,
-        warnings: order
-            .warning("the report")
+        warnings: steady
+            .steps("the report")
             .into_iter()
+            .map(|(_, line)| line)
+            .chain(steady.warning("the report"))
+            .chain(order.warning("the report"))
             .chain(reader.truncated_tail().then(|| {
                 format!(
                     "{}: {}; read up to it",

@@ -280,8 +280,9 @@ pub async fn run(
                             None => break,
                         }
                     }
+                    let note_open = matches!(app.overlay, Some(app::Overlay::MarkInput { .. }));
                     pending.extend(match typed_paste::typed_paste(&batch) {
-                        Some(text) => typed_paste::as_paste(batch, text),
+                        Some(text) => typed_paste::as_paste(batch, text, note_open),
                         None => batch,
                     });
                 }

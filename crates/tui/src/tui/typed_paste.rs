@@ -53,10 +53,16 @@ pub(crate) fn typed_paste(batch: &[Event]) -> Option<String> {
 
 /// `batch` with its keys of text replaced by one paste of `text` where the first of them was;
 /// mouse, resize and focus events stay, other keys in a paste (an arrow among pasted bytes)
-/// are part of it and dropped.
-pub(crate) fn as_paste(batch: Vec<Event>, text: String) -> Vec<Event> {
+/// are part of it and dropped. A line break that ends the paste is kept as Enter when
+/// `enter_ends` (the note box is open: text typed, then Enter, saves it, as a person's would).
+pub(crate) fn as_paste(batch: Vec<Event>, text: String, enter_ends: bool) -> Vec<Event> {
     let mut out = Vec::with_capacity(4);
-    let mut text = Some(text);
+    let ends_in_enter = enter_ends && text.ends_with('\n');
+    let mut text = Some(if ends_in_enter {
+        text.trim_end_matches('\n').to_string()
+    } else {
+        text
+    });
     for e in batch {
         match e {
             Event::Key(_) => {
@@ -66,6 +72,12 @@ pub(crate) fn as_paste(batch: Vec<Event>, text: String) -> Vec<Event> {
             }
             other => out.push(other),
         }
+    }
+    if ends_in_enter {
+        out.push(Event::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
     }
     out
 }
@@ -92,8 +104,14 @@ mod tests {
         let pasted = "ORA-16198: timeout\rrecord it, report it\rquit the sequence\r";
         let got = typed_paste(&keys(pasted)).unwrap();
         assert_eq!(got, pasted.replace('\r', "\n"));
-        let events = as_paste(keys(pasted), got);
+        let events = as_paste(keys(pasted), got.clone(), false);
         assert!(matches!(events.as_slice(), [Event::Paste(_)]));
+        // In the note box the final line break saves the note: typed text, then Enter.
+        let events = as_paste(keys(pasted), got, true);
+        assert!(matches!(
+            events.as_slice(),
+            [Event::Paste(t), Event::Key(k)] if !t.ends_with('\n') && k.code == KeyCode::Enter
+        ));
         // Lines ended by LF (Ctrl-J in raw mode) too.
         assert!(typed_paste(&keys("ab\ncd")).is_some());
     }
@@ -137,7 +155,7 @@ mod tests {
         batch.extend(keys("pasted text"));
         batch.push(Event::FocusGained);
         let text = typed_paste(&batch).unwrap();
-        let out = as_paste(batch, text);
+        let out = as_paste(batch, text, true);
         assert!(matches!(
             out.as_slice(),
             [Event::Resize(80, 24), Event::Paste(t), Event::FocusGained] if t == "pasted text"
