@@ -196,3 +196,18 @@ fn a_complete_bad_last_line_is_an_error_in_every_reader() {
         run(&["recording", "info", f]).one_line(2, &at);
     }
 }
+
+/// Reliability m3: two recordings joined with `cat` said "missing field `t`" at the second
+/// header; every reader names the second header.
+#[test]
+fn two_recordings_joined_name_the_second_header() {
+    let rec = handmade::recording(30, 0.8, 0.45, None);
+    let text = std::fs::read_to_string(rec.path()).unwrap();
+    let at = format!(":{}: a second recording header", text.lines().count() + 1);
+    let joined = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(joined.path(), text.repeat(2)).unwrap();
+    let f = p(&joined);
+    run(&["check", "--replay", f]).one_line(3, &at);
+    run(&["report", "incident", f, "-o", "-"]).one_line(2, &at);
+    run(&["recording", "info", f]).one_line(2, &at);
+}

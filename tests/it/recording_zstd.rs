@@ -413,3 +413,34 @@ fn a_cut_last_line_is_said_by_every_reader() {
     let (out, err) = run(&["check", "--format", "json", "--replay"], &whole);
     assert!(!out.contains(said) && !err.contains(said), "{out}{err}");
 }
+
+/// Reliability m3: a valid file compressed with a window past what the reader decodes
+/// (`zstd --long=31`) was called "damaged"; it is named for what it is, with the command that
+/// reads it.
+#[test]
+fn a_long_window_file_is_named_not_called_damaged() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("p.jsonl");
+    write_twin(&plain, 5);
+    let text = std::fs::read(&plain).unwrap();
+    let path = dir.path().join("long.jsonl.zst");
+    let mut enc = zstd::stream::Encoder::new(std::fs::File::create(&path).unwrap(), 1).unwrap();
+    enc.window_log(31).unwrap();
+    enc.long_distance_matching(true).unwrap();
+    enc.write_all(&text).unwrap();
+    enc.finish().unwrap();
+    let e = match RecordingReader::open(&path) {
+        Err(e) => e.to_string(),
+        Ok(r) => r
+            .collect::<Result<Vec<Entry>, _>>()
+            .map(|v| format!("read {} entries", v.len()))
+            .unwrap_or_else(|e| e.to_string()),
+    };
+    assert!(
+        e.contains("needs a larger window than dgscope decodes"),
+        "{e}"
+    );
+    assert!(e.contains("zstd -d --long=31"), "{e}");
+    assert!(!e.contains("damaged"), "{e}");
+}

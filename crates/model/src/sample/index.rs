@@ -4,8 +4,8 @@
 
 use super::changes::{self, Chains};
 use super::recording::{
-    blank_flood_what, parse_entry, read_line_bounded, skip_newlines, BlankRun, Entry, Header,
-    LineRead, RecordingError, RecordingReader, MAX_LINE_BYTES,
+    blank_flood_what, parse_entry, read_line_bounded, second_header, skip_newlines, BlankRun,
+    Entry, Header, LineRead, RecordingError, RecordingReader, MAX_LINE_BYTES,
 };
 use super::zst::Segments;
 use super::{slow, zst};
@@ -183,7 +183,7 @@ impl RecordingIndex {
                     return Err(RecordingError::Line {
                         path: display,
                         line: line_no,
-                        what,
+                        what: second_header(&buf).unwrap_or(what),
                     })
                 }
             }

@@ -450,9 +450,20 @@ pub(crate) fn entry_of_line(
         Err(what) => Err(RecordingError::Line {
             path: path.to_string(),
             line: line_no,
-            what,
+            what: second_header(line).unwrap_or(what),
         }),
     }
+}
+
+/// What to say of a line that is a recording's header where a sample belongs: two files
+/// joined with `cat` (the sample parser would name a missing field `t`).
+pub(crate) fn second_header(line: &[u8]) -> Option<String> {
+    let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    line[start..]
+        .starts_with(b"{\"format\":\"dgscope-recording\"")
+        .then(|| {
+            "a second recording header: two recordings joined into one file (cat a b)? read each file on its own".to_string()
+        })
 }
 
 impl<R: BufRead> Iterator for RecordingReader<R> {

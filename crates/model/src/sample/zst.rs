@@ -73,13 +73,20 @@ impl<R: BufRead> ZstdReader<R> {
     }
 
     fn corrupt(&self, e: io::Error) -> io::Error {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
+        // zstd's own words for a frame whose window is past the decoder's limit: a valid
+        // file written with `zstd --long`, not a damaged one.
+        let what = if e.to_string().contains("too much memory") {
+            format!(
+                "the zstd frame starting at byte {} needs a larger window than dgscope decodes (written with zstd --long?); decompress it with `zstd -d --long=31` and read the plain file",
+                self.frame_start
+            )
+        } else {
             format!(
                 "the zstd frame starting at byte {} is damaged ({e}); the frames before it are intact",
                 self.frame_start
-            ),
-        )
+            )
+        };
+        io::Error::new(io::ErrorKind::InvalidData, what)
     }
 }
 
