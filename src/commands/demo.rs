@@ -4,7 +4,7 @@
 use super::{screen, Failure};
 use crate::app::{Mode, Pace};
 use crate::cli::DemoArgs;
-use crate::source::twin::{spawn_paced, Scenario, Twin, TwinControl};
+use crate::source::twin::{spawn_paced_after, Scenario, Twin, TwinControl};
 use crate::source::{Control, PullSource};
 use crate::timestamp::Timestamp;
 use crate::tui::{self, TuiOptions};
@@ -12,6 +12,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub const MAX_SPEED: f64 = 64.0;
+
+/// Simulated time run before the first frame: the default one-minute window, whole.
+const PREROLL: std::time::Duration = std::time::Duration::from_secs(61);
 
 pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
     if !(a.speed.is_finite() && (0.25..=MAX_SPEED).contains(&a.speed)) {
@@ -32,7 +35,15 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
         .unwrap_or_else(|| Scenario::HealthySync.name().to_string());
     let scenario: Scenario = name.parse().map_err(Failure::bad_input)?;
     tui::require_tty()?;
-    let twin = Twin::starting_at(scenario, a.seed, Timestamp::now());
+    // The twin is a simulation: it pre-rolls the default window's minute (and a second so
+    // the window is whole) before the first frame, so the screen opens on figures and
+    // judged causes instead of a minute of warming up. The header says "simulated".
+    let probe = Twin::new(scenario, a.seed);
+    let preroll = PREROLL.as_millis() as u64 / probe.interval().as_millis().max(1) as u64;
+    let start = Timestamp::from_millis(
+        Timestamp::now().ms - (preroll as i64) * probe.interval().as_millis() as i64,
+    );
+    let twin = Twin::starting_at(scenario, a.seed, start);
     let opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
     let mut opts = screen::options(
         opts,
@@ -46,7 +57,7 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     let speed = a.speed;
     let r = tui::launch(opts, assessor, move |tx, mut ctl| async move {
         let (twin_tx, twin_rx) = std::sync::mpsc::channel();
-        if spawn_paced(twin, speed, tx, twin_rx).is_err() {
+        if spawn_paced_after(twin, preroll, speed, tx, twin_rx).is_err() {
             return;
         }
         while let Some(c) = ctl.recv().await {

@@ -314,3 +314,28 @@ fn a_paste_is_note_text_and_is_ignored_elsewhere() {
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();
 }
+
+/// Issue 29.1: the demo's first frame already has figures and judged causes: the twin
+/// pre-rolls its simulated minute before the screen opens, instead of two seconds of blank
+/// panes and a minute of "warming up".
+#[test]
+fn the_demo_opens_on_figures_not_warming_up() {
+    let mut t = Tui::spawn(&["demo"], 120, 40);
+    t.wait_text("DEMO");
+    let first = t.text();
+    let row = first
+        .lines()
+        .find_map(|l| {
+            l.split_once("log file sync")
+                .map(|(_, rest)| rest.trim_start().to_string())
+        })
+        .unwrap_or_default();
+    assert!(
+        row.starts_with(|c: char| c.is_ascii_digit()),
+        "the first frame has no commit figures:\n{first}"
+    );
+    assert!(!first.contains("warming up"), "{first}");
+    assert!(first.contains("simulated"), "{first}");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}

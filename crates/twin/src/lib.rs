@@ -27,7 +27,7 @@ mod scenario;
 
 pub use cadence::SlowParts;
 pub use commit::PostMode;
-pub use paced::{spawn_paced, TwinControl};
+pub use paced::{spawn_paced, spawn_paced_after, TwinControl};
 pub use params::Params;
 pub use scenario::{Scenario, UnknownScenario};
 

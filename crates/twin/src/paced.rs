@@ -23,7 +23,20 @@ pub enum TwinControl {
 /// as `SourceEvent::Mark`; `SourceEvent::End` is sent when stopped. Build the twin with
 /// [`Twin::starting_at`]`(…, Timestamp::now())` for wall-clock timestamps.
 pub fn spawn_paced(
+    twin: Twin,
+    speed: f64,
+    tx: tokio::sync::mpsc::Sender<SourceEvent>,
+    control: Receiver<TwinControl>,
+) -> std::io::Result<JoinHandle<()>> {
+    spawn_paced_after(twin, 0, speed, tx, control)
+}
+
+/// As [`spawn_paced`], after `preroll` ticks sent as fast as the twin makes them: the demo's
+/// first frame shows a filled window instead of a minute of warming up. Start the twin
+/// `preroll` intervals before now ([`Twin::starting_at`]) so the last of them is stamped now.
+pub fn spawn_paced_after(
     mut twin: Twin,
+    preroll: u64,
     speed: f64,
     tx: tokio::sync::mpsc::Sender<SourceEvent>,
     control: Receiver<TwinControl>,
@@ -33,8 +46,11 @@ pub fn spawn_paced(
         .spawn(move || {
             let mut speed = if speed > 0.0 { speed } else { 1.0 };
             let interval = twin.interval();
-            // Virtual time is measured from a wall-clock anchor that moves on speed changes.
-            let mut anchor = Instant::now();
+            // Virtual time is measured from a wall-clock anchor that moves on speed changes;
+            // the pre-rolled ticks are due already.
+            let mut anchor = Instant::now()
+                .checked_sub(interval.mul_f64(preroll as f64 / speed))
+                .unwrap_or_else(Instant::now);
             let mut ticks_at_anchor = 0u64;
             let mut ticks = 0u64;
             loop {

@@ -232,12 +232,40 @@ pub async fn run(
     let mut sigtstp = signal(SignalKind::from_raw(libc::SIGTSTP)).map_err(io_fail)?;
     let mut sigcont = signal(SignalKind::from_raw(libc::SIGCONT)).map_err(io_fail)?;
 
+    let mut recorder: Option<Recorder> = None;
+    let mut source_open = true;
+    // The first frame opens on what the source has ready (the demo's pre-rolled minute, a
+    // replay's first samples): up to FIRST_FRAME_WAIT, until the source pauses. A live source
+    // still connecting costs that wait once, then the screen shows its state.
+    let until = tokio::time::Instant::now() + FIRST_FRAME_WAIT;
+    let mut got = false;
+    loop {
+        let pause = if got {
+            FIRST_FRAME_PAUSE
+        } else {
+            FIRST_FRAME_WAIT
+        };
+        let deadline = until.min(tokio::time::Instant::now() + pause);
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Some(ev)) => {
+                handle_source(&mut app, &mut recorder, ev);
+                got = true;
+            }
+            Ok(None) => {
+                source_open = false;
+                app.ended = true;
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    if got {
+        app.refresh();
+    }
     let mut guard = terminal::TerminalGuard::enter(opts.mouse).map_err(io_fail)?;
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut recorder: Option<Recorder> = None;
-    let mut source_open = true;
     let mut dirty = true;
     let mut last_second = 0i64;
     let mut burst = Burst::default();
@@ -393,6 +421,12 @@ pub async fn run(
     }
     Ok(exit)
 }
+
+/// The most the first frame waits for the source's first samples.
+const FIRST_FRAME_WAIT: Duration = Duration::from_millis(150);
+/// A pause in the source's events that ends the first frame's wait (a pre-roll sends
+/// without pauses; a paced source then pauses a whole interval).
+const FIRST_FRAME_PAUSE: Duration = Duration::from_millis(20);
 
 /// The rest of an escape sequence after an Esc, taken for what it is: `ESC ESC O Q` (Esc,
 /// then F2 in one read) reaches us as Esc and the letters `O Q`, and `Q` would quit keeping

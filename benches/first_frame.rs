@@ -1,0 +1,75 @@
+//! How long an on-call DBA looks at a blank screen: `dgscope demo` in a pseudo-terminal
+//! (120×40), from spawn to the first frame and to the first frame with data (the commit
+//! pane's `log file sync` row with a figure, and the causes judged). Five runs each; prints
+//! the median and the worst against the target (first frame with data < 200 ms).
+//!
+//! `cargo bench --bench first_frame`.
+
+use expectrl::Session;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 5;
+
+/// Whether the screen shows figures: a `log file sync` row with a number, and the causes
+/// pane past warming up.
+fn has_data(screen: &vt100::Screen) -> bool {
+    let text = screen.contents();
+    let figure = text.lines().any(|l| {
+        l.split_once("log file sync")
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    });
+    figure && !text.contains("warming up")
+}
+
+fn one() -> (f64, f64) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dgscope"));
+    cmd.arg("demo").env("TERM", "xterm-256color");
+    let start = Instant::now();
+    let mut s = Session::spawn(cmd).expect("spawn dgscope demo in a pty");
+    s.get_process_mut().set_window_size(120, 40).unwrap();
+    let mut parser = vt100::Parser::new(40, 120, 0);
+    let mut first = None;
+    let mut buf = [0u8; 65536];
+    loop {
+        if let Ok(n) = s.try_read(&mut buf) {
+            if n > 0 {
+                parser.process(&buf[..n]);
+                if first.is_none() && parser.screen().alternate_screen() {
+                    first = Some(start.elapsed());
+                }
+                if has_data(parser.screen()) {
+                    break;
+                }
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no data in 30 s");
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    let data = start.elapsed();
+    let _ = s.send("q");
+    let _ = s.get_process_mut().wait();
+    (
+        first.unwrap_or(data).as_secs_f64() * 1e3,
+        data.as_secs_f64() * 1e3,
+    )
+}
+
+fn main() {
+    let mut firsts = Vec::new();
+    let mut datas = Vec::new();
+    for _ in 0..RUNS {
+        let (f, d) = one();
+        firsts.push(f);
+        datas.push(d);
+    }
+    firsts.sort_by(f64::total_cmp);
+    datas.sort_by(f64::total_cmp);
+    println!(
+        "demo, 120x40: first frame median {:.0} ms (worst {:.0}); first frame with data median {:.0} ms (worst {:.0}), target < 200 ms; {RUNS} runs",
+        firsts[RUNS / 2],
+        firsts[RUNS - 1],
+        datas[RUNS / 2],
+        datas[RUNS - 1],
+    );
+}
