@@ -139,7 +139,7 @@ fn pause_scrub_and_back_to_live() {
     // ten samples in, the 1-minute window holds only those ten seconds.
     assert!(a.deltas().primary.is_none());
     act(&mut a, &[Action::ScrubForward10]);
-    assert_eq!(a.deltas().primary.unwrap().secs, 10.0);
+    assert_eq!(a.deltas().primary.as_ref().unwrap().secs, 10.0);
     act(&mut a, &[Action::Live]);
     assert_eq!(a.paused_at, None);
     assert_eq!(

@@ -147,6 +147,17 @@ pub struct AppConfig<T> {
     pub raise_after_s: f64,
 }
 
+/// What the window's deltas are computed from (see [`App::deltas`]).
+#[derive(Debug, Clone, PartialEq)]
+struct DeltasKey {
+    window: Window,
+    paused_at: Option<Timestamp>,
+    primary: Option<Slot>,
+    standby: Option<Slot>,
+    newest: [Option<(usize, Timestamp)>; 2],
+    baseline: Option<Timestamp>,
+}
+
 pub struct App<T> {
     pub cfg: AppConfig<T>,
     /// The one way from samples to metrics and findings, as for every other consumer.
@@ -165,6 +176,11 @@ pub struct App<T> {
     /// How far the current drill-down can scroll at the terminal's size (set by the event
     /// loop from `ui::scroll_max`): scrolling stops at the end.
     pub scroll_max: u16,
+    /// The window's deltas and what they were computed from: a frame, the zoom's off-screen
+    /// measuring draws and `y` read them, and each computation subtracts every event's
+    /// histogram (100,000 buckets in a pathological source); they change only with new data,
+    /// the window, the pause point, the standby or the baseline.
+    deltas_memo: std::sync::Mutex<Option<(DeltasKey, Arc<WindowDeltas>)>>,
     pub window: Window,
     pub log_scale: bool,
     /// Paused display: the instant being shown (collection goes on).
@@ -222,6 +238,7 @@ impl<T> App<T> {
             overlay: None,
             scroll: 0,
             scroll_max: u16::MAX,
+            deltas_memo: std::sync::Mutex::new(None),
             window: Window::Last(Duration::from_secs(60)),
             log_scale: false,
             paused_at: None,
@@ -405,7 +422,32 @@ impl<T> App<T> {
 
     /// Deltas of the current window for the primary and the chosen standby, at the instant
     /// shown (the scrub cursor when paused).
-    pub fn deltas(&self) -> WindowDeltas {
+    pub fn deltas(&self) -> Arc<WindowDeltas> {
+        let newest = |slot: Option<&Slot>| {
+            let s = self.engine().slot(slot?)?.last()?;
+            // The newest sample's address and time: a new sample changes both.
+            Some((Arc::as_ptr(s) as usize, s.t))
+        };
+        let key = DeltasKey {
+            window: self.window,
+            paused_at: self.paused_at,
+            primary: self.primary().cloned(),
+            standby: self.standby().cloned(),
+            newest: [newest(self.primary()), newest(self.standby())],
+            baseline: self.engine().baseline(),
+        };
+        let mut memo = self.deltas_memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, d)) = memo.as_ref() {
+            if *k == key {
+                return d.clone();
+            }
+        }
+        let d = Arc::new(self.compute_deltas());
+        *memo = Some((key, d.clone()));
+        d
+    }
+
+    fn compute_deltas(&self) -> WindowDeltas {
         let at = self.paused_at;
         let get = |slot: Option<&Slot>| {
             let s = self.engine().slot(slot?)?;

@@ -200,49 +200,94 @@ fn waterfall_lines(
 /// One row of merged histograms: the bucket's upper bound in ms and each histogram's count.
 type Row = (f64, Vec<u64>);
 
-/// The buckets of several histograms side by side, by their bound in ms (micro and milli
-/// views agree), in one sort: O(n log n) in the number of buckets, never quadratic.
-fn merged(hs: &[&Histogram]) -> Vec<Row> {
-    let mut all: Vec<(f64, usize, u64)> = hs
-        .iter()
-        .enumerate()
-        .flat_map(|(i, h)| h.buckets().iter().map(move |(u, c)| (bound_ms(*u), i, *c)))
-        .collect();
-    all.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<Row> = Vec::new();
-    for (ms, i, c) in all {
-        match out.last_mut() {
-            Some(last) if (last.0 - ms).abs() < 1e-9 => last.1[i] += c,
-            _ => {
-                let mut counts = vec![0; hs.len()];
-                counts[i] = c;
-                out.push((ms, counts));
-            }
-        }
-    }
-    out
+/// Several histograms' buckets merged in order of their bound in ms (micro and milli views
+/// agree): each step gives the next bound and each histogram's count at it.
+struct Merge {
+    lists: Vec<Vec<(f64, u64)>>,
+    at: Vec<usize>,
+    hits: Vec<(usize, u64)>,
 }
 
-/// At most `n` rows: neighbouring buckets merged into one row labelled with the upper bound
-/// of its last bucket (every wait counted in it is below that bound), so what a pane draws
-/// costs its height, not the histogram's size.
-fn fit_rows(rows: Vec<Row>, n: usize) -> Vec<Row> {
-    let n = n.max(1);
-    if rows.len() <= n {
-        return rows;
-    }
-    let per = rows.len().div_ceil(n);
-    rows.chunks(per)
-        .map(|c| {
-            let mut counts = vec![0; c[0].1.len()];
-            for (_, cs) in c {
-                for (a, b) in counts.iter_mut().zip(cs) {
-                    *a += b;
+impl Merge {
+    fn new(hs: &[&Histogram]) -> Self {
+        let lists: Vec<Vec<(f64, u64)>> = hs
+            .iter()
+            .map(|h| {
+                let mut l: Vec<(f64, u64)> = h
+                    .buckets()
+                    .iter()
+                    .map(|(u, c)| (bound_ms(*u), *c))
+                    .collect();
+                // Bounds in ms follow the µs order except around 1 ms (1023 µs reads 1.023,
+                // 1024 µs 1.0): only such a histogram is sorted.
+                if !l.is_sorted_by(|a, b| a.0 <= b.0) {
+                    l.sort_by(|a, b| a.0.total_cmp(&b.0));
                 }
+                l
+            })
+            .collect();
+        Merge {
+            at: vec![0; lists.len()],
+            hits: Vec::with_capacity(lists.len()),
+            lists,
+        }
+    }
+
+    fn next(&mut self) -> Option<(f64, &[(usize, u64)])> {
+        let ms = self
+            .lists
+            .iter()
+            .zip(&self.at)
+            .filter_map(|(l, &i)| l.get(i).map(|b| b.0))
+            .min_by(f64::total_cmp)?;
+        self.hits.clear();
+        for (k, l) in self.lists.iter().enumerate() {
+            while let Some(&(b, c)) = l.get(self.at[k]) {
+                if (b - ms).abs() >= 1e-9 {
+                    break;
+                }
+                self.hits.push((k, c));
+                self.at[k] += 1;
             }
-            (c[c.len() - 1].0, counts)
-        })
-        .collect()
+        }
+        Some((ms, &self.hits))
+    }
+}
+
+/// How many distinct bounds the histograms have together.
+fn bounds(hs: &[&Histogram]) -> usize {
+    let mut m = Merge::new(hs);
+    let mut n = 0;
+    while m.next().is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// The histograms side by side in at most `n` rows, and how many distinct bounds there were.
+/// Neighbouring bounds are merged into one row labelled with the upper bound of its last
+/// bucket (every wait counted in it is below that bound), so what a pane draws costs its
+/// height. Each histogram is in order already: two walks (count, then fill), no sort and no
+/// row per bucket, so 100,000 buckets cost a walk.
+fn fitted(hs: &[&Histogram], n: usize) -> (Vec<Row>, usize) {
+    let n_all = bounds(hs);
+    let per = n_all.div_ceil(n.max(1)).max(1);
+    let mut out: Vec<Row> = Vec::with_capacity(n_all.min(n.max(1)));
+    let mut m = Merge::new(hs);
+    let mut i = 0usize;
+    while let Some((ms, hits)) = m.next() {
+        if i.is_multiple_of(per) {
+            out.push((ms, vec![0; hs.len()]));
+        }
+        if let Some(row) = out.last_mut() {
+            row.0 = ms;
+            for &(k, c) in hits {
+                row.1[k] += c;
+            }
+        }
+        i += 1;
+    }
+    (out, n_all)
 }
 
 /// "<2" (ms), "<512µ" below a millisecond, "<2s" from a second.
@@ -270,9 +315,7 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
             t.muted(),
         )];
     };
-    let all = merged(&[lfs, lfpw]);
-    let n_all = all.len();
-    let rows_fit = fit_rows(all, rows.saturating_sub(1));
+    let (rows_fit, n_all) = fitted(&[lfs, lfpw], rows.saturating_sub(1));
     let buckets: Vec<f64> = rows_fit.iter().map(|r| r.0).collect();
     let (tl, tr) = (lfs.total().max(1) as f64, lfpw.total().max(1) as f64);
     let shares: Vec<(f64, f64, u64, u64)> = rows_fit
@@ -363,9 +406,7 @@ fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
         .iter()
         .map(|x| x.hist.as_ref().unwrap_or(&empty))
         .collect();
-    let all = merged(&hs);
-    let n_all = all.len();
-    let rows = fit_rows(all, TABLE_ROWS);
+    let (rows, n_all) = fitted(&hs, TABLE_ROWS);
     let mut head = vec![Span::styled(format!("{:<8}", "< ms"), t.muted())];
     for x in w.iter() {
         head.push(Span::styled(
@@ -426,7 +467,7 @@ pub(crate) const CHART_MIN: u16 = 6;
 /// Rows the mirrored histogram would use unmerged: its header and one per bucket.
 fn hist_rows_needed(w: &[Wait; 3]) -> usize {
     match (w[0].hist.as_ref(), w[1].hist.as_ref()) {
-        (Some(a), Some(b)) => 1 + merged(&[a, b]).len(),
+        (Some(a), Some(b)) => 1 + bounds(&[a, b]),
         _ => 1,
     }
 }
@@ -579,5 +620,69 @@ mod tests {
         assert!((rac.local + rac.remote + 0.4 + rac.other - 9.0).abs() < 1e-9);
         let capped = waterfall(&w, Some(20.0)).unwrap();
         assert_eq!((capped.broadcast, capped.other), (Some(7.5), 0.0));
+    }
+    /// The rows as the sort-based merge made them before (every bucket a row, then chunks):
+    /// the walk must give the same rows, micro/milli bounds and the 1 ms corner included.
+    fn by_sorting(hs: &[&Histogram], n: usize) -> (Vec<Row>, usize) {
+        let mut all: Vec<(f64, usize, u64)> = hs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, h)| h.buckets().iter().map(move |(u, c)| (bound_ms(*u), i, *c)))
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut rows: Vec<Row> = Vec::new();
+        for (ms, i, c) in all {
+            match rows.last_mut() {
+                Some(last) if (last.0 - ms).abs() < 1e-9 => last.1[i] += c,
+                _ => {
+                    let mut counts = vec![0; hs.len()];
+                    counts[i] = c;
+                    rows.push((ms, counts));
+                }
+            }
+        }
+        let n_all = rows.len();
+        let per = n_all.div_ceil(n.max(1)).max(1);
+        let fit = rows
+            .chunks(per)
+            .map(|c| {
+                let mut counts = vec![0; hs.len()];
+                for (_, cs) in c {
+                    for (a, b) in counts.iter_mut().zip(cs) {
+                        *a += b;
+                    }
+                }
+                (c[c.len() - 1].0, counts)
+            })
+            .collect();
+        (fit, n_all)
+    }
+
+    #[test]
+    fn the_walk_gives_the_rows_the_sort_gave() {
+        use dgscope_model::units::Micros;
+        let micro = Histogram::from_buckets(
+            (0..40)
+                .map(|i| (Micros(1u64 << i.min(40)), i as u64 + 1))
+                .collect(),
+        );
+        let milli = Histogram::from_buckets(
+            (1..30)
+                .map(|i| (Micros(i * 1000), 7 * i))
+                .chain([(Micros(1023), 5)])
+                .collect(),
+        );
+        let many = Histogram::from_buckets((1..5000).map(|i| (Micros(i * 3), i % 17)).collect());
+        let empty = Histogram::default();
+        for hs in [
+            vec![&micro, &milli],
+            vec![&micro, &milli, &many],
+            vec![&many, &empty, &micro],
+            vec![&empty],
+        ] {
+            for n in [1, 3, 10, 64, 100_000] {
+                assert_eq!(fitted(&hs, n), by_sorting(&hs, n), "{n} rows");
+            }
+        }
     }
 }

@@ -54,7 +54,7 @@ pub struct Ctx<'a> {
     pub app: &'a App,
     pub theme: &'a Theme,
     pub ascii: bool,
-    pub d: WindowDeltas,
+    pub d: std::sync::Arc<WindowDeltas>,
     /// Drawing for `y` (text to paste): charts are left out.
     pub plain: bool,
 }
