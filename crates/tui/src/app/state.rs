@@ -147,6 +147,13 @@ pub struct AppConfig<T> {
     pub raise_after_s: f64,
 }
 
+/// Values derived from one set of deltas (held, so its address is never reused while they
+/// are kept), by what they are and a size.
+type Derived = Option<(
+    Arc<WindowDeltas>,
+    std::collections::HashMap<(&'static str, [usize; 2]), Arc<dyn std::any::Any + Send + Sync>>,
+)>;
+
 /// What the window's deltas are computed from (see [`App::deltas`]).
 #[derive(Debug, Clone, PartialEq)]
 struct DeltasKey {
@@ -181,6 +188,9 @@ pub struct App<T> {
     /// histogram (100,000 buckets in a pathological source); they change only with new data,
     /// the window, the pause point, the standby or the baseline.
     deltas_memo: std::sync::Mutex<Option<(DeltasKey, Arc<WindowDeltas>)>>,
+    /// What the screen derives from those deltas (histogram rows), kept while they last: a
+    /// frame redrawn without new data costs drawing, not deriving again.
+    derived: std::sync::Mutex<Derived>,
     pub window: Window,
     pub log_scale: bool,
     /// Paused display: the instant being shown (collection goes on).
@@ -239,6 +249,7 @@ impl<T> App<T> {
             scroll: 0,
             scroll_max: u16::MAX,
             deltas_memo: std::sync::Mutex::new(None),
+            derived: std::sync::Mutex::new(None),
             window: Window::Last(Duration::from_secs(60)),
             log_scale: false,
             paused_at: None,
@@ -445,6 +456,29 @@ impl<T> App<T> {
         let d = Arc::new(self.compute_deltas());
         *memo = Some((key, d.clone()));
         d
+    }
+
+    /// `make()` for these `deltas` (as [`App::deltas`] gave them), once: later calls with the
+    /// same deltas and key get the kept value.
+    pub fn derived<V: std::any::Any + Send + Sync>(
+        &self,
+        deltas: &Arc<WindowDeltas>,
+        key: (&'static str, [usize; 2]),
+        make: impl FnOnce() -> V,
+    ) -> Arc<V> {
+        let mut memo = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        if !memo.as_ref().is_some_and(|(d, _)| Arc::ptr_eq(d, deltas)) {
+            *memo = Some((deltas.clone(), std::collections::HashMap::new()));
+        }
+        let Some((_, map)) = memo.as_mut() else {
+            return Arc::new(make());
+        };
+        if let Some(v) = map.get(&key).and_then(|v| v.clone().downcast::<V>().ok()) {
+            return v;
+        }
+        let v = Arc::new(make());
+        map.insert(key, v.clone());
+        v
     }
 
     fn compute_deltas(&self) -> WindowDeltas {

@@ -8,7 +8,7 @@ use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
 use dgscope_core::metrics::{Delta, Histogram};
 use dgscope_model::sample::names::event;
-use dgscope_model::units::bound_ms;
+use dgscope_model::units::{bound_ms, Micros};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -16,15 +16,17 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// The three waits of the commit path, with the names a DBA reads on the screen.
-pub(crate) struct Wait {
+/// The histogram is borrowed from the window's deltas: a pathological source's 100,000
+/// buckets are not copied per frame.
+pub(crate) struct Wait<'a> {
     pub label: &'static str,
     pub role: Role,
     pub avg: Option<f64>,
-    pub hist: Option<Histogram>,
+    pub hist: Option<&'a Histogram>,
     pub per_s: Option<f64>,
 }
 
-pub(crate) fn waits(d: Option<&Delta>) -> [Wait; 3] {
+pub(crate) fn waits(d: Option<&Delta>) -> [Wait<'_>; 3] {
     let get = |names: &[&str]| {
         let e = d.and_then(|d| {
             names
@@ -34,7 +36,7 @@ pub(crate) fn waits(d: Option<&Delta>) -> [Wait; 3] {
         let per_s = d.and_then(|d| names.iter().find_map(|n| d.event_per_sec(n)));
         (
             e.and_then(|e| e.avg()).map(|m| m.0),
-            e.map(|e| e.hist.clone()),
+            e.map(|e| &e.hist),
             per_s,
         )
     };
@@ -70,14 +72,14 @@ pub(crate) fn waits(d: Option<&Delta>) -> [Wait; 3] {
 
 /// A percentile as the table shows it: "≤8", or ">2098s" in Oracle's open-ended last
 /// bucket (only a lower bound is known there).
-fn pct(h: &Option<Histogram>, p: f64, ascii: bool) -> String {
-    match h.as_ref().and_then(|h| h.percentile(p)) {
+fn pct(h: Option<&Histogram>, p: f64, ascii: bool) -> String {
+    match h.and_then(|h| h.percentile(p)) {
         Some(p) if p.is_open() => fmt::bound_above(p.ms(), ascii),
         p => fmt::bound(p.map(|p| p.ms()), ascii),
     }
 }
 
-fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
+fn table(cx: &Ctx, w: &[Wait<'_>; 3], style: Style) -> Vec<Line<'static>> {
     let t = cx.theme;
     let mut out = vec![Line::styled(
         format!(
@@ -93,9 +95,9 @@ fn table(cx: &Ctx, w: &[Wait; 3], style: Style) -> Vec<Line<'static>> {
                 format!(
                     "{:>8}{:>7}{:>7}{:>7}{:>10}",
                     fmt::opt_ms(x.avg),
-                    pct(&x.hist, 0.5, cx.ascii),
-                    pct(&x.hist, 0.9, cx.ascii),
-                    pct(&x.hist, 0.99, cx.ascii),
+                    pct(x.hist, 0.5, cx.ascii),
+                    pct(x.hist, 0.9, cx.ascii),
+                    pct(x.hist, 0.99, cx.ascii),
                     fmt::opt(x.per_s, 0),
                 ),
                 style,
@@ -117,7 +119,7 @@ pub(crate) struct Waterfall {
 }
 
 /// lfs = local write ∥ remote write, then (RAC) the broadcast ack, then posting/CPU/polling.
-pub(crate) fn waterfall(w: &[Wait; 3], broadcast: Option<f64>) -> Option<Waterfall> {
+pub(crate) fn waterfall(w: &[Wait<'_>; 3], broadcast: Option<f64>) -> Option<Waterfall> {
     let lfs = w[0].avg?;
     let local = w[1].avg.unwrap_or(0.0);
     let remote = w[2].avg.unwrap_or(0.0);
@@ -134,7 +136,7 @@ pub(crate) fn waterfall(w: &[Wait; 3], broadcast: Option<f64>) -> Option<Waterfa
 
 fn waterfall_lines(
     cx: &Ctx,
-    w: &[Wait; 3],
+    w: &[Wait<'_>; 3],
     broadcast: Option<f64>,
     width: usize,
     style: Style,
@@ -201,29 +203,29 @@ fn waterfall_lines(
 type Row = (f64, Vec<u64>);
 
 /// Several histograms' buckets merged in order of their bound in ms (micro and milli views
-/// agree): each step gives the next bound and each histogram's count at it.
-struct Merge {
-    lists: Vec<Vec<(f64, u64)>>,
+/// agree): each step gives the next bound and each histogram's count at it. The buckets are
+/// read where they are; only a histogram whose ms bounds are out of order is copied.
+struct Merge<'a> {
+    lists: Vec<std::borrow::Cow<'a, [(Micros, u64)]>>,
     at: Vec<usize>,
     hits: Vec<(usize, u64)>,
 }
 
-impl Merge {
-    fn new(hs: &[&Histogram]) -> Self {
-        let lists: Vec<Vec<(f64, u64)>> = hs
+impl<'a> Merge<'a> {
+    fn new(hs: &[&'a Histogram]) -> Self {
+        let lists: Vec<std::borrow::Cow<'a, [(Micros, u64)]>> = hs
             .iter()
             .map(|h| {
-                let mut l: Vec<(f64, u64)> = h
-                    .buckets()
-                    .iter()
-                    .map(|(u, c)| (bound_ms(*u), *c))
-                    .collect();
+                let b = h.buckets();
                 // Bounds in ms follow the µs order except around 1 ms (1023 µs reads 1.023,
-                // 1024 µs 1.0): only such a histogram is sorted.
-                if !l.is_sorted_by(|a, b| a.0 <= b.0) {
-                    l.sort_by(|a, b| a.0.total_cmp(&b.0));
+                // 1024 µs 1.0): only such a histogram is sorted, in a copy.
+                if b.is_sorted_by(|x, y| bound_ms(x.0) <= bound_ms(y.0)) {
+                    std::borrow::Cow::Borrowed(b)
+                } else {
+                    let mut v = b.to_vec();
+                    v.sort_by(|x, y| bound_ms(x.0).total_cmp(&bound_ms(y.0)));
+                    std::borrow::Cow::Owned(v)
                 }
-                l
             })
             .collect();
         Merge {
@@ -238,12 +240,12 @@ impl Merge {
             .lists
             .iter()
             .zip(&self.at)
-            .filter_map(|(l, &i)| l.get(i).map(|b| b.0))
+            .filter_map(|(l, &i)| l.get(i).map(|b| bound_ms(b.0)))
             .min_by(f64::total_cmp)?;
         self.hits.clear();
         for (k, l) in self.lists.iter().enumerate() {
-            while let Some(&(b, c)) = l.get(self.at[k]) {
-                if (b - ms).abs() >= 1e-9 {
+            while let Some(&(u, c)) = l.get(self.at[k]) {
+                if (bound_ms(u) - ms).abs() >= 1e-9 {
                     break;
                 }
                 self.hits.push((k, c));
@@ -307,15 +309,20 @@ fn bucket_label(ms: f64, ascii: bool) -> String {
 }
 
 /// `log file sync` ◀ bucket ▶ `log file parallel write`, bars from the centre.
-fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'static>> {
+fn mirrored(cx: &Ctx, w: &[Wait<'_>; 3], width: usize, rows: usize) -> Vec<Line<'static>> {
     let t = cx.theme;
-    let (Some(lfs), Some(lfpw)) = (w[0].hist.as_ref(), w[1].hist.as_ref()) else {
+    let (Some(lfs), Some(lfpw)) = (w[0].hist, w[1].hist) else {
         return vec![Line::styled(
             "histograms: no waits with buckets in the window",
             t.muted(),
         )];
     };
-    let (rows_fit, n_all) = fitted(&[lfs, lfpw], rows.saturating_sub(1));
+    let fit = cx
+        .app
+        .derived(&cx.d, ("mirrored", [rows, inst_key(cx)]), || {
+            fitted(&[lfs, lfpw], rows.saturating_sub(1))
+        });
+    let (rows_fit, n_all) = (&fit.0, fit.1);
     let buckets: Vec<f64> = rows_fit.iter().map(|r| r.0).collect();
     let (tl, tr) = (lfs.total().max(1) as f64, lfpw.total().max(1) as f64);
     let shares: Vec<(f64, f64, u64, u64)> = rows_fit
@@ -399,14 +406,16 @@ fn mirrored(cx: &Ctx, w: &[Wait; 3], width: usize, rows: usize) -> Vec<Line<'sta
 const TABLE_ROWS: usize = 64;
 
 /// Every bucket of the three waits with counts, shares and cumulative shares.
-fn bucket_table(cx: &Ctx, w: &[Wait; 3]) -> Vec<Line<'static>> {
+fn bucket_table(cx: &Ctx, w: &[Wait<'_>; 3]) -> Vec<Line<'static>> {
     let t = cx.theme;
     let empty = Histogram::default();
-    let hs: Vec<&Histogram> = w
-        .iter()
-        .map(|x| x.hist.as_ref().unwrap_or(&empty))
-        .collect();
-    let (rows, n_all) = fitted(&hs, TABLE_ROWS);
+    let hs: Vec<&Histogram> = w.iter().map(|x| x.hist.unwrap_or(&empty)).collect();
+    let fit = cx
+        .app
+        .derived(&cx.d, ("table", [TABLE_ROWS, inst_key(cx)]), || {
+            fitted(&hs, TABLE_ROWS)
+        });
+    let (rows, n_all) = (fit.0.clone(), fit.1);
     let mut head = vec![Span::styled(format!("{:<8}", "< ms"), t.muted())];
     for x in w.iter() {
         head.push(Span::styled(
@@ -464,10 +473,20 @@ fn short(label: &str) -> &str {
 /// The least height a chart is drawn with (legend, three plot rows, axis and labels).
 pub(crate) const CHART_MIN: u16 = 6;
 
+/// Which histograms the waits hold beyond the window's deltas: the RAC instance `n` picked
+/// (a key for what is derived from them).
+fn inst_key(cx: &Ctx) -> usize {
+    cx.app.commit_inst.map_or(0, |i| i as usize + 1)
+}
+
 /// Rows the mirrored histogram would use unmerged: its header and one per bucket.
-fn hist_rows_needed(w: &[Wait; 3]) -> usize {
-    match (w[0].hist.as_ref(), w[1].hist.as_ref()) {
-        (Some(a), Some(b)) => 1 + bounds(&[a, b]),
+fn hist_rows_needed(cx: &Ctx, w: &[Wait<'_>; 3]) -> usize {
+    match (w[0].hist, w[1].hist) {
+        (Some(a), Some(b)) => {
+            1 + *cx
+                .app
+                .derived(&cx.d, ("bounds", [2, inst_key(cx)]), || bounds(&[a, b]))
+        }
         _ => 1,
     }
 }
@@ -526,7 +545,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             let avail = (inner.height as usize).saturating_sub(fixed);
             // The chart keeps its minimum height; the histogram takes what it needs of the
             // rest (its buckets merged to fit), the chart whatever is left over.
-            let need = hist_rows_needed(&w);
+            let need = hist_rows_needed(cx, &w);
             let chart_min = CHART_MIN as usize;
             let hist_rows = if avail > 3 + chart_min {
                 need.min(avail - chart_min - 1)
@@ -597,7 +616,7 @@ pub(crate) fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &
 mod tests {
     use super::*;
 
-    fn wait(avg: Option<f64>) -> Wait {
+    fn wait(avg: Option<f64>) -> Wait<'static> {
         Wait {
             label: "x",
             role: Role::SeriesLfs,
