@@ -526,3 +526,53 @@ fn check_replay_of_a_report_it_cannot_judge_says_why() {
     assert!(stdout.contains("not read yet"), "{stdout}");
     assert!(!stdout.contains("dgscope recording"), "{stdout}");
 }
+
+/// A report has no standby side: when commits wait on `SYNC Remote Write`, the remote leg is
+/// still named (network or the standby's redo log write, which the report cannot tell
+/// apart), with what to measure on the standby. Seed 000's SYNC report (0.95 ms remote)
+/// stays under the gate.
+#[test]
+fn a_report_whose_commits_wait_on_the_remote_leg_names_it() {
+    let mut f = seed_000_report(true);
+    // Seed 000's slow two-member SRL: SYNC Remote Write 3.45 ms, lfpw 0.62 ms, lfs 4.1 ms.
+    f.top_fg = vec![ev("log file sync", "4,752,180", "19,484", "4.10ms")];
+    f.fg = vec![ev("log file sync", "4,752,180", "19,484", "4.10ms")];
+    f.bg = vec![
+        ev("log file parallel write", "1,123,902", "696.8", "620.00us"),
+        ev("SYNC Remote Write", "1,123,902", "3,877.5", "3.45ms"),
+    ];
+    let report = json(&f.render());
+    let findings = report["findings"].as_array().unwrap();
+    let first = &findings[0];
+    assert_eq!(first["id"], "sync-remote-leg", "{report}");
+    assert_eq!(first["severity"], "WARN");
+    let title = first["title"].as_str().unwrap();
+    assert!(
+        title.contains("network or the standby's redo log write"),
+        "{title}"
+    );
+    let remote = first["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["metric"] == "SYNC Remote Write avg")
+        .unwrap();
+    near(&remote["value"], 3.45, 0.01);
+    // Nothing that needs the standby's own figures speaks.
+    for f in findings {
+        let id = f["id"].as_str().unwrap();
+        assert!(
+            !matches!(id, "standby-redo-write-slow" | "network-latency"),
+            "{id}"
+        );
+    }
+    let quiet = json(&seed_000_report(true).render());
+    assert!(
+        quiet["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["id"] != "sync-remote-leg"),
+        "{quiet}"
+    );
+}

@@ -16,6 +16,7 @@ pub(super) const ADAPTIVE_LFS_POLLING: &str = "adaptive-lfs-polling";
 pub(super) const LGWR_CPU_STARVED: &str = "lgwr-cpu-starved";
 pub(super) const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
 pub(super) const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
+pub(super) const SYNC_REMOTE_LEG: &str = "sync-remote-leg";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
@@ -38,6 +39,14 @@ pub(super) const RULES: &[RuleSpec] = &[
             V::SrlLayout,
             V::IoByFiletype,
         ],
+        ..BASE
+    },
+    RuleSpec {
+        id: SYNC_REMOTE_LEG,
+        reads: super::waits_now::COMMIT_PATH_READS,
+        eval: sync_remote_leg,
+        severity: "WARN (CRIT at 5 ms)",
+        verify: &[V::CommitPathAverages, V::RfsLatency, V::IoByFiletype],
         ..BASE
     },
     RuleSpec {
@@ -361,6 +370,69 @@ pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding>
         }
         .finish(ctx)
         .with_mode_advice(ctx, &[ModeChange::FastSync, ModeChange::Async]),
+    )
+}
+
+/// A source with no standby side (an AWR or Statspack report, `watch` of a primary alone)
+/// whose commits wait on `SYNC Remote Write`: the remote leg is named, network or the
+/// standby's redo log write, which only the standby's figures can tell apart. With a standby
+/// watched, `standby-redo-write-slow` and `network-latency` say which.
+pub(super) fn sync_remote_leg(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    if ctx.standby_slot.is_some() {
+        return None;
+    }
+    let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
+    if remote < th.remote_min_ms || remote < th.remote_vs_lfpw_ratio * lfpw {
+        return None;
+    }
+    let mut evidence = vec![
+        ev(
+            "SYNC Remote Write avg",
+            remote,
+            "ms",
+            Some(format!(
+                "≥ {} and ≥ {} × log file parallel write ({})",
+                ms(th.remote_min_ms),
+                th.remote_vs_lfpw_ratio,
+                ms(lfpw)
+            )),
+            V_SYSTEM_EVENT,
+        ),
+        ev(
+            "log file parallel write avg",
+            lfpw,
+            "ms",
+            None,
+            V_SYSTEM_EVENT,
+        ),
+    ];
+    if let Some(lfs) = ctx.lfs() {
+        evidence.push(ev("log file sync avg", lfs, "ms", None, V_SYSTEM_EVENT));
+    }
+    let severity = if remote >= th.remote_crit_ms {
+        Severity::Crit
+    } else {
+        Severity::Warn
+    };
+    Some(
+        Draft {
+            id: SYNC_REMOTE_LEG,
+            severity,
+            title: format!(
+                "Commits wait on the remote leg: SYNC Remote Write {} vs log file parallel write {}; network or the standby's redo log write, which this source cannot tell apart",
+                ms(remote),
+                ms(lfpw)
+            ),
+            evidence,
+            meaning: "SYNC Remote Write is the round trip to the standby plus, with AFFIRM, the standby's write of the redo to its standby redo logs. Every SYNC commit waits for it. Without the standby's own figures the two parts cannot be separated: the primary's report shows only their sum.",
+            advice: &[
+                "Measure on the standby: RFS random i/o in V$SYSTEM_EVENT and Log File writes in V$IOSTAT_FILE (its redo log disk), over the same period.",
+                "Measure the network to it: the round trip (oratcptest, or ping between the hosts). Whichever part is near SYNC Remote Write is the leg to fix.",
+                "Watch both sides live: dgscope watch --primary … --standby … names the part.",
+            ],
+            explains: remote - lfpw.min(remote),
+        }
+        .finish(ctx),
     )
 }
 
