@@ -267,11 +267,9 @@ impl Judge {
     }
 }
 
-/// Slots one driver keeps: a primary and the 31 destinations a recording may list
-/// (`LOG_ARCHIVE_DEST_2`..`_31` and spares), with room for cascaded standbys and far syncs.
-/// Samples of further slots are skipped and counted ([`Driver::skipped`]): memory is the
-/// window's for this many slots, whatever a file claims (issue 17.7: 10,000 standby slots).
-pub const MAX_SLOTS: usize = 64;
+/// Slots one driver keeps (the model's [`dgscope_model::sample::MAX_SLOTS`]): samples of
+/// further slots are skipped and counted ([`Driver::skipped`]).
+pub use dgscope_model::sample::MAX_SLOTS;
 
 /// Samples a driver did not feed because their slot was beyond [`MAX_SLOTS`].
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -8,6 +8,7 @@ pub mod index;
 pub mod lineparse;
 mod name;
 pub mod names;
+pub mod order;
 pub mod recording;
 pub mod release;
 pub mod slow;
@@ -19,6 +20,12 @@ pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
 pub use name::Name;
+
+/// Slots one reader keeps: a primary and the 31 destinations a recording may list
+/// (`LOG_ARCHIVE_DEST_2`..`_31` and spares), with room for cascaded standbys and far syncs.
+/// Samples of further slots are skipped and counted: memory is the window's for this many
+/// slots, whatever a file claims (issue 17.7: 10,000 standby slots).
+pub const MAX_SLOTS: usize = 64;
 
 use crate::timestamp::Timestamp;
 use crate::units::{Micros, Secs};

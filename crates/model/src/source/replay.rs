@@ -2,6 +2,7 @@
 //! own pace times a speed, with pause. The screen scrubs through what was played already.
 
 use super::{Control, PullSource, SourceEvent, Tick};
+use crate::sample::order::Steady;
 use crate::sample::recording::{Entry, RecordingError, RecordingReader};
 use crate::sample::zst::FileInput;
 use crate::sample::Mark;
@@ -14,8 +15,12 @@ use tokio::sync::mpsc;
 pub const MAX_SPEED: f64 = 64.0;
 
 pub struct ReplaySource<R> {
-    reader: RecordingReader<R>,
+    /// The recording, a lone sample far ahead taken out and a step back of the clock
+    /// followed on, as `check` and the reports read it.
+    reader: Steady<RecordingReader<R>>,
     pending: Option<Entry>,
+    /// Notes on the timeline for the clock's steps back, before the entries after them.
+    notes: std::collections::VecDeque<Entry>,
     interval: Duration,
     /// The first bad line, if the recording turned out corrupt part-way.
     error: Option<RecordingError>,
@@ -85,8 +90,9 @@ impl<R: BufRead> ReplaySource<R> {
     pub fn new(reader: RecordingReader<R>) -> Self {
         let interval = Duration::from_millis(reader.header().interval_ms.unwrap_or(1000).max(1));
         ReplaySource {
-            reader,
+            reader: Steady::passing_marks(reader),
             pending: None,
+            notes: std::collections::VecDeque::new(),
             interval,
             error: None,
             opened: None,
@@ -111,6 +117,7 @@ impl<R: BufRead> ReplaySource<R> {
             )),
             (None, None) => self
                 .reader
+                .get_ref()
                 .truncated_tail()
                 .then(|| format!("replay ended: {}", crate::sample::recording::TRUNCATED_TAIL)),
         }
@@ -120,19 +127,32 @@ impl<R: BufRead> ReplaySource<R> {
         if let Some(e) = self.pending.take() {
             return Some(e);
         }
-        match self.reader.next()? {
-            Ok(e) => Some(e),
+        if let Some(n) = self.notes.pop_front() {
+            return Some(n);
+        }
+        let said = self.reader.step_count();
+        let next = match self.reader.next()? {
+            Ok(e) => e,
             Err(e) => {
                 self.error = Some(e);
-                None
+                return None;
             }
+        };
+        if self.reader.step_count() > said {
+            // Said where the step was, before the entries it moved.
+            for (t, text) in self.reader.steps("replay").into_iter().skip(said) {
+                self.notes.push_back(Entry::Mark(Mark { t, text }));
+            }
+            self.notes.push_back(next);
+            return self.notes.pop_front();
         }
+        Some(next)
     }
 }
 
 impl<R: BufRead + Send> PullSource for ReplaySource<R> {
     fn describe(&self) -> String {
-        format!("replay:{}", self.reader.path())
+        format!("replay:{}", self.reader.get_ref().path())
     }
 
     fn interval(&self) -> Duration {
@@ -298,6 +318,42 @@ mod tests {
 
     fn source(n: i64) -> ReplaySource<Cursor<Vec<u8>>> {
         ReplaySource::new(RecordingReader::new("mem".into(), Cursor::new(recording(n))).unwrap())
+    }
+
+    /// Issue 28.4: the sampling host's clock stepped back two minutes after 4 s. Replay
+    /// plays every sample, in order, the stretch after the step following on, and says so on
+    /// the timeline where the step was (the screen's engine skipped them as out of order).
+    #[test]
+    fn a_step_back_of_the_clock_is_played_on_and_said() {
+        let mut w = RecordingWriter::new(
+            Vec::new(),
+            &Header::new(Timestamp::from_millis(0), 1000, "t"),
+        )
+        .unwrap();
+        for i in 0..8i64 {
+            let t = Timestamp::from_millis(if i < 5 { i * 1000 } else { i * 1000 - 120_000 });
+            w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
+            w.write_sample(&Sample::new(t, Slot::standby())).unwrap();
+        }
+        let bytes = w.into_inner();
+        let mut s =
+            ReplaySource::new(RecordingReader::new("mem".into(), Cursor::new(bytes)).unwrap());
+        let mut times = Vec::new();
+        let mut notes = Vec::new();
+        while let Some(tick) = s.next_tick() {
+            assert_eq!(tick.samples.len(), 2, "both slots at every instant");
+            times.push(tick.t.ms);
+            notes.extend(tick.marks.into_iter().map(|m| (m.t.ms, m.text)));
+        }
+        assert_eq!(times, [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(notes[0].0, 4000);
+        assert!(
+            notes[0]
+                .1
+                .starts_with("the source's clock stepped back 2m00s after"),
+            "{notes:?}"
+        );
     }
 
     #[test]

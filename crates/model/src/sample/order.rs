@@ -1,0 +1,372 @@
+//! Entries in time order as a source's clock gave them: a lone sample stamped far ahead
+//! taken out, and a step back of the whole source's clock followed on. Every reader of a
+//! recording that judges it (`check`, the reports, `replay`) reads through [`Steady`], so a
+//! clock step means the same in each.
+
+use super::recording::Entry;
+use super::Slot;
+use crate::timestamp::Timestamp;
+
+/// Slots watched for "behind": as many as a driver feeds.
+const MAX_SLOTS: usize = super::MAX_SLOTS;
+
+/// How far a sample may be stamped ahead of everything before it without a second entry
+/// agreeing: a clock that stepped forward for one sample (NTP, a wrong host clock) is not a
+/// new time for the whole recording.
+pub const AHEAD_MS: i64 = 300_000;
+
+/// Entries with lone samples stamped far ahead taken out, and a step back of the whole
+/// source's clock followed on.
+///
+/// Ahead: an entry more than [`AHEAD_MS`] beyond every entry before it is held until the next
+/// one: when the next one is near it, time really moved (a gap in the recording, a standby
+/// back after an outage) and both go on; when the next one is back where the stream was, the
+/// held one stood alone and is dropped and counted. Without this, every later sample of its
+/// slot would read as "earlier than the one before" and be skipped: a standby judged healthy
+/// on 3 samples of 600.
+///
+/// Behind: a sample earlier than its slot's last is held until the next entry. When that one
+/// is behind its own slot's last too, and near the held one, the source's clock stepped back
+/// (an NTP step on the sampling host): from there every entry is judged as following on, its
+/// time moved by the step, instead of hundreds of samples skipped as out of order. Otherwise
+/// the held sample stood alone and goes on to the engine, which skips it and says so.
+pub struct Steady<I> {
+    inner: I,
+    held: Option<Entry>,
+    ready: std::collections::VecDeque<Entry>,
+    frontier: Option<Timestamp>,
+    dropped: usize,
+    first: Option<(Option<Slot>, Timestamp)>,
+    /// Each slot's latest time (after the shift), for "behind".
+    last: std::collections::BTreeMap<Slot, Timestamp>,
+    /// What is added to every entry's time since the clock stepped back.
+    shift_ms: i64,
+    /// The smallest step between two instants seen: where a followed-on stretch starts.
+    interval_ms: Option<i64>,
+    /// Each step back: where it was (the time before it) and by how much the times after it
+    /// were moved.
+    steps: Vec<(Timestamp, i64)>,
+    /// Whether marks are judged like samples (held when far ahead, and moving the frontier);
+    /// replay places a mark by its time and never waits on it, so it passes them as they are.
+    judge_marks: bool,
+}
+
+impl<I> Steady<I> {
+    pub fn new(inner: I) -> Self {
+        Steady {
+            inner,
+            held: None,
+            ready: std::collections::VecDeque::new(),
+            frontier: None,
+            dropped: 0,
+            first: None,
+            last: std::collections::BTreeMap::new(),
+            shift_ms: 0,
+            interval_ms: None,
+            steps: Vec::new(),
+            judge_marks: true,
+        }
+    }
+
+    /// As [`Steady::new`], marks passed as they are: neither held when far ahead nor
+    /// moving the stream's time (an old recording's notes took the wall clock).
+    pub fn passing_marks(inner: I) -> Self {
+        Steady {
+            judge_marks: false,
+            ..Steady::new(inner)
+        }
+    }
+
+    /// The iterator read through.
+    pub fn get_ref(&self) -> &I {
+        &self.inner
+    }
+
+    /// How many steps back of the clock were followed on so far.
+    pub fn step_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn pass(&mut self, e: Entry) {
+        if !self.judge_marks && matches!(e, Entry::Mark(_)) {
+            self.ready.push_back(e);
+            return;
+        }
+        let t = e.t();
+        if let Some(f) = self.frontier.filter(|f| t > *f) {
+            let d = t.ms - f.ms;
+            self.interval_ms = Some(self.interval_ms.map_or(d, |m| m.min(d)));
+        }
+        self.frontier = Some(self.frontier.map_or(t, |f| f.max(t)));
+        if let Entry::Sample(s) = &e {
+            // No clone of the slot's name per sample: only its first.
+            let room = self.last.len() < MAX_SLOTS;
+            match self.last.get_mut(&s.slot) {
+                Some(l) => *l = (*l).max(t),
+                None if room => {
+                    self.last.insert(s.slot.clone(), t);
+                }
+                None => {}
+            }
+        }
+        self.ready.push_back(e);
+    }
+
+    /// Whether `e` is a sample earlier than its slot's latest.
+    fn behind(&self, e: &Entry) -> bool {
+        match e {
+            Entry::Sample(s) => self.last.get(&s.slot).is_some_and(|&l| s.t < l),
+            Entry::Mark(_) => false,
+        }
+    }
+
+    /// When the first entry taken out was stamped, if any was.
+    pub fn first_at(&self) -> Option<Timestamp> {
+        self.first.as_ref().map(|f| f.1)
+    }
+
+    /// One line for stderr and the JSON `warnings` when a sample was taken out.
+    pub fn warning(&self, user: &str) -> Option<String> {
+        let (slot, t) = self.first.as_ref()?;
+        let slot = slot
+            .as_ref()
+            .map_or_else(|| "a mark".to_string(), |s| format!("slot {s}"));
+        Some(format!(
+            "{} entr{} stamped more than {} min ahead of the rest and not followed by any other were skipped (first: {slot} at {t}); {user} uses the rest",
+            self.dropped,
+            if self.dropped == 1 { "y" } else { "ies" },
+            AHEAD_MS / 60_000
+        ))
+    }
+
+    /// Each step back of the source's clock followed on: where (the last time before it, as
+    /// judged) and one line for stderr, the JSON `warnings` and a report's timeline.
+    pub fn steps(&self, user: &str) -> Vec<(Timestamp, String)> {
+        self.steps
+            .iter()
+            .map(|&(at, ms)| {
+                (
+                    at,
+                    format!(
+                        "the source's clock stepped back {} after {at} (an NTP step?): {user} takes the samples after it as following on, {} later than stamped",
+                        crate::display::dur(ms as f64 / 1000.0),
+                        crate::display::dur(ms as f64 / 1000.0),
+                    ),
+                )
+            })
+            .collect()
+    }
+}
+
+fn shifted(mut e: Entry, ms: i64) -> Entry {
+    if ms != 0 {
+        match &mut e {
+            Entry::Sample(s) => s.t.ms += ms,
+            Entry::Mark(m) => m.t.ms += ms,
+        }
+    }
+    e
+}
+
+impl<I, E> Iterator for Steady<I>
+where
+    I: Iterator<Item = Result<Entry, E>>,
+{
+    type Item = Result<Entry, E>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(e) = self.ready.pop_front() {
+                return Some(Ok(e));
+            }
+            let e = match self.inner.next() {
+                None => {
+                    // Nothing contradicts a held entry at the end: it stands.
+                    let h = self.held.take()?;
+                    self.pass(h);
+                    continue;
+                }
+                Some(Err(e)) => return Some(Err(e)),
+                Some(Ok(e)) => shifted(e, self.shift_ms),
+            };
+            let t = e.t();
+            if let Some(h) = self.held.take() {
+                // A mark passed as it is says nothing about the held sample's time.
+                if !self.judge_marks && matches!(e, Entry::Mark(_)) {
+                    self.held = Some(h);
+                    self.ready.push_back(e);
+                    continue;
+                }
+                if self.behind(&h) {
+                    // Held as behind: the clock stepped back if this one agrees.
+                    let near = t.ms >= h.t().ms - AHEAD_MS && t.ms <= h.t().ms + AHEAD_MS;
+                    if near && (self.behind(&e) || matches!(e, Entry::Mark(_))) {
+                        let frontier = self.frontier.unwrap_or(h.t());
+                        let step = frontier.ms - h.t().ms + self.interval_ms.unwrap_or(1000);
+                        self.shift_ms += step;
+                        self.steps.push((frontier, step));
+                        let (h, e) = (shifted(h, step), shifted(e, step));
+                        self.pass(h);
+                        self.pass(e);
+                    } else {
+                        self.pass(h);
+                        self.pass(e);
+                    }
+                    continue;
+                }
+                if t.ms >= h.t().ms - AHEAD_MS {
+                    self.pass(h);
+                } else {
+                    self.dropped += 1;
+                    let slot = match &h {
+                        Entry::Sample(s) => Some(s.slot.clone()),
+                        Entry::Mark(_) => None,
+                    };
+                    self.first.get_or_insert((slot, h.t()));
+                }
+                self.pass(e);
+                continue;
+            }
+            let judged = self.judge_marks || matches!(e, Entry::Sample(_));
+            if judged && self.frontier.is_some_and(|f| t.ms > f.ms + AHEAD_MS) || self.behind(&e) {
+                self.held = Some(e);
+                continue;
+            }
+            self.pass(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::Sample;
+
+    fn s(slot: &str, ms: i64) -> Result<Entry, ()> {
+        Ok(Entry::Sample(Box::new(Sample::new(
+            Timestamp { ms },
+            Slot(slot.into()),
+        ))))
+    }
+
+    fn times(v: Vec<Result<Entry, ()>>) -> (Vec<(String, i64)>, Option<String>) {
+        let mut st = Steady::new(v.into_iter());
+        let out = st
+            .by_ref()
+            .map(|e| match e.unwrap() {
+                Entry::Sample(s) => (s.slot.to_string(), s.t.ms),
+                Entry::Mark(m) => ("mark".into(), m.t.ms),
+            })
+            .collect();
+        (out, st.warning("the judgement"))
+    }
+
+    #[test]
+    fn a_lone_sample_stamped_an_hour_ahead_is_dropped_and_said() {
+        let hour = 3_600_000;
+        let (out, w) = times(vec![
+            s("primary", 1000),
+            s("standby", 1000),
+            s("primary", 2000),
+            s("standby", 2000 + hour),
+            s("primary", 3000),
+            s("standby", 3000),
+        ]);
+        assert_eq!(
+            out,
+            [
+                ("primary".into(), 1000),
+                ("standby".into(), 1000),
+                ("primary".into(), 2000),
+                ("primary".into(), 3000),
+                ("standby".into(), 3000),
+            ]
+        );
+        let w = w.unwrap();
+        assert!(
+            w.starts_with("1 entry stamped more than 5 min ahead"),
+            "{w}"
+        );
+        assert!(w.contains("slot standby at"), "{w}");
+    }
+
+    #[test]
+    fn a_real_gap_keeps_every_entry() {
+        let hour = 3_600_000;
+        let v = vec![
+            s("primary", 1000),
+            s("standby", 1000),
+            s("primary", 1000 + hour),
+            s("standby", 1000 + hour),
+            s("primary", 2000 + hour),
+        ];
+        let (out, w) = times(v);
+        assert_eq!(out.len(), 5);
+        assert_eq!(w, None);
+        // A single slot back after a gap, and a jump that is the last entry, stand too.
+        let (out, _) = times(vec![s("p", 0), s("p", hour), s("p", hour + 1000)]);
+        assert_eq!(out.len(), 3);
+        let (out, _) = times(vec![s("p", 0), s("p", hour)]);
+        assert_eq!(out.len(), 2);
+    }
+    #[test]
+    fn a_step_back_of_the_whole_source_is_followed_on_not_dropped() {
+        let minute = 60_000;
+        let mut v = Vec::new();
+        for i in 0..5 {
+            v.push(s("primary", i * 1000));
+            v.push(s("standby", i * 1000));
+        }
+        // The host's clock steps back two minutes after 4 s.
+        for i in 5..8 {
+            v.push(s("primary", i * 1000 - 2 * minute));
+            v.push(s("standby", i * 1000 - 2 * minute));
+        }
+        let mut st = Steady::new(v.into_iter());
+        let out: Vec<(String, i64)> = st
+            .by_ref()
+            .map(|e| match e.unwrap() {
+                Entry::Sample(s) => (s.slot.to_string(), s.t.ms),
+                Entry::Mark(m) => ("mark".into(), m.t.ms),
+            })
+            .collect();
+        // Every sample kept, the stretch after the step following on one interval later.
+        let times: Vec<i64> = out.iter().map(|o| o.1).collect();
+        assert_eq!(
+            times,
+            [
+                0, 0, 1000, 1000, 2000, 2000, 3000, 3000, 4000, 4000, 5000, 5000, 6000, 6000, 7000,
+                7000
+            ]
+        );
+        assert_eq!(st.warning("x"), None);
+        let steps = st.steps("the judgement");
+        assert_eq!(steps.len(), 1);
+        assert_eq!(steps[0].0.ms, 4000);
+        assert!(
+            steps[0]
+                .1
+                .starts_with("the source's clock stepped back 2m00s after"),
+            "{}",
+            steps[0].1
+        );
+    }
+
+    #[test]
+    fn a_lone_sample_behind_goes_on_to_be_skipped_and_a_single_slot_steps_too() {
+        // Lone: the next entry is where the stream was; the engine skips and says it.
+        let (out, w) = times(vec![s("p", 1000), s("p", 2000), s("p", 500), s("p", 3000)]);
+        assert_eq!(
+            out.iter().map(|o| o.1).collect::<Vec<_>>(),
+            [1000, 2000, 500, 3000]
+        );
+        assert_eq!(w, None);
+        // One slot whose clock stepped back: followed on.
+        let mut st = Steady::new(
+            vec![s("p", 10_000), s("p", 11_000), s("p", 1000), s("p", 2000)].into_iter(),
+        );
+        let out: Vec<i64> = st.by_ref().map(|e| e.unwrap().t().ms).collect();
+        assert_eq!(out, [10_000, 11_000, 12_000, 13_000]);
+        assert_eq!(st.steps("x").len(), 1);
+    }
+}
