@@ -235,8 +235,8 @@ pub async fn run(
     let mut recorder: Option<Recorder> = None;
     let mut source_open = true;
     // The first frame opens on what the source has ready (the demo's pre-rolled minute, a
-    // replay's first samples): up to FIRST_FRAME_WAIT, until the source pauses. A live source
-    // still connecting costs that wait once, then the screen shows its state.
+    // replay's first samples): until the source pauses, at most FIRST_FRAME_WAIT. A live
+    // source still connecting costs that wait once, then the screen shows its state.
     let until = tokio::time::Instant::now() + FIRST_FRAME_WAIT;
     let mut got = false;
     loop {
@@ -422,11 +422,13 @@ pub async fn run(
     Ok(exit)
 }
 
-/// The most the first frame waits for the source's first samples.
-const FIRST_FRAME_WAIT: Duration = Duration::from_millis(150);
-/// A pause in the source's events that ends the first frame's wait (a pre-roll sends
-/// without pauses; a paced source then pauses a whole interval).
-const FIRST_FRAME_PAUSE: Duration = Duration::from_millis(20);
+/// The most the first frame waits for the source's first samples (a loaded machine may
+/// take this long to pre-roll the demo's minute; a live source still connecting costs it
+/// once).
+const FIRST_FRAME_WAIT: Duration = Duration::from_millis(500);
+/// A pause in the source's events that ends the first frame's wait: a pre-roll sends
+/// without pauses (a tick every few ms), a paced source then pauses a whole interval.
+const FIRST_FRAME_PAUSE: Duration = Duration::from_millis(50);
 
 /// The rest of an escape sequence after an Esc, taken for what it is: `ESC ESC O Q` (Esc,
 /// then F2 in one read) reaches us as Esc and the letters `O Q`, and `Q` would quit keeping
