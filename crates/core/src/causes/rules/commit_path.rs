@@ -195,41 +195,21 @@ pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     let far_sync = ctx.dest_is_far_sync(dest);
-    let mut evidence = vec![
-        ev(
-            "SYNC Remote Write avg",
-            remote,
-            "ms",
-            Some(format!(
-                "≥ {} and ≥ {} × log file parallel write ({})",
-                ms(th.remote_min_ms),
-                th.remote_vs_lfpw_ratio,
-                ms(lfpw)
-            )),
-            V_SYSTEM_EVENT,
-        ),
-        ev(
-            "log file parallel write avg",
-            lfpw,
-            "ms",
-            None,
-            V_SYSTEM_EVENT,
-        ),
-        ev(
-            &if far_sync {
-                format!("RFS random i/o avg (far sync {})", dest_label(dest))
-            } else {
-                "RFS random i/o avg (standby)".to_string()
-            },
-            rfs,
-            "ms",
-            Some(format!(
-                "≥ {:.0} % of SYNC Remote Write",
-                th.rfs_share_of_remote * 100.0
-            )),
-            V_SYSTEM_EVENT,
-        ),
-    ];
+    let mut evidence = remote_leg_evidence(remote, lfpw, th).to_vec();
+    evidence.extend([ev(
+        &if far_sync {
+            format!("RFS random i/o avg (far sync {})", dest_label(dest))
+        } else {
+            "RFS random i/o avg (standby)".to_string()
+        },
+        rfs,
+        "ms",
+        Some(format!(
+            "≥ {:.0} % of SYNC Remote Write",
+            th.rfs_share_of_remote * 100.0
+        )),
+        V_SYSTEM_EVENT,
+    )]);
     evidence.extend(mixed_sync_evidence(ctx));
     let layout = super::srl_layout(ctx);
     if let Some(members) = layout.as_ref().and_then(|l| l.members) {
@@ -257,11 +237,7 @@ pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<
             "V$IOSTAT_FILE",
         ));
     }
-    let severity = if remote >= th.remote_crit_ms {
-        Severity::Crit
-    } else {
-        Severity::Warn
-    };
+    let severity = remote_leg_severity(remote, th);
     // Advice follows the evidence: the member advice only with extra members, the group
     // advice only for a thread that is short of groups (the layout srl-config judges too).
     let mut advice = layout.as_ref().map(|l| l.advice()).unwrap_or_default();
@@ -373,19 +349,10 @@ pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding>
     )
 }
 
-/// A source with no standby side (an AWR or Statspack report, `watch` of a primary alone)
-/// whose commits wait on `SYNC Remote Write`: the remote leg is named, network or the
-/// standby's redo log write, which only the standby's figures can tell apart. With a standby
-/// watched, `standby-redo-write-slow` and `network-latency` say which.
-pub(super) fn sync_remote_leg(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    if ctx.standby_slot.is_some() {
-        return None;
-    }
-    let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
-    if remote < th.remote_min_ms || remote < th.remote_vs_lfpw_ratio * lfpw {
-        return None;
-    }
-    let mut evidence = vec![
+/// The remote leg against its gate, as both rules that judge it show it: SYNC Remote Write
+/// with its threshold (≥ the floor and ≥ a multiple of the local write), and the local write.
+fn remote_leg_evidence(remote: f64, lfpw: f64, th: &Thresholds) -> [Evidence; 2] {
+    [
         ev(
             "SYNC Remote Write avg",
             remote,
@@ -405,15 +372,35 @@ pub(super) fn sync_remote_leg(ctx: &Context, th: &Thresholds) -> Option<Finding>
             None,
             V_SYSTEM_EVENT,
         ),
-    ];
-    if let Some(lfs) = ctx.lfs() {
-        evidence.push(ev("log file sync avg", lfs, "ms", None, V_SYSTEM_EVENT));
-    }
-    let severity = if remote >= th.remote_crit_ms {
+    ]
+}
+
+/// CRIT from `remote_crit_ms` of SYNC Remote Write, WARN below.
+fn remote_leg_severity(remote: f64, th: &Thresholds) -> Severity {
+    if remote >= th.remote_crit_ms {
         Severity::Crit
     } else {
         Severity::Warn
-    };
+    }
+}
+
+/// A source with no standby side (an AWR or Statspack report, `watch` of a primary alone)
+/// whose commits wait on `SYNC Remote Write`: the remote leg is named, network or the
+/// standby's redo log write, which only the standby's figures can tell apart. With a standby
+/// watched, `standby-redo-write-slow` and `network-latency` say which.
+pub(super) fn sync_remote_leg(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    if ctx.standby_slot.is_some() {
+        return None;
+    }
+    let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
+    if remote < th.remote_min_ms || remote < th.remote_vs_lfpw_ratio * lfpw {
+        return None;
+    }
+    let mut evidence = remote_leg_evidence(remote, lfpw, th).to_vec();
+    if let Some(lfs) = ctx.lfs() {
+        evidence.push(ev("log file sync avg", lfs, "ms", None, V_SYSTEM_EVENT));
+    }
+    let severity = remote_leg_severity(remote, th);
     Some(
         Draft {
             id: SYNC_REMOTE_LEG,
