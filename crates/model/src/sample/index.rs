@@ -225,7 +225,7 @@ impl RecordingIndex {
         let len = |i: usize| walked.get(i + 1).map(|n| n.offset - walked[i].offset);
         // Frames in a row that hold no line: dgscope's writer makes none, and each costs an
         // open and a decoder, so a file of nothing but empty frames is refused early.
-        let mut empty_run: Option<(u64, usize)> = None;
+        let mut empty_run = zst::EmptyFrames::default();
         for (i, f) in walked.iter().enumerate() {
             let last = i + 1 == walked.len();
             let mut lines = FrameLines::open(path, &display, f.offset, i == 0, len(i))?;
@@ -250,16 +250,11 @@ impl RecordingIndex {
             if !f.complete || lines.truncated() {
                 truncated_tail = true;
             }
-            empty_run = match (first, empty_run) {
-                (Some(_), _) => None,
-                (None, None) => Some((f.offset, 1)),
-                (None, Some((at, n))) => Some((at, n + 1)),
-            };
-            if let Some((at, n)) = empty_run.filter(|r| r.1 > zst::MAX_EMPTY_FRAMES) {
+            if let Some((offset, what)) = empty_run.frame(f.offset, first.is_some()) {
                 return Err(RecordingError::Corrupt {
                     path: display,
-                    offset: at,
-                    what: zst::empty_frames_what(n),
+                    offset,
+                    what,
                 });
             }
             starts.push((f.offset, first));

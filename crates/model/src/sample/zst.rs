@@ -36,8 +36,8 @@ pub struct ZstdReader<R> {
     done: bool,
     /// Whether the frame being read gave any bytes yet.
     frame_gave: bool,
-    /// Frames in a row that gave nothing, and where the first of them starts.
-    empty_run: (usize, u64),
+    /// Frames in a row that gave nothing.
+    empty_run: EmptyFrames,
 }
 
 /// The most frames in a row without a byte of content a recording may hold: dgscope's
@@ -45,9 +45,36 @@ pub struct ZstdReader<R> {
 /// a file of millions of empty frames is refused instead of read for minutes.
 pub const MAX_EMPTY_FRAMES: usize = 1000;
 
-/// What is said of a run of empty frames past [`MAX_EMPTY_FRAMES`].
-pub fn empty_frames_what(n: usize) -> String {
-    format!("{n} zstd frames in a row from here hold no line; dgscope writes none: the file is damaged or not a recording")
+/// Frames in a row that held nothing, counted where the frames are read (the stream's
+/// decoder, the index's frame by frame).
+#[derive(Debug, Default)]
+pub struct EmptyFrames {
+    run: usize,
+    from: u64,
+}
+
+impl EmptyFrames {
+    /// Counts the frame starting at `at`, which gave content or not; past
+    /// [`MAX_EMPTY_FRAMES`] in a row, what to say and where the run starts.
+    pub fn frame(&mut self, at: u64, gave: bool) -> Option<(u64, String)> {
+        if gave {
+            self.run = 0;
+            return None;
+        }
+        if self.run == 0 {
+            self.from = at;
+        }
+        self.run += 1;
+        (self.run > MAX_EMPTY_FRAMES).then(|| {
+            (
+                self.from,
+                format!(
+                    "{} zstd frames in a row from here hold no line; dgscope writes none: the file is damaged or not a recording",
+                    self.run
+                ),
+            )
+        })
+    }
 }
 
 impl<R: BufRead> ZstdReader<R> {
@@ -63,7 +90,7 @@ impl<R: BufRead> ZstdReader<R> {
             truncated: false,
             done: false,
             frame_gave: false,
-            empty_run: (0, base),
+            empty_run: EmptyFrames::default(),
         })
     }
 
@@ -136,20 +163,11 @@ impl<R: BufRead> Read for ZstdReader<R> {
                     // A frame ended; the next byte (if any) starts another.
                     self.in_frame = false;
                     self.decoder.reinit()?;
-                    self.empty_run = match (self.frame_gave, self.empty_run.0) {
-                        (true, _) => (0, 0),
-                        (false, 0) => (1, self.frame_start),
-                        (false, k) => (k + 1, self.empty_run.1),
-                    };
-                    self.frame_gave = false;
-                    if self.empty_run.0 > MAX_EMPTY_FRAMES {
+                    let gave = std::mem::take(&mut self.frame_gave);
+                    if let Some((at, what)) = self.empty_run.frame(self.frame_start, gave) {
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
-                            format!(
-                                "byte {}: {}",
-                                self.empty_run.1,
-                                empty_frames_what(self.empty_run.0)
-                            ),
+                            format!("byte {at}: {what}"),
                         ));
                     }
                 }
