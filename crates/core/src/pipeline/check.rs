@@ -96,10 +96,8 @@ where
         transitions,
         interval_s: step_ms.map(|ms| ms as f64 / 1000.0),
         warnings: steady
-            .steps("the judgement")
+            .warnings("the judgement")
             .into_iter()
-            .map(|(_, line)| line)
-            .chain(steady.warning("the judgement"))
             .chain(order.warning("the judgement"))
             .chain(driver.skipped_warning())
             .collect(),

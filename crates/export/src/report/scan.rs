@@ -191,10 +191,8 @@ pub(crate) fn scan(path: &Path, specs: &[(String, WindowSpec)]) -> Result<Scan, 
         windows,
         last_by_slot,
         warnings: steady
-            .steps("the report")
+            .warnings("the report")
             .into_iter()
-            .map(|(_, line)| line)
-            .chain(steady.warning("the report"))
             .chain(order.warning("the report"))
             .chain(reader.truncated_tail().then(|| {
                 format!(

@@ -139,18 +139,25 @@ impl<I> Steady<I> {
         ))
     }
 
+    /// Every line for stderr and the JSON `warnings`: each step followed on, then the entries
+    /// taken out.
+    pub fn warnings(&self, user: &str) -> Vec<String> {
+        let mut out: Vec<String> = self.steps(user).into_iter().map(|(_, l)| l).collect();
+        out.extend(self.warning(user));
+        out
+    }
+
     /// Each step back of the source's clock followed on: where (the last time before it, as
     /// judged) and one line for stderr, the JSON `warnings` and a report's timeline.
     pub fn steps(&self, user: &str) -> Vec<(Timestamp, String)> {
         self.steps
             .iter()
             .map(|&(at, ms)| {
+                let by = crate::display::dur(ms as f64 / 1000.0);
                 (
                     at,
                     format!(
-                        "the source's clock stepped back {} after {at} (an NTP step?): {user} takes the samples after it as following on, {} later than stamped",
-                        crate::display::dur(ms as f64 / 1000.0),
-                        crate::display::dur(ms as f64 / 1000.0),
+                        "the source's clock stepped back {by} after {at} (an NTP step?): {user} takes the samples after it as following on, {by} later than stamped"
                     ),
                 )
             })
