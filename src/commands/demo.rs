@@ -38,11 +38,9 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     // The twin is a simulation: it pre-rolls the default window's minute (and a second so
     // the window is whole) before the first frame, so the screen opens on figures and
     // judged causes instead of a minute of warming up. The header says "simulated".
-    let probe = Twin::new(scenario, a.seed);
-    let preroll = PREROLL.as_millis() as u64 / probe.interval().as_millis().max(1) as u64;
-    let start = Timestamp::from_millis(
-        Timestamp::now().ms - (preroll as i64) * probe.interval().as_millis() as i64,
-    );
+    let interval = crate::source::twin::INTERVAL;
+    let preroll = (PREROLL.as_millis() / interval.as_millis()) as u64;
+    let start = Timestamp::from_millis(Timestamp::now().ms - PREROLL.as_millis() as i64);
     let twin = Twin::starting_at(scenario, a.seed, start);
     let opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
     let mut opts = screen::options(

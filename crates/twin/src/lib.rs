@@ -96,6 +96,9 @@ pub struct Twin {
     cadence: cadence::Cadence,
 }
 
+/// The sampling interval a twin starts with (`--interval` changes it).
+pub const INTERVAL: Duration = Duration::from_secs(1);
+
 impl Twin {
     /// A headless twin: virtual time starts at [`EPOCH`].
     pub fn new(scenario: Scenario, seed: u64) -> Self {
@@ -115,7 +118,7 @@ impl Twin {
             scenario,
             seed,
             epoch,
-            interval_ns: 1_000_000_000,
+            interval_ns: INTERVAL.as_nanos() as Ns,
             sb: Standby::new(&p),
             cp,
             emit_rng: root.fork(2),
