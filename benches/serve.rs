@@ -21,7 +21,12 @@ use dgscope::serve::http::Site;
 use dgscope::serve::Board;
 use dgscope::source::twin::{Scenario, Twin};
 use dgscope::source::PullSource;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+
+// The tests' reading of serve's announced address.
+#[path = "../tests/it/common/serve.rs"]
+#[allow(dead_code)]
+mod common_serve;
 use std::time::{Duration, Instant};
 
 const PAIRS: usize = 50;
@@ -109,15 +114,7 @@ fn process() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .map(|w| w.trim_end_matches("/metrics").to_string())
-        .unwrap_or_else(|| panic!("serve said {line:?}"));
+    let (addr, _) = common_serve::listening(&mut child);
     // Fill the one-minute windows, scraping every second like Prometheus.
     let mut times = Vec::new();
     let mut peak = 0;

@@ -14,7 +14,11 @@
 //!
 //! `cargo bench --bench serve_attack` (release build of the binary; about 45 s).
 
-use std::io::{BufRead, BufReader};
+// The tests' reading of serve's announced address.
+#[path = "../tests/it/common/serve.rs"]
+#[allow(dead_code)]
+mod common_serve;
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -219,16 +223,10 @@ fn main() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let to: SocketAddr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .and_then(|w| w.split('/').next())
-        .and_then(|w| w.parse().ok())
-        .unwrap_or_else(|| panic!("serve said {line:?}"));
+    let (hostport, line) = common_serve::listening(&mut child);
+    let to: SocketAddr = hostport
+        .parse()
+        .unwrap_or_else(|_| panic!("serve said {line:?}"));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
