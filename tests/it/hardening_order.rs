@@ -102,11 +102,8 @@ fn an_ordered_recording_has_no_warning() {
     assert!(warnings(&r.out).is_empty());
 }
 
-/// Reliability M1: one standby sample stamped an hour ahead (a clock step) hid the rest of
-/// that slot's samples — a 10-minute slow-SRL recording judged OK. The lone sample is taken
-/// out and said; the verdict and the incident report are the recording's.
-#[test]
-fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
+/// A 10-minute slow-SRL twin recording (WARN as recorded): its directory, path and text.
+fn slow_srl_10m() -> (tempfile::TempDir, std::path::PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("srl.jsonl");
     let r = run(&[
@@ -120,6 +117,15 @@ fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
     ]);
     assert_eq!(r.code, 0, "{}", r.err);
     let text = std::fs::read_to_string(&rec).unwrap();
+    (dir, rec, text)
+}
+
+/// Reliability M1: one standby sample stamped an hour ahead (a clock step) hid the rest of
+/// that slot's samples — a 10-minute slow-SRL recording judged OK. The lone sample is taken
+/// out and said; the verdict and the incident report are the recording's.
+#[test]
+fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
+    let (dir, rec, text) = slow_srl_10m();
     let mut standby = 0;
     let lines: Vec<String> = text
         .lines()
@@ -184,19 +190,7 @@ fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
 /// nothing is dropped, the verdict is the recording's, and every reader says what it did.
 #[test]
 fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
-    let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("srl.jsonl");
-    let r = run(&[
-        "record",
-        "--twin",
-        "slow-srl",
-        "--duration",
-        "10m",
-        "-o",
-        rec.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&rec).unwrap();
+    let (dir, rec, text) = slow_srl_10m();
     // From 05:05:01 on, every line (both slots) stamped two minutes earlier.
     let mut stepped = false;
     let lines: Vec<String> = text
