@@ -17,7 +17,7 @@ pub fn observed_from(ctx: &Context) -> Observed {
         .and_then(|s| s.dg.as_ref())
         .and_then(|d| d.transport_lag_s);
     Observed {
-        tps: p.and_then(|d| d.tps()),
+        tps: p.and_then(|d| d.commits_per_s()),
         redo_mb_s: p.and_then(|d| d.redo_mb_s()),
         lfs_ms: ctx.lfs(),
         lfpw_ms: ctx.lfpw(),

@@ -272,7 +272,16 @@ impl Delta {
             .map(|e| e.waits as f64 / self.secs)
     }
 
+    /// Transactions per second as AWR's Load Profile counts them: commits and rollbacks
+    /// (commits alone where a source does not read rollbacks).
     pub fn tps(&self) -> Option<f64> {
+        let commits = self.stat(stat::USER_COMMITS)?;
+        let rollbacks = self.stat(stat::USER_ROLLBACKS).unwrap_or(0);
+        (self.secs > 0.0).then(|| (commits + rollbacks) as f64 / self.secs)
+    }
+
+    /// User commits per second: the commits that wait on `log file sync`.
+    pub fn commits_per_s(&self) -> Option<f64> {
         self.per_sec(stat::USER_COMMITS)
     }
 
@@ -492,6 +501,20 @@ mod tests {
         assert_eq!(d.tps(), Some(500.0));
         assert_eq!(d.event_avg(event::LOG_FILE_SYNC), Some(Millis(1.0)));
         assert_eq!(d.event(event::LOG_FILE_SYNC).unwrap().hist.total(), 200);
+    }
+
+    /// TPS is AWR's Load Profile "Transactions": commits and rollbacks; the commits that
+    /// wait on `log file sync` are their own figure.
+    #[test]
+    fn tps_counts_rollbacks_where_read() {
+        let mut a = sample(0, 1, 1000, 100, 50_000);
+        let mut b = sample(10, 1, 6000, 300, 250_000);
+        assert_eq!(Delta::between(&a, &b).unwrap().tps(), Some(500.0));
+        a.stats.insert(stat::USER_ROLLBACKS.into(), 40);
+        b.stats.insert(stat::USER_ROLLBACKS.into(), 1040);
+        let d = Delta::between(&a, &b).unwrap();
+        assert_eq!(d.tps(), Some(600.0));
+        assert_eq!(d.commits_per_s(), Some(500.0));
     }
 
     #[test]

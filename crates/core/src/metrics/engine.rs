@@ -74,7 +74,9 @@ impl Point {
             let (a, b) = (prev.os.get(name)?, s.os.get(name)?);
             (b >= a).then(|| b - a)
         };
-        p.tps = stat(stat::USER_COMMITS).map(|v| v / secs);
+        // As `Delta::tps`: commits and rollbacks, commits alone where rollbacks are unread.
+        p.tps = stat(stat::USER_COMMITS)
+            .map(|c| (c + stat(stat::USER_ROLLBACKS).unwrap_or(0.0)) / secs);
         p.redo_mb_s = stat(stat::REDO_SIZE).map(|v| v / secs / MIB);
         p.redo_writes_s = stat(stat::REDO_WRITES).map(|v| v / secs);
         p.redo_write_kb = match (stat(stat::REDO_SIZE), stat(stat::REDO_WRITES)) {

@@ -55,7 +55,7 @@ impl ImpactMetric {
             ImpactMetric::RedoRate => "redo rate",
             ImpactMetric::LogFileSync => "log file sync avg",
             ImpactMetric::LogFileParallelWrite => "log file parallel write avg",
-            ImpactMetric::Tps => "TPS (user commits/s)",
+            ImpactMetric::Tps => "TPS (commits + rollbacks/s)",
             ImpactMetric::RfsRandomIo => "RFS random i/o avg (standby)",
             ImpactMetric::SyncRemoteWrite => "SYNC Remote Write avg",
             ImpactMetric::RedoWritesPerSec => "redo writes",

@@ -79,7 +79,7 @@ fn simulate(
         d.event_avg(event::LOG_FILE_SYNC)
             .ok_or(SimError::NoFigures)?
             .0,
-        d.tps().ok_or(SimError::NoFigures)?,
+        d.commits_per_s().ok_or(SimError::NoFigures)?,
     ))
 }
 
