@@ -113,10 +113,11 @@ Keys: ? help, f fault menu (switch the scenario live), Tab focus, Enter drill in
     )]
     #[command(display_order = 2)]
     Demo(DemoArgs),
-    /// Play a recording on the triage screen: pause, scrub, speed, baseline, drill-downs
+    /// Play a recording on the triage screen: pause, scrub, speed, baseline, drill-downs; or
+    /// open an AWR or Statspack report there as one window
     #[command(
         after_help = "Keys: ? help, p pause, ←/→ scrub, +/- speed, b baseline, i impact, q quit.\n\n\
-Example:\n  dgscope replay incident.jsonl --speed 4"
+Examples:\n  dgscope replay incident.jsonl --speed 4\n  dgscope replay awrrpt_1_812_813.html"
     )]
     #[command(display_order = 3)]
     Replay(ReplayArgs),
@@ -355,7 +356,8 @@ pub struct DemoArgs {
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or the `r` key
+    /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or the `r` key,
+    /// or an AWR/Statspack report (.html, .txt, .gz)
     pub file: PathBuf,
     /// Playback speed: 1 = as recorded, 4 = four times faster (0.25 … 64)
     #[arg(long, default_value_t = 1.0)]

@@ -308,11 +308,10 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
             // Not a recording from its first line: an AWR or Statspack report is one window,
             // judged as `report awr` judges it. A file that is not a report either keeps the
             // recording's message; a report that cannot be judged says why.
-            Err(e) if not_a_recording(&e) => {
+            Err(e) if e.not_a_recording() => {
                 return match crate::report::awr::judged(path, config.thresholds) {
                     Ok((_, checked)) => finish(&args, checked, fail_on, &limits),
-                    Err(report) if report.is_a_report() => Err(unknown(report)),
-                    Err(_) => Err(unknown(e)),
+                    Err(report) => Err(unknown(crate::report::awr::neither(&e, &report))),
                 };
             }
             Err(e) => return Err(unknown(e)),
@@ -390,10 +389,4 @@ fn finish(
     })
     .map_err(|f| unknown(f.message))?;
     Ok(ExitCode::from(result.exit_code_within(fail_on, limits)))
-}
-
-/// A recording reader's error on the first line: the file is not a recording at all.
-fn not_a_recording(e: &crate::sample::recording::RecordingError) -> bool {
-    use crate::sample::recording::RecordingError as E;
-    matches!(e, E::Line { line: 1, .. } | E::LineTooLong { line: 1, .. })
 }

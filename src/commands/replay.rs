@@ -17,7 +17,19 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     }
     let config = super::screen::config(config_flag)?;
     tui::require_tty()?;
-    let source = ReplaySource::open(&a.file).map_err(Failure::bad_input)?;
+    let source = match ReplaySource::open(&a.file) {
+        Ok(source) => source,
+        // Not a recording from its first line: an AWR or Statspack report opens as one
+        // window. A file that is neither keeps the recording's message; a report that cannot
+        // be shown says why.
+        Err(e) if e.not_a_recording() => {
+            return match crate::report::awr::source(&a.file) {
+                Ok(report) => self::report(&a, &config, report),
+                Err(r) => Err(Failure::bad_input(crate::report::awr::neither(&e, &r))),
+            };
+        }
+        Err(e) => return Err(Failure::bad_input(e)),
+    };
     let opts = TuiOptions::new(Mode::Replay, source.describe(), source.interval());
     let mut opts = super::screen::options(opts, &a.ui, &config, None)?;
     opts.pace = Pace::Speed(a.speed);
@@ -26,6 +38,52 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     let r = tui::launch(opts, assessor, move |tx, ctl| {
         replay::play(source, tx, ctl, speed)
     });
+    Ok(r?)
+}
+
+/// A report on the triage screen: one observation of its snapshot interval, both snapshots
+/// sent at once (there is nothing to pace), judged over the whole window as `report awr`
+/// judges it. What the reader could not find is said on the timeline.
+fn report(
+    a: &ReplayArgs,
+    config: &crate::config::Config,
+    report: crate::report::awr::ReportSource,
+) -> Result<ExitCode, Failure> {
+    use crate::sample::Mark;
+    use crate::source::SourceEvent;
+    let describe = format!("awr:{}", a.file.display());
+    let mut opts = TuiOptions::new(Mode::Replay, describe, report.window);
+    opts.one_window = Some(report.window);
+    opts.cite = Some(crate::report::awr::cite);
+    // Nothing to pace: `+`/`-` say so.
+    opts.pace = Pace::Fixed;
+    let opts = super::screen::options(opts, &a.ui, config, None)?;
+    let [begin, end] = report.samples;
+    let notes: Vec<Mark> = report
+        .report
+        .warnings
+        .iter()
+        .map(|w| Mark {
+            t: end.t,
+            text: format!("report: {w}"),
+        })
+        .collect();
+    let r = tui::launch(
+        opts,
+        super::screen::assessor(),
+        move |tx, _control| async move {
+            let events = [begin, end]
+                .map(|s| SourceEvent::Sample(Box::new(s)))
+                .into_iter()
+                .chain(notes.into_iter().map(SourceEvent::Mark))
+                .chain([SourceEvent::End]);
+            for ev in events {
+                if tx.send(ev).await.is_err() {
+                    return;
+                }
+            }
+        },
+    );
     Ok(r?)
 }
 

@@ -522,7 +522,7 @@ fn text_only_evidence_never_prints_a_number() {
     assert!(!e.has_value());
     for text in [
         dgscope::report::check::evidence_text(&e),
-        dgscope::ui::evidence_text(&e),
+        dgscope::ui::evidence_text(&e, |s| s.to_string()),
     ] {
         assert!(!text.contains("NaN"), "{text}");
         assert!(text.contains("ORA-12541"), "{text}");

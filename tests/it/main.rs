@@ -58,6 +58,7 @@ mod oracle_topology;
 mod oracle_waits_now;
 mod precedence;
 mod profiles_cli;
+mod pty_awr;
 mod pty_config;
 mod pty_faults;
 mod pty_input_bursts;

@@ -46,6 +46,18 @@ pub enum AwrError {
     Unsupported(String),
 }
 
+/// The report's section that a sample's source view stands for, in evidence that cites
+/// where a figure came from (`V$SYSTEM_EVENT` is the report's wait event tables).
+pub fn cite(source: &str) -> String {
+    source
+        .replace("V$EVENT_HISTOGRAM_MICRO", "Wait Event Histogram")
+        .replace("V$EVENT_HISTOGRAM", "Wait Event Histogram")
+        .replace("V$SYSTEM_EVENT", "Foreground/Background Wait Events")
+        .replace("V$SYSSTAT", "Instance Activity Stats")
+        .replace("V$OSSTAT", "Operating System Statistics")
+        .replace("V$LOG_HISTORY", "Instance Activity Stats - Thread Activity")
+}
+
 /// Which layout the report was written in (the JSON's `kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

@@ -108,6 +108,17 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
+    /// These thresholds for a source that is one observation of a whole window (an AWR or
+    /// Statspack report: two samples, the snapshots): no warm-up count of samples and no
+    /// hold time before raising, since what it shows held over the whole window.
+    pub fn for_one_window(self) -> Self {
+        Thresholds {
+            min_samples: 2,
+            raise_after_s: 0.0,
+            ..self
+        }
+    }
+
     /// lag-high's (WARN, CRIT) for the transport lag, in seconds.
     pub fn transport_lag_levels(&self) -> (f64, f64) {
         let w = self.lag_high_transport_s;

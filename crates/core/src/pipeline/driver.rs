@@ -91,6 +91,17 @@ impl DriverConfig {
         }
     }
 
+    /// A source that is one observation of a window `span` long (an AWR or Statspack
+    /// report): judged over all of it, as `check` judges a run of that length, with
+    /// [`Thresholds::for_one_window`].
+    pub fn for_one_window(span: Duration, thresholds: Thresholds) -> Self {
+        // A run of known length reaches back to its first sample (the begin snapshot).
+        Self::for_check(
+            Some(span + Duration::from_secs(1)),
+            thresholds.for_one_window(),
+        )
+    }
+
     /// `check`'s setting for a run of `duration` (`None`: an hour): the window is as long as
     /// the run, at least a minute. A run of known length never outgrows its window, which
     /// then always reaches back to the first sample and is answered by the engine's running

@@ -3,12 +3,14 @@
 //! histograms and the findings, in text, JSON (`dgscope.report.awr/1`) or Markdown.
 
 use super::format::{cell, round, text_table, Format};
+pub use dgscope_awr::cite;
 use dgscope_awr::AwrReport;
 use dgscope_core::causes::{Finding, Thresholds};
 use dgscope_core::metrics::{Delta, WindowDeltas};
 use dgscope_core::pipeline::{CheckResult, Checked};
 use dgscope_model::sample::names::{event, stat};
 use dgscope_model::sample::recording::Entry;
+use dgscope_model::sample::Sample;
 use dgscope_model::timestamp::Timestamp;
 use dgscope_model::units::MIB;
 use dgscope_oracle::verify;
@@ -47,6 +49,23 @@ impl AwrReportError {
                     ..
                 }
         )
+    }
+}
+
+/// What to say of a file read first as a recording (`recording`: its error on the first
+/// line), then as a report (`report`): a report that could not be judged says why; a file
+/// that is neither says both.
+pub fn neither(
+    recording: &dgscope_model::sample::recording::RecordingError,
+    report: &AwrReportError,
+) -> String {
+    match report {
+        r if r.is_a_report() => r.to_string(),
+        AwrReportError::Read {
+            source: dgscope_awr::AwrError::NotAReport(why),
+            ..
+        } => format!("{recording} Nor an AWR or Statspack report: {why}"),
+        _ => recording.to_string(),
     }
 }
 
@@ -101,13 +120,6 @@ impl AwrMetrics {
         let Some(d) = d else {
             return AwrMetrics::default();
         };
-        let per_s = |v: u64| (d.secs > 0.0).then(|| v as f64 / d.secs);
-        // Transactions as the Load Profile counts them: commits and rollbacks.
-        let tps = match (d.stat(stat::USER_COMMITS), d.stat("user rollbacks")) {
-            (Some(c), Some(rb)) => per_s(c + rb),
-            (Some(c), None) => per_s(c),
-            _ => None,
-        };
         // Commits wait in the foreground: background processes' log file sync is not a
         // commit, and an event the foreground tables do not list has no commit figure.
         let lfs = d.event(event::LOG_FILE_SYNC).and_then(|e| {
@@ -115,8 +127,8 @@ impl AwrMetrics {
             (w > 0).then(|| us as f64 / w as f64 / 1000.0)
         });
         AwrMetrics {
-            tps,
-            user_commits_s: d.tps(),
+            tps: d.tps(),
+            user_commits_s: d.commits_per_s(),
             redo_rate_mb_s: d.per_sec(stat::REDO_SIZE).map(|b| b / MIB),
             log_file_sync_ms: lfs,
             log_file_parallel_write_ms: d.event_avg(event::LOG_FILE_PARALLEL_WRITE).map(|m| m.0),
@@ -161,48 +173,54 @@ pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
     })
 }
 
-/// The report at `path` read and judged by `run_check` under `thresholds` (what `report awr`
-/// and `check --replay REPORT` share): its two samples, the window their span.
-pub fn judged(path: &Path, thresholds: Thresholds) -> Result<(AwrReport, Checked), AwrReportError> {
+/// A report read as a source: its figures, its two samples (the snapshots) and the length
+/// of its window. What `judged` and the screen's replay of a report share.
+#[derive(Debug)]
+pub struct ReportSource {
+    pub report: AwrReport,
+    pub samples: [Sample; 2],
+    pub window: Duration,
+}
+
+/// The report at `path` as a source (see [`ReportSource`]).
+pub fn source(path: &Path) -> Result<ReportSource, AwrReportError> {
     let file = path.display().to_string();
     let report = dgscope_awr::read_file(path).map_err(|source| AwrReportError::Read {
         path: file.clone(),
         source,
     })?;
-    let (samples, secs) = match (report.samples(), report.window.secs()) {
-        (Some(s), Some(secs)) => (s, secs),
-        _ => return Err(AwrReportError::NoWindow { path: file }),
-    };
+    match (report.samples(), report.window.secs()) {
+        (Some(samples), Some(secs)) => Ok(ReportSource {
+            report,
+            samples,
+            window: Duration::from_secs_f64(secs),
+        }),
+        _ => Err(AwrReportError::NoWindow { path: file }),
+    }
+}
+
+/// The report at `path` read and judged by `run_check` under `thresholds` (what `report awr`
+/// and `check --replay REPORT` share): its two samples, the window their span.
+pub fn judged(path: &Path, thresholds: Thresholds) -> Result<(AwrReport, Checked), AwrReportError> {
+    let ReportSource {
+        report,
+        samples,
+        window,
+    } = source(path)?;
     let entries = samples
         .into_iter()
         .map(|s| Ok::<_, Infallible>(Entry::Sample(Box::new(s))));
-    // The window is the snapshot interval: a run of known length reaches back to its first
-    // sample (the begin snapshot).
-    let duration = Duration::from_secs_f64(secs + 1.0);
-    // A report is one observation of its whole window: two samples, never more, and what it
-    // shows held over the window. No warm-up count of samples, no hold time before raising.
-    let thresholds = Thresholds {
-        min_samples: 2,
-        raise_after_s: 0.0,
-        ..thresholds
-    };
+    // The window is the snapshot interval, judged as the screen judges a report
+    // (`DriverConfig::for_one_window`): a run of known length reaches back to its first
+    // sample (the begin snapshot), and what the report shows held over all of it.
+    let duration = window + Duration::from_secs(1);
+    let thresholds = thresholds.for_one_window();
     let checked = match dgscope_core::pipeline::run_check(entries, Some(duration), thresholds, None)
     {
         Ok(c) => c,
         Err(never) => match never {},
     };
     Ok((report, checked))
-}
-
-/// The report's section a sample's source view stands for: evidence cites the report.
-fn section(source: &str) -> String {
-    source
-        .replace("V$EVENT_HISTOGRAM_MICRO", "Wait Event Histogram")
-        .replace("V$EVENT_HISTOGRAM", "Wait Event Histogram")
-        .replace("V$SYSTEM_EVENT", "Foreground/Background Wait Events")
-        .replace("V$SYSSTAT", "Instance Activity Stats")
-        .replace("V$OSSTAT", "Operating System Statistics")
-        .replace("V$LOG_HISTORY", "Instance Activity Stats - Thread Activity")
 }
 
 fn time(ms: Option<i64>) -> Value {
@@ -277,7 +295,7 @@ impl AwrOutput {
                         "value": if e.has_value() { json!(round(e.value, 4)) } else { Value::Null },
                         "unit": e.unit,
                         "threshold": e.threshold,
-                        "source": section(&e.source),
+                        "source": dgscope_awr::cite(&e.source),
                     })).collect::<Vec<_>>(),
                     "advice": f.advice,
                     "check_sql": verify::texts(&f.verify, &self.result.releases),
@@ -464,7 +482,7 @@ impl AwrOutput {
                 out.push_str(&format!(
                     "  - {} [{}]\n",
                     super::check::evidence_text(e),
-                    section(&e.source)
+                    dgscope_awr::cite(&e.source)
                 ));
             }
         }

@@ -197,6 +197,17 @@ pub enum RecordingError {
     },
 }
 
+impl RecordingError {
+    /// An error on the first line: the file is not a recording at all (a caller that reads
+    /// other formats too, such as AWR reports, tries those).
+    pub fn not_a_recording(&self) -> bool {
+        matches!(
+            self,
+            RecordingError::Line { line: 1, .. } | RecordingError::LineTooLong { line: 1, .. }
+        )
+    }
+}
+
 #[derive(Deserialize)]
 struct KindProbe {
     #[serde(default)]

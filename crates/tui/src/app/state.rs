@@ -145,6 +145,11 @@ pub struct AppConfig<T> {
     /// Seconds a condition must hold to raise a finding: less data than that and no
     /// finding could have been raised yet ("warming up", never "healthy").
     pub raise_after_s: f64,
+    /// `Some(len)`: the source is one observation of a window `len` long (an AWR report);
+    /// the header says so instead of a pace.
+    pub one_window: Option<Duration>,
+    /// How evidence names where a figure came from (see `TuiOptions::cite`).
+    pub cite: fn(&str) -> String,
 }
 
 /// Values derived from one set of deltas (held, so its address is never reused while they
@@ -340,6 +345,15 @@ impl<T> App<T> {
             return t;
         }
         self.source_now()
+    }
+
+    /// The window as the screen names it: a report's whole window is the report's, not
+    /// "since startup".
+    pub fn window_label(&self) -> String {
+        match (self.cfg.one_window, self.window) {
+            (Some(_), Window::SinceStartup) => "whole report".to_string(),
+            (_, w) => w.to_string(),
+        }
     }
 
     /// The source's newest instant, paused or not: what notes, marks and baselines are

@@ -46,6 +46,10 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
             app.screen = Screen::Main;
             app.scroll = 0;
         }
+        Action::CycleWindow if app.cfg.one_window.is_some() => {
+            // Two snapshots: no shorter window inside the report has data.
+            app.status = Some("a report is one window: its snapshots, begin to end".into());
+        }
         Action::CycleWindow => {
             app.window = app.window.next();
             // "since baseline" means nothing without one: skip it.

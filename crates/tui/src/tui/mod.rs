@@ -60,6 +60,12 @@ pub struct TuiOptions {
     pub mouse: bool,
     /// `r` writes `.jsonl.zst` (config `record_compress`).
     pub record_zstd: bool,
+    /// `Some(len)`: the source is one observation of a window `len` long (an AWR or
+    /// Statspack report, two samples): judged and shown over all of it.
+    pub one_window: Option<Duration>,
+    /// How evidence names where a figure came from (a report's source names its sections
+    /// instead of the views); `None`: the view's name.
+    pub cite: Option<fn(&str) -> String>,
 }
 
 impl TuiOptions {
@@ -80,6 +86,8 @@ impl TuiOptions {
             thresholds: dgscope_core::causes::Thresholds::default(),
             mouse: true,
             record_zstd: false,
+            one_window: None,
+            cite: None,
         }
     }
 }
@@ -168,6 +176,10 @@ pub fn user_theme_dir() -> Option<PathBuf> {
 
 /// Builds the app for a session (also what the snapshot tests and benches use).
 pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> App {
+    let config = match opts.one_window {
+        Some(span) => DriverConfig::for_one_window(span, opts.thresholds.clone()),
+        None => DriverConfig::for_screen(opts.thresholds.clone(), opts.history),
+    };
     let cfg = AppConfig {
         mode: opts.mode,
         source: opts.source.clone(),
@@ -178,14 +190,16 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         keymap: opts.keymap.clone(),
         themes,
         causes_available: opts.causes_available,
-        raise_after_s: opts.thresholds.raise_after_s,
+        raise_after_s: config.thresholds.raise_after_s,
+        one_window: opts.one_window,
+        cite: opts.cite.unwrap_or(|s| s.to_string()),
     };
-    let driver = Driver::new(DriverConfig::for_screen(
-        opts.thresholds.clone(),
-        opts.history,
-    ));
-    let mut app = App::new(cfg, driver, assessor);
-    app.window = Window::Last(Duration::from_secs(60));
+    let mut app = App::new(cfg, Driver::new(config), assessor);
+    app.window = match opts.one_window {
+        // A report's panes show its whole window, the snapshot interval.
+        Some(_) => Window::SinceStartup,
+        None => Window::Last(Duration::from_secs(60)),
+    };
     app.now = Timestamp::now();
     app
 }

@@ -10,7 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub fn evidence_text(e: &Evidence) -> String {
+/// One line of evidence; `cite` names the figure's source (the view, or a report's section).
+pub fn evidence_text(e: &Evidence, cite: fn(&str) -> String) -> String {
     let mut s = if e.has_value() {
         format!("{} {}", e.metric, fmt::evidence_value(e.value, &e.unit))
     } else {
@@ -19,7 +20,7 @@ pub fn evidence_text(e: &Evidence) -> String {
     if let Some(th) = &e.threshold {
         s.push_str(&format!(" ({th})"));
     }
-    s.push_str(&format!(" — {}", e.source));
+    s.push_str(&format!(" — {}", cite(&e.source)));
     s
 }
 
@@ -137,7 +138,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             for e in f.evidence.iter().take(n) {
                 lines.push(Line::from(vec![
                     Span::raw("        "),
-                    Span::styled(evidence_text(e), t.muted()),
+                    Span::styled(evidence_text(e, app.cfg.cite), t.muted()),
                 ]));
             }
         }

@@ -511,7 +511,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         None if !app.primary_instances().is_empty() => "primary, all instances".into(),
         None => "primary".into(),
     };
-    let mut extra = format!("({who}) window {}", app.window);
+    let mut extra = format!("({who}) window {}", app.window_label());
     if !state.is_empty() {
         extra.push_str(&format!("  {state}"));
     }

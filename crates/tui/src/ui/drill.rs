@@ -37,9 +37,10 @@ fn source_with_age(cx: &Ctx, source: &str) -> String {
         }
         reads.iter().map(|t| now.secs_since(*t)).reduce(f64::max)
     });
+    let source = (app.cfg.cite)(source);
     match age {
         Some(a) if a >= 1.0 => format!("{source}, read {} ago", dgscope_model::display::age(a)),
-        _ => source.to_string(),
+        _ => source,
     }
 }
 

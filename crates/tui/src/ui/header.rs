@@ -163,10 +163,15 @@ pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         Pace::Interval(i) => format!("every {} s", i.as_secs().max(1)),
         Pace::Fixed => format!("every {} s", app.cfg.interval.as_secs().max(1)),
     };
-    let (pace, short) = match app.cfg.mode {
-        Mode::Demo => (format!(" simulated {speed}"), Some(format!(" sim {speed}"))),
-        Mode::Replay => (format!(" recorded {speed}"), Some(format!(" rec {speed}"))),
-        Mode::Live => (format!(" {speed}"), None),
+    let (pace, short) = match (app.cfg.one_window, app.cfg.mode) {
+        // A report is one window, not a pace: say how long it is.
+        (Some(w), _) => (
+            format!(" report window {}", fmt::dur(w.as_secs_f64())),
+            Some(format!(" win {}", fmt::dur(w.as_secs_f64()))),
+        ),
+        (None, Mode::Demo) => (format!(" simulated {speed}"), Some(format!(" sim {speed}"))),
+        (None, Mode::Replay) => (format!(" recorded {speed}"), Some(format!(" rec {speed}"))),
+        (None, Mode::Live) => (format!(" {speed}"), None),
     };
     push(
         &mut fields,
@@ -330,7 +335,7 @@ pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
     push(
         &mut fields,
         2,
-        vec![Span::styled(format!("  win {}", app.window), h)],
+        vec![Span::styled(format!("  win {}", app.window_label()), h)],
         None,
     );
     let alarm = t.style(Role::Crit).bg(t.color(Role::HeaderBg));

@@ -285,8 +285,22 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if slot.is_none() {
+        let mut lines = vec![Line::styled(
+            match app.cfg.one_window {
+                Some(_) => "a report has no standby side: transport and apply lag unknown",
+                None => "no standby connected",
+            },
+            cx.theme.muted(),
+        )];
+        if app.cfg.one_window.is_some() {
+            // What the report lacked or disagreed on, where the eye goes for what is missing.
+            lines.extend(
+                app.marks()
+                    .map(|m| Line::styled(m.text.clone(), cx.theme.text())),
+            );
+        }
         frame.render_widget(
-            Paragraph::new("no standby connected").style(cx.theme.muted()),
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
             inner,
         );
         return;

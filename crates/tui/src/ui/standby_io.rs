@@ -206,7 +206,11 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let t = cx.theme;
     let Some(sd) = cx.d.standby.as_ref() else {
         frame.render_widget(
-            Paragraph::new("no standby data in the window yet").style(t.muted()),
+            Paragraph::new(match app.cfg.one_window {
+                Some(_) => "a report has no standby side: standby I/O unknown",
+                None => "no standby data in the window yet",
+            })
+            .style(t.muted()),
             inner,
         );
         return;
