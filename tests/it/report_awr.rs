@@ -576,3 +576,111 @@ fn a_report_whose_commits_wait_on_the_remote_leg_names_it() {
         "{quiet}"
     );
 }
+
+/// The ids of a report's findings with their severities.
+fn findings_of(report: &Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["id"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A data-warehouse hour: slow redo writes (12 ms), but commits take 0.001 % of DB time.
+/// Commit is not the problem, and no storage finding is made of a path nobody waits on; the
+/// same report with an OLTP's DB time blames the writes.
+#[test]
+fn a_warehouse_window_is_commit_not_the_problem_not_a_storage_finding() {
+    let mut f = AwrFixture::v19();
+    f.bg = vec![ev("log file parallel write", "72,000", "864", "12.00ms")];
+    f.hists.clear();
+    f.switches = Some("1");
+    let oltp = json(&f.render());
+    assert_eq!(
+        findings_of(&oltp).first().map(|(id, _)| id.as_str()),
+        Some("lgwr-write-slow"),
+        "{oltp}"
+    );
+    // 96 s of log file sync in 200,000 min of DB time.
+    f.db_time_min = "200,000.00";
+    let dw = json(&f.render());
+    let found = findings_of(&dw);
+    assert_eq!(
+        found,
+        [("commit-not-the-problem".to_string(), "INFO".to_string())],
+        "{dw}"
+    );
+    let first = &dw["findings"][0];
+    let title = first["title"].as_str().unwrap();
+    assert!(
+        title.contains("log file sync is 0.001 % of DB time"),
+        "{title}"
+    );
+    // The evidence shows the gate that held, with its threshold, and the commit rate without.
+    let ev = first["evidence"].as_array().unwrap();
+    let share = ev
+        .iter()
+        .find(|e| e["metric"] == "foreground log file sync share of DB time")
+        .unwrap();
+    near(&share["value"], 96.0 / (200_000.0 * 60.0) * 100.0, 1e-6);
+    assert_eq!(share["threshold"], "< 0.1 %");
+    let rate = ev
+        .iter()
+        .find(|e| e["metric"] == "user commits per hour of window")
+        .unwrap();
+    near(&rate["value"], 36_000.0, 1e-6);
+    assert!(rate["threshold"].is_null(), "{rate}");
+}
+
+/// Two commits in an hour averaging 16 ms are no storage finding either, whatever share of
+/// a small DB time they take; an hour with no commit at all is not "commit is not the
+/// problem" (idle, or hung).
+#[test]
+fn two_commits_an_hour_are_not_judged_as_a_commit_path() {
+    let mut f = AwrFixture::v19();
+    f.db_time_min = "0.01";
+    f.top_fg = vec![ev("log file sync", "2", "0.032", "16.00ms")];
+    f.fg = vec![ev("log file sync", "2", "0.032", "16.00ms")];
+    f.bg = vec![ev("log file parallel write", "110", "1.3", "12.00ms")];
+    f.switches = Some("1");
+    f.stats = vec![
+        ("user commits", "2"),
+        ("redo size", "2,000,000"),
+        ("redo writes", "110"),
+    ];
+    f.hists.clear();
+    let v = json(&f.render());
+    let found = findings_of(&v);
+    assert!(
+        found.contains(&("commit-not-the-problem".to_string(), "INFO".to_string())),
+        "{v}"
+    );
+    assert!(
+        found.iter().all(|(_, s)| s == "INFO"),
+        "no WARN/CRIT on two commits: {found:?}"
+    );
+    let title = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "commit-not-the-problem")
+        .unwrap()["title"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(title.contains("2.0 user commits per hour"), "{title}");
+    f.stats[0] = ("user commits", "0");
+    let none = json(&f.render());
+    assert!(
+        findings_of(&none)
+            .iter()
+            .all(|(id, _)| id != "commit-not-the-problem"),
+        "{none}"
+    );
+}

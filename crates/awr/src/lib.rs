@@ -316,6 +316,17 @@ impl AwrReport {
             a.stats.insert(Name::from(name.as_str()), 0);
             b.stats.insert(Name::from(name.as_str()), v.round() as u64);
         }
+        // DB time from the header where the activity statistics do not list it (cs, as
+        // V$SYSSTAT counts it): what the commits' share of the window is judged against.
+        if let (false, Some(t)) = (
+            self.stats
+                .contains_key(dgscope_model::sample::names::stat::DB_TIME),
+            self.window.db_time_s,
+        ) {
+            let name = Name::from(dgscope_model::sample::names::stat::DB_TIME);
+            a.stats.insert(name.clone(), 0);
+            b.stats.insert(name, (t * 100.0).round() as u64);
+        }
         for (name, v) in &self.os {
             // Counters start at 0; the CPU count is a gauge, the same at both ends.
             let start = if name == "NUM_CPUS" { *v } else { 0.0 };

@@ -243,7 +243,9 @@ const STATS: &[&str] = &[
     stat::REDO_BLOCKS_WRITTEN,
     "redo wastage",
     stat::USER_COMMITS,
-    "user rollbacks",
+    stat::USER_ROLLBACKS,
+    // Centiseconds: the share of it commits take says whether the commit path matters.
+    stat::DB_TIME,
     "execute count",
     stat::REDO_SYNCH_WRITES,
     "redo synch time",

@@ -105,6 +105,11 @@ pub struct Thresholds {
     pub checkpoint_incomplete_s_per_h: f64,
     /// log-buffer-space: seconds waited per second of window (the sample has no DB time).
     pub log_buffer_space_s_per_s: f64,
+    /// commit-not-the-problem: fewer user commits per hour of window than this…
+    pub commit_min_per_h: f64,
+    /// …or foreground `log file sync` under this percentage of DB time, and the commit path
+    /// is no one's problem: its rules stay silent.
+    pub commit_min_db_time_pct: f64,
 }
 
 impl Thresholds {
@@ -188,6 +193,8 @@ impl Default for Thresholds {
             switch_wait_s_per_s: 0.01,
             checkpoint_incomplete_s_per_h: 1.0,
             log_buffer_space_s_per_s: 0.01,
+            commit_min_per_h: 3.0,
+            commit_min_db_time_pct: 0.1,
         }
     }
 }

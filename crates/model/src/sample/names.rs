@@ -33,6 +33,8 @@ pub mod stat {
     pub const REDO_BLOCKS_WRITTEN: &str = "redo blocks written";
     pub const USER_COMMITS: &str = "user commits";
     pub const USER_ROLLBACKS: &str = "user rollbacks";
+    /// Centiseconds (V$SYSSTAT; an AWR report's Instance Activity Stats or its header).
+    pub const DB_TIME: &str = "DB time";
     pub const REDO_SYNCH_WRITES: &str = "redo synch writes";
     pub const REDO_SYNCH_TIME_US: &str = "redo synch time (usec)";
     pub const REDO_SYNCH_POLL_WRITES: &str = "redo synch poll writes";

@@ -17,13 +17,14 @@ pub(super) const LGWR_CPU_STARVED: &str = "lgwr-cpu-starved";
 pub(super) const LGWR_WRITE_SLOW: &str = "lgwr-write-slow";
 pub(super) const LFS_OUTLIER_SKEW: &str = "lfs-outlier-skew";
 pub(super) const SYNC_REMOTE_LEG: &str = "sync-remote-leg";
+pub(super) const COMMIT_NOT_THE_PROBLEM: &str = "commit-not-the-problem";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: STANDBY_REDO_WRITE_SLOW,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: standby_redo_write_slow,
+        eval: |c, t| unless_negligible(c, t, standby_redo_write_slow),
         severity: "WARN (CRIT at 5 ms)",
         standby_judged: true,
         what_ifs: |o| {
@@ -44,7 +45,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: SYNC_REMOTE_LEG,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: sync_remote_leg,
+        eval: |c, t| unless_negligible(c, t, sync_remote_leg),
         severity: "WARN (CRIT at 5 ms)",
         verify: &[V::CommitPathAverages, V::RfsLatency, V::IoByFiletype],
         ..BASE
@@ -52,7 +53,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: NETWORK_LATENCY,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: network_latency,
+        eval: |c, t| unless_negligible(c, t, network_latency),
         severity: "WARN",
         what_ifs: |o| {
             if o.sync_affirm == Some(true) {
@@ -67,7 +68,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: ADAPTIVE_LFS_POLLING,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: adaptive_lfs_polling,
+        eval: |c, t| unless_negligible(c, t, adaptive_lfs_polling),
         severity: "WARN",
         verify: &[V::PollingStats, V::CommitPathAverages, V::LfsHistogram],
         ..BASE
@@ -75,7 +76,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: LGWR_CPU_STARVED,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: lgwr_cpu_starved,
+        eval: |c, t| unless_negligible(c, t, lgwr_cpu_starved),
         severity: "WARN",
         verify: &[V::CpuLoad, V::CommitPathAverages, V::LfsHistogram],
         ..BASE
@@ -83,7 +84,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: LGWR_WRITE_SLOW,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: lgwr_write_slow,
+        eval: |c, t| unless_negligible(c, t, lgwr_write_slow),
         severity: "WARN (CRIT at 10 ms)",
         verify: &[
             V::LfpwHistogram,
@@ -96,14 +97,139 @@ pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: LFS_OUTLIER_SKEW,
         reads: super::waits_now::COMMIT_PATH_READS,
-        eval: lfs_outlier_skew,
+        eval: |c, t| unless_negligible(c, t, lfs_outlier_skew),
         severity: "INFO",
         verify: &[V::LfsHistogram, V::LogSwitches],
+        ..BASE
+    },
+    RuleSpec {
+        id: COMMIT_NOT_THE_PROBLEM,
+        eval: commit_not_the_problem,
+        severity: "INFO",
+        verify: &[V::CommitPathAverages],
         ..BASE
     },
 ];
 
 const V_SYSTEM_EVENT: &str = "V$SYSTEM_EVENT";
+
+/// How much the window's commits weigh: user commits per hour of window and foreground
+/// `log file sync` as a percentage of DB time (`None` where DB time is not read).
+struct CommitWeight {
+    per_h: f64,
+    db_time_pct: Option<f64>,
+    few: bool,
+    small: bool,
+}
+
+/// The commits' weight when they are too few, or too small a part of DB time, for the commit
+/// path to be anyone's problem (a data-warehouse window, a report of an idle hour); `None`
+/// when they matter, are unknown, or stopped (no commit at all is idle or `primary-hung`,
+/// never "not the problem").
+fn negligible(ctx: &Context, th: &Thresholds) -> Option<CommitWeight> {
+    let d = ctx.p.as_ref()?;
+    let commits = d.stat(stat::USER_COMMITS)?;
+    if commits == 0 || d.secs <= 0.0 || super::primary::primary_hung(ctx, th).is_some() {
+        return None;
+    }
+    let per_h = commits as f64 * 3600.0 / d.secs;
+    // Commits wait in the foreground; a source without the split has the total.
+    let lfs_us = d
+        .event(event::LOG_FILE_SYNC)
+        .map_or(0, |e| e.us_fg.unwrap_or(e.us));
+    let db_time_pct = d
+        .stat(stat::DB_TIME)
+        .filter(|cs| *cs > 0)
+        // µs ÷ (cs × 10,000 µs) × 100 %.
+        .map(|cs| lfs_us as f64 / (cs as f64 * 100.0));
+    let few = per_h < th.commit_min_per_h;
+    let small = db_time_pct.is_some_and(|p| p < th.commit_min_db_time_pct);
+    (few || small).then_some(CommitWeight {
+        per_h,
+        db_time_pct,
+        few,
+        small,
+    })
+}
+
+/// `rule`, unless the commits are negligible: then no storage, CPU or transport finding is
+/// made of a commit path nobody waits on (`commit-not-the-problem` says so instead).
+fn unless_negligible(
+    ctx: &Context,
+    th: &Thresholds,
+    rule: fn(&Context, &Thresholds) -> Option<Finding>,
+) -> Option<Finding> {
+    match negligible(ctx, th) {
+        Some(_) => None,
+        None => rule(ctx, th),
+    }
+}
+
+pub(super) fn commit_not_the_problem(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    let w = negligible(ctx, th)?;
+    let mut why = Vec::new();
+    if let (true, Some(p)) = (w.small, w.db_time_pct) {
+        why.push(format!("log file sync is {} of DB time", pct(p)));
+    }
+    if w.few {
+        why.push(format!("{} user commits per hour", rate(w.per_h)));
+    }
+    // Both gates are shown; a threshold only on the ones that hold.
+    let mut evidence = Vec::new();
+    if let Some(p) = w.db_time_pct {
+        evidence.push(ev(
+            "foreground log file sync share of DB time",
+            p,
+            "%",
+            w.small
+                .then(|| format!("< {} %", th.commit_min_db_time_pct)),
+            "V$SYSTEM_EVENT, V$SYSSTAT",
+        ));
+    }
+    evidence.push(ev(
+        "user commits per hour of window",
+        w.per_h,
+        "/h",
+        w.few.then(|| format!("< {} /h", th.commit_min_per_h)),
+        "V$SYSSTAT",
+    ));
+    if let Some(lfs) = ctx.lfs() {
+        evidence.push(ev("log file sync avg", lfs, "ms", None, V_SYSTEM_EVENT));
+    }
+    Some(
+        Draft {
+            id: COMMIT_NOT_THE_PROBLEM,
+            severity: Severity::Info,
+            title: format!("Commit is not the problem here: {}", why.join(", ")),
+            evidence,
+            meaning: "Commits are too few, or take too small a part of the database's time, for the commit path to explain how the workload fares: whatever log file sync or log file parallel write average shows, making it faster would not be felt. The commit path's storage, CPU and transport findings stay silent for this window.",
+            advice: &[
+                "Look at what DB time is spent on instead: the report's Top Timed Events, or V$SYSTEM_EVENT ordered by time waited.",
+                "A slow log file parallel write still matters to the next commit-heavy load: judge it over a window with commits.",
+            ],
+            explains: 0.0,
+        }
+        .finish(ctx),
+    )
+}
+
+/// A percentage with the precision a small share needs (`0.018 %`, `2.4 %`).
+fn pct(p: f64) -> String {
+    if p < 0.1 {
+        format!("{p:.3} %")
+    } else {
+        format!("{p:.1} %")
+    }
+}
+
+/// A rate per hour: whole numbers from 10 on, one decimal below.
+fn rate(r: f64) -> String {
+    if r < 10.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.0}")
+    }
+}
 
 /// A change of transport mode a finding may advise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

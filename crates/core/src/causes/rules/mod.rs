@@ -155,7 +155,7 @@ mod registry_tests {
                 r.id
             );
         }
-        assert_eq!(ids.len(), 34);
+        assert_eq!(ids.len(), 35);
     }
 
     #[test]
