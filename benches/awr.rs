@@ -92,7 +92,47 @@ fn measure(label: &str, bytes: usize, target: Duration) {
     );
 }
 
+/// How long `report awr` takes to refuse what is no report: a 1 GiB file (sparse) and a
+/// gzip bomb (1 GiB of zeros in about 1 MB). Target: within a second.
+fn refusals() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let huge = dir.path().join("awrrpt_huge.html");
+    std::fs::File::create(&huge)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("a sparse 1 GiB file");
+    let bomb = dir.path().join("awrrpt_bomb.html.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..1024 {
+        gz.write_all(&zeros).expect("compressed");
+    }
+    let packed = gz.finish().expect("compressed");
+    std::fs::write(&bomb, &packed).expect("the bomb written");
+    for (label, path, size) in [
+        ("1 GiB file", &huge, 1u64 << 30),
+        ("gzip bomb", &bomb, packed.len() as u64),
+    ] {
+        let mut times: Vec<Duration> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                let r = dgscope::report::awr::awr(path);
+                assert!(r.is_err(), "{label} was read as a report");
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "report awr refuses a {label} ({} KB on disk): median {:.1} ms over 5 runs (max {:.1} ms); target < 1000 ms",
+            size / 1024,
+            times[2].as_secs_f64() * 1e3,
+            times[4].as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn main() {
     measure("300 KB", 300 * 1024, Duration::from_millis(20));
     measure("5 MB", 5 * 1024 * 1024, Duration::from_millis(200));
+    refusals();
 }

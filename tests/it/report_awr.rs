@@ -684,3 +684,60 @@ fn two_commits_an_hour_are_not_judged_as_a_commit_path() {
         "{none}"
     );
 }
+
+/// `dgscope ARGS FILE`: exit code and stderr.
+fn run_on(args: &[&str], path: &std::path::Path) -> (i32, String) {
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(args)
+        .arg(path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A 1 GiB file and a gzip bomb (80 MiB of zeros in a few KB) are refused before they are
+/// read whole, in one line naming the limit: `report awr` exits 2, `check --replay` is
+/// UNKNOWN. (How long the refusal takes is measured by `cargo bench --bench awr`.)
+#[test]
+fn a_huge_file_or_a_gzip_bomb_is_refused_in_one_line() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("awrrpt_huge.html");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let bomb = dir.path().join("awrrpt_bomb.html.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..80 {
+        gz.write_all(&zeros).unwrap();
+    }
+    let packed = gz.finish().unwrap();
+    assert!(packed.len() < 1 << 20, "a bomb is small: {}", packed.len());
+    std::fs::write(&bomb, &packed).unwrap();
+    for path in [&huge, &bomb] {
+        let (code, err) = run_on(&["report", "awr"], path);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("more than 64 MiB"), "{err}");
+        assert!(err.contains(&path.display().to_string()), "{err}");
+        let (code, err) = run_on(&["check", "--replay"], path);
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("more than 64 MiB"), "{err}");
+    }
+    // The same report gzip'd reads as the plain one.
+    let plain = AwrFixture::v19().render();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(plain.as_bytes()).unwrap();
+    let small = dir.path().join("awrrpt_1_1200_1201.html.gz");
+    std::fs::write(&small, gz.finish().unwrap()).unwrap();
+    let (code, err) = run_on(&["report", "awr"], &small);
+    assert_eq!(code, 0, "{err}");
+}

@@ -59,13 +59,24 @@ pub fn neither(
     recording: &dgscope_model::sample::recording::RecordingError,
     report: &AwrReportError,
 ) -> String {
+    // The recording's message as a sentence, the report's after it.
+    let mut recording = recording.to_string();
+    if !recording.ends_with(['.', '?']) {
+        recording.push('.');
+    }
     match report {
         r if r.is_a_report() => r.to_string(),
         AwrReportError::Read {
             source: dgscope_awr::AwrError::NotAReport(why),
             ..
         } => format!("{recording} Nor an AWR or Statspack report: {why}"),
-        _ => recording.to_string(),
+        // Too large or a broken gzip: what stopped it being read as a report too.
+        AwrReportError::Read {
+            source:
+                source @ (dgscope_awr::AwrError::TooLarge { .. } | dgscope_awr::AwrError::Gzip { .. }),
+            ..
+        } => format!("{recording} As an AWR or Statspack report: {source}"),
+        _ => recording,
     }
 }
 
