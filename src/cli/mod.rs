@@ -399,8 +399,8 @@ dgscope report impact --baseline awr_sync_off.html awr_sync_on.html"
 
 #[derive(Debug, Args)]
 pub struct AwrArgs {
-    /// AWR report (.html) as written by awrrpt.sql, awrgrpt.sql or a browser's "save as", or
-    /// a Statspack report (spreport.lst)
+    /// AWR report (.html) as written by awrrpt.sql, awrgrpt.sql or a browser's "save as", an
+    /// AWR instance report as text, or a Statspack report (spreport.lst); gzip'd or not
     pub file: PathBuf,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]

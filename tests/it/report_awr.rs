@@ -509,7 +509,9 @@ fn check_replay_of_a_report_it_cannot_judge_says_why() {
     let path = dir.path().join("awrrpt.html");
     std::fs::write(
         &path,
-        "<html><body><h1>WORKLOAD REPOSITORY report for</h1></body></html>\n",
+        "<html><head><title>AWR Compare Period Report for DB: PROD</title></head><body>\n\
+         <h1>WORKLOAD REPOSITORY COMPARE PERIOD REPORT</h1><table><tr><th>x</th></tr></table>\n\
+         </body></html>\n",
     )
     .unwrap();
     let out = Command::cargo_bin("dgscope")
@@ -524,6 +526,7 @@ fn check_replay_of_a_report_it_cannot_judge_says_why() {
     assert_eq!(out.status.code(), Some(3), "{stdout}");
     assert!(stdout.starts_with("dgscope check: UNKNOWN"), "{stdout}");
     assert!(stdout.contains("not read yet"), "{stdout}");
+    assert!(stdout.contains("Compare Periods"), "{stdout}");
     assert!(!stdout.contains("dgscope recording"), "{stdout}");
 }
 
@@ -740,4 +743,57 @@ fn a_huge_file_or_a_gzip_bomb_is_refused_in_one_line() {
     std::fs::write(&small, gz.finish().unwrap()).unwrap();
     let (code, err) = run_on(&["report", "awr"], &small);
     assert_eq!(code, 0, "{err}");
+}
+
+/// The report as text, written to a `.txt` file and read as JSON.
+fn json_text(text: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("awrrpt_1_1200_1201.txt");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(["report", "awr"])
+        .arg(&path)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// An AWR text report (`report_type = text`) reads as the HTML report with the same figures:
+/// identity, window, every metric, the histograms, the findings and the warnings, in the 19c
+/// and 11.2 layouts and with a section missing. Only `kind` and `source` differ.
+#[test]
+fn an_awr_text_report_reads_as_the_html_one() {
+    let mut missing = AwrFixture::v19();
+    missing.omit = vec!["Background Wait Events"];
+    let mut long_names = AwrFixture::v112();
+    // 26 characters of the event's name are all the text report prints.
+    long_names.fg.push(ev(
+        "log file switch (checkpoint incomplete)",
+        "566",
+        "554",
+        "979",
+    ));
+    for f in [AwrFixture::v19(), AwrFixture::v112(), missing, long_names] {
+        let mut html = json(&f.render());
+        let mut text = json_text(&f.render_text());
+        assert_eq!(text["kind"], "awr-text");
+        assert_eq!(html["kind"], "awr-html");
+        for v in [&mut html, &mut text] {
+            let o = v.as_object_mut().unwrap();
+            o.remove("kind");
+            o.remove("source");
+        }
+        assert_eq!(
+            text,
+            html,
+            "{:?} layout: text vs HTML\n{}",
+            f.layout,
+            f.render_text()
+        );
+    }
 }

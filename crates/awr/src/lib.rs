@@ -41,7 +41,7 @@ pub enum AwrError {
     /// Not an AWR report: what was looked for and not found.
     #[error("not an AWR report: {0}")]
     NotAReport(String),
-    /// A report kind this version does not read yet (AWR text reports).
+    /// A report kind this version does not read yet (AWR Compare Periods reports).
     #[error("not read yet: {0}")]
     Unsupported(String),
 }
@@ -69,6 +69,9 @@ pub enum Kind {
     PdbHtml,
     /// A Statspack text report (`spreport.lst`).
     Statspack,
+    /// An instance report as text (`awrrpt`, `report_type = text`, or `AWR_REPORT_TEXT`
+    /// spooled).
+    Text,
 }
 
 impl Kind {
@@ -78,6 +81,7 @@ impl Kind {
             Kind::GlobalHtml => "awr-global-html",
             Kind::PdbHtml => "awr-pdb-html",
             Kind::Statspack => "statspack",
+            Kind::Text => "awr-text",
         }
     }
 }
@@ -244,14 +248,18 @@ pub fn read_str(src: &str) -> Result<AwrReport, AwrError> {
         .take(200_000)
         .collect::<String>()
         .to_ascii_lowercase();
+    // awrddrpt: two periods side by side, which the readers of one window would mix up.
+    if lower_head.contains("compare period report") {
+        return Err(AwrError::Unsupported(
+            "AWR Compare Periods reports (awrddrpt); give report impact --baseline the two periods' own reports".into(),
+        ));
+    }
     if lower_head.contains("statspack report for") && !lower_head.contains("<table") {
-        return read::read(&text::blocks(src));
+        return read::read(&text::blocks(src, text::STATSPACK));
     }
     if !lower_head.contains("<table") {
-        if lower_head.contains("workload repository") {
-            return Err(AwrError::Unsupported(
-                "AWR text reports (use the HTML report)".into(),
-            ));
+        if lower_head.contains("workload repository report for") {
+            return read::read(&text::blocks(src, text::AWR_TEXT));
         }
         return Err(AwrError::NotAReport(
             "no HTML tables and no \"WORKLOAD REPOSITORY report\" title".into(),

@@ -5,6 +5,7 @@
 use crate::cell::{self, Fig};
 use crate::html::{Block, Table};
 use crate::{AwrError, AwrReport, EventFigures, Identity, Kind, Window};
+use dgscope_model::sample::names::event;
 use std::collections::BTreeMap;
 
 /// The bound the core reads as "open" (no upper edge): `>= 2 s` style last columns.
@@ -76,6 +77,37 @@ struct EventAcc {
     intervals: Vec<Interval>,
 }
 
+/// The events the rules read whose names a text report may cut short.
+const KNOWN_EVENTS: &[&str] = &[
+    event::LOG_FILE_SYNC,
+    event::LOG_FILE_PARALLEL_WRITE,
+    event::SYNC_REMOTE_WRITE,
+    event::ASYNC_REMOTE_WRITE,
+    event::LOG_FILE_SWITCH_COMPLETION,
+    event::LOG_FILE_SWITCH_ARCHIVING_NEEDED,
+    event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+    event::LOG_BUFFER_SPACE,
+    event::DB_FILE_SEQUENTIAL_READ,
+    event::FREE_BUFFER_WAITS,
+    event::DB_FILE_PARALLEL_WRITE,
+    event::LNS_WAIT_ON_SENDREQ,
+    "LGWR-LNS wait on channel",
+    "log file switch (private strand flush incomplete)",
+];
+
+/// An event's name as the rules know it: text reports cut names at 26 characters (AWR) or
+/// 28 (Statspack), so `log file switch (checkpoin` is taken for the one event the rules read
+/// that it begins. Other names stay as printed.
+fn full_event_name(name: &str) -> String {
+    if name.len() >= 20 && !KNOWN_EVENTS.contains(&name) {
+        let mut begun = KNOWN_EVENTS.iter().filter(|k| k.starts_with(name));
+        if let (Some(k), None) = (begun.next(), begun.next()) {
+            return k.to_string();
+        }
+    }
+    name.to_string()
+}
+
 fn lower(s: &str) -> String {
     s.to_ascii_lowercase()
 }
@@ -116,6 +148,8 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
     let pdb = head.contains("pdb report") || head.contains("pluggable database report");
     let kind = if head.contains("statspack report") {
         Kind::Statspack
+    } else if head.contains("awr text report") {
+        Kind::Text
     } else if global {
         Kind::GlobalHtml
     } else if pdb {
@@ -257,7 +291,11 @@ fn identity_instance(tables: &[&Table], r: &mut AwrReport) {
                     .dbid
                     .or_else(|| get("db id").and_then(|x| x.trim().parse().ok()));
                 id.unique_name = id.unique_name.take().or(non_empty(get("unique name")));
-                id.role = id.role.take().or(non_empty(get("role")));
+                id.role = id
+                    .role
+                    .take()
+                    .or(non_empty(get("role")))
+                    .or(non_empty(get("db role")));
                 if id.release.is_none() {
                     id.release = non_empty(get("release"));
                 }
@@ -420,7 +458,7 @@ fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, fg: bool, global: bool
         let Some(w) = row.get(wc).and_then(|x| cell::num(x)) else {
             continue; // DB CPU and the like: no waits
         };
-        let e = acc.entry(name.to_string()).or_default();
+        let e = acc.entry(full_event_name(name)).or_default();
         let side = if fg { &mut e.fg } else { &mut e.bg };
         side.waits.push(w);
         if let Some(total) = tc
@@ -585,7 +623,7 @@ fn histogram(t: &Table, micro: bool, acc: &mut BTreeMap<String, EventAcc>) -> bo
         let Some(name) = row.get(ev).map(|x| x.trim()).filter(|x| !x.is_empty()) else {
             continue;
         };
-        let e = acc.entry(name.to_string()).or_default();
+        let e = acc.entry(full_event_name(name)).or_default();
         if let Some(total) = total_col
             .and_then(|i| row.get(i))
             .and_then(|x| cell::num(x))

@@ -1,7 +1,7 @@
-//! Statspack's text report (`spreport.lst`) as the same blocks the HTML reader gives: each
-//! section (a title line with `DB/Inst:`) becomes tables whose columns are cut where the
-//! section's dashed underline puts them, so the sections are then read by the same code as
-//! an AWR HTML report's.
+//! Statspack's text report (`spreport.lst`) and AWR's (`awrrpt` as text) as the same blocks
+//! the HTML reader gives: each section (a title line with `DB/Inst:`) becomes tables whose
+//! columns are cut where the section's dashed underline puts them, so the sections are then
+//! read by the same code as an AWR HTML report's.
 
 use crate::html::{Block, Table};
 
@@ -56,18 +56,48 @@ fn cut(line: &str, cols: &[(usize, usize)]) -> Vec<String> {
         .collect()
 }
 
-/// Reads a Statspack text report into blocks.
-pub(crate) fn blocks(src: &str) -> Vec<Block> {
+/// The title block a Statspack report's blocks start with (the reader's kind is told by it).
+pub(crate) const STATSPACK: &str = "STATSPACK report";
+/// The title block of an AWR text report's blocks.
+pub(crate) const AWR_TEXT: &str = "WORKLOAD REPOSITORY report (awr text report)";
+
+/// Reads a text report into blocks, the first of them `title`.
+pub(crate) fn blocks(src: &str, title: &str) -> Vec<Block> {
     let lines: Vec<&str> = src.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let mut out = vec![Block::Text("STATSPACK report".into())];
+    let mut out = vec![Block::Text(title.into())];
     // The header: the identity, host and snapshot tables.
     let mut i = 0;
     while i < lines.len() && !lines[i].contains("DB/Inst:") {
         let l = lines[i];
-        let identity = l.starts_with("Database") && l.contains("DB Id");
+        // Statspack: `Database  DB Id …`; AWR: `DB Name  DB Id …`, and from 12c the
+        // instance on a table of its own (`Instance  Inst Num  Startup Time`).
+        let identity =
+            (l.starts_with("Database") || l.starts_with("DB Name")) && l.contains("DB Id");
+        let instance = l.starts_with("Instance") && l.contains("Inst Num");
         let host = l.starts_with("Host Name") || l.starts_with("Host  Name");
-        if identity || host {
+        if identity || instance || host {
             if let Some(t) = header_table(&lines, i) {
+                out.push(Block::Table(t));
+            }
+        } else if l.starts_with("Top ") && l.contains("Events") {
+            // AWR's summary: "Top 10 Foreground Events by Total Wait Time" (11g: "Top 5
+            // Timed Foreground Events"), ended by a blank line or the next block.
+            let rows_end = (i + 1..lines.len())
+                .skip_while(|&j| !is_underline(lines[j]))
+                .skip(1)
+                .find(|&j| {
+                    lines[j].trim().is_empty()
+                        || lines[j].starts_with("Host CPU")
+                        || lines[j].contains("DB/Inst:")
+                })
+                .unwrap_or(lines.len());
+            let title = l.trim().to_string();
+            if let Some(t) = section_table(&title, &lines[i + 1..rows_end]) {
+                out.push(Block::Text(title));
+                out.push(Block::Table(t));
+            }
+        } else if l.starts_with("Host CPU") {
+            if let Some(t) = host_cpu(&lines[i..]) {
                 out.push(Block::Table(t));
             }
         } else if l.trim_start().starts_with("Begin Snap:") {
@@ -159,8 +189,10 @@ fn snapshots(lines: &[&str]) -> Table {
                 ]);
             }
         }
-        for (label, name) in [("Elapsed:", "Elapsed:"), ("DB time:", "DB Time:")] {
-            if let Some(p) = t.find(label) {
+        // Statspack writes `DB time:`, AWR `DB Time:`.
+        let folded = t.to_ascii_lowercase();
+        for (label, name) in [("elapsed:", "Elapsed:"), ("db time:", "DB Time:")] {
+            if let Some(p) = folded.find(label) {
                 let rest = &t[p + label.len()..];
                 if let Some(m) = rest.find("(mins)") {
                     rows.push(vec![
@@ -179,6 +211,27 @@ fn snapshots(lines: &[&str]) -> Table {
     }
 }
 
+/// AWR's `Host CPU` block: the load average at the snapshots and the CPU split, as the
+/// HTML report's "Host CPU" table.
+fn host_cpu(lines: &[&str]) -> Option<Table> {
+    let u = lines.iter().take(6).position(|l| is_underline(l))?;
+    let cols = extents(lines[u]);
+    let values = cut(lines.get(u + 1)?, &cols);
+    let names = [
+        "Load Average Begin",
+        "Load Average End",
+        "%User",
+        "%System",
+        "%WIO",
+        "%Idle",
+    ];
+    (values.len() == names.len()).then(|| Table {
+        title: "Host CPU".into(),
+        rows: vec![names.iter().map(|n| n.to_string()).collect(), values],
+        header_rows: 1,
+    })
+}
+
 /// A section's table: columns from its first underline, names from the lines above it
 /// (several lines joined, group captions such as `--- % of Waits ---` left out), and every
 /// later line of the section that is not a note, a rule or blank as a row (a page break
@@ -191,7 +244,16 @@ fn section_table(title: &str, lines: &[&str]) -> Option<Table> {
         .iter()
         .rposition(|l| l.trim().is_empty() || l.trim_start().starts_with("->"))
         .map_or(0, |p| p + 1);
-    for l in &lines[first_header..u] {
+    let header = &lines[first_header..u];
+    // A group caption (`% of Waits`) stands over a single dashed run: neither is a name.
+    let rule = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && (t.bytes().all(|c| c == b'-') || t.bytes().all(|c| c == b'~'))
+    };
+    for (n, l) in header.iter().enumerate() {
+        if rule(l) || header.get(n + 1).is_some_and(|next| rule(next)) {
+            continue;
+        }
         for (k, piece) in cut(l, &cols).into_iter().enumerate() {
             if piece.is_empty() || piece.contains("--") || piece.contains("% of") {
                 continue;

@@ -435,6 +435,306 @@ impl AwrFixture {
     }
 }
 
+impl AwrFixture {
+    /// The same report as awrrpt.sql's text form (`report_type = text`): the header's
+    /// tables under dashed underlines, each section titled with `DB/Inst: … Snaps: …`, event
+    /// names cut to 26 characters as the text report cuts them, figures as in [`render`].
+    pub fn render_text(&self) -> String {
+        let mut s = String::from("\nWORKLOAD REPOSITORY report for\n\n");
+        let header = |s: &mut String, cols: &[&str], vals: &[&str]| {
+            let w: Vec<usize> = cols
+                .iter()
+                .zip(vals)
+                .map(|(c, v)| c.len().max(v.len()))
+                .collect();
+            let line = |cells: &[&str], left: bool| {
+                cells
+                    .iter()
+                    .zip(&w)
+                    .map(|(c, w)| {
+                        if left {
+                            format!("{c:<w$}")
+                        } else {
+                            format!("{c:>w$}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            s.push_str(line(cols, true).trim_end());
+            s.push('\n');
+            let dashes: Vec<String> = w.iter().map(|w| "-".repeat(*w)).collect();
+            let dashes: Vec<&str> = dashes.iter().map(String::as_str).collect();
+            s.push_str(&line(&dashes, true));
+            s.push('\n');
+            s.push_str(line(vals, false).trim_end());
+            s.push_str("\n\n");
+        };
+        match self.layout {
+            Layout::V19 => {
+                header(
+                    &mut s,
+                    &[
+                        "DB Name",
+                        "DB Id",
+                        "Unique Name",
+                        "DB Role",
+                        "Edition",
+                        "Release",
+                        "RAC",
+                        "CDB",
+                    ],
+                    &[
+                        self.db_name,
+                        self.dbid,
+                        "testdb",
+                        "PRIMARY",
+                        "EE",
+                        self.release,
+                        self.rac,
+                        self.cdb,
+                    ],
+                );
+                header(
+                    &mut s,
+                    &["Instance", "Inst Num", "Startup Time"],
+                    &[self.instance, self.inst_num, "12-Dec-22 11:58"],
+                );
+            }
+            Layout::V112 => header(
+                &mut s,
+                &[
+                    "DB Name",
+                    "DB Id",
+                    "Instance",
+                    "Inst Num",
+                    "Startup Time",
+                    "Release",
+                    "RAC",
+                ],
+                &[
+                    self.db_name,
+                    self.dbid,
+                    self.instance,
+                    self.inst_num,
+                    "04-Dec-20 18:12",
+                    self.release,
+                    self.rac,
+                ],
+            ),
+        }
+        header(
+            &mut s,
+            &[
+                "Host Name",
+                "Platform",
+                "CPUs",
+                "Cores",
+                "Sockets",
+                "Memory(GB)",
+            ],
+            &[self.host, "Linux x86 64-bit", self.cpus, "8", "2", "62.79"],
+        );
+        let _ = write!(
+            s,
+            "              Snap Id      Snap Time      Sessions Curs/Sess\n\
+             \x20           --------- ------------------- -------- ---------\n\
+             Begin Snap:{:>10} {}{:>10}{:>10}\n\
+             \x20 End Snap:{:>10} {}{:>10}{:>10}\n\
+             \x20  Elapsed:{:>20} (mins)\n\
+             \x20  DB Time:{:>20} (mins)\n\n",
+            self.begin_snap,
+            self.begin_time,
+            "236",
+            "1.6",
+            self.end_snap,
+            self.end_time,
+            "375",
+            "1.8",
+            self.elapsed_min,
+            self.db_time_min
+        );
+        if self.has("Top 10 Foreground Events by Total Wait Time") {
+            let (tw, ta) = match self.layout {
+                Layout::V19 => ("Total Wait Time (sec)", "Avg Wait"),
+                Layout::V112 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
+            };
+            let rows: Vec<Vec<&str>> = self
+                .top_fg
+                .iter()
+                .map(|e| vec![cut26(e.name), e.waits, e.total_s, e.avg, "1.6", "Commit"])
+                .collect();
+            s.push_str("Top 10 Foreground Events by Total Wait Time\n");
+            s.push_str("~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n");
+            s.push_str(&text_table(
+                &["Event", "Waits", tw, ta, "% DB time", "Wait Class"],
+                &rows,
+            ));
+            s.push('\n');
+        }
+        if self.has("Host CPU") {
+            let _ = write!(
+                s,
+                "Host CPU (CPUs:{:>5} Cores:    8 Sockets:    2)\n\
+                 ~~~~~~~~         Load Average\n\
+                 \x20              Begin       End     %User   %System      %WIO     %Idle\n\
+                 \x20          --------- --------- --------- --------- --------- ---------\n\
+                 \x20          {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n\n",
+                self.cpus, self.load.0, self.load.1, "7.0", "3.0", "0.1", "90.0"
+            );
+        }
+        let title = |t: &str| {
+            format!(
+                "{t:<45}DB/Inst: {}/{}  Snaps: {}-{}\n",
+                self.db_name, self.instance, self.begin_snap, self.end_snap
+            )
+        };
+        let end = "          -------------------------------------------------------------\n\n";
+        let section = |s: &mut String, t: &str, note: &str, cols: &[&str], rows: &[Vec<&str>]| {
+            s.push_str(&title(t));
+            s.push_str(note);
+            s.push('\n');
+            s.push_str(&text_table(cols, rows));
+            s.push_str(end);
+        };
+        if self.has("Operating System Statistics") {
+            let rows: Vec<Vec<&str>> = self.os.iter().map(|(n, v)| vec![*n, *v, ""]).collect();
+            section(
+                &mut s,
+                "Operating System Statistics",
+                "-> *TIME statistic values are diffed.\n",
+                &["Statistic", "Value", "End Value"],
+                &rows,
+            );
+        }
+        let avg_h = match self.layout {
+            Layout::V19 => "Avg wait",
+            Layout::V112 => "Avg wait (ms)",
+        };
+        for (t, evs, share) in [
+            ("Foreground Wait Events", &self.fg, "% DB time"),
+            ("Background Wait Events", &self.bg, "% bg time"),
+        ] {
+            if !self.has(t) {
+                continue;
+            }
+            let rows: Vec<Vec<&str>> = evs
+                .iter()
+                .map(|e| vec![cut26(e.name), e.waits, "0", e.total_s, e.avg, "1.00", "1.2"])
+                .collect();
+            section(
+                &mut s,
+                t,
+                "-> s  - second, ms - millisecond -    1000th of a second\n",
+                &[
+                    "Event",
+                    "Waits",
+                    "%Time -outs",
+                    "Total Wait Time (s)",
+                    avg_h,
+                    "Waits /txn",
+                    share,
+                ],
+                &rows,
+            );
+        }
+        for h in &self.hists {
+            if !self.has(h.title) {
+                continue;
+            }
+            let mut cols = vec!["Event", h.count_header];
+            cols.extend(h.labels.iter().copied());
+            let rows: Vec<Vec<&str>> = h
+                .rows
+                .iter()
+                .map(|(e, n, p)| {
+                    let mut r = vec![cut26(e), *n];
+                    r.extend(p.iter().copied());
+                    r
+                })
+                .collect();
+            s.push_str(&title(h.title));
+            s.push_str("-> % of Waits: value of .0 indicates value was <.05%\n\n");
+            // The caption over the buckets, underlined with one run, as awrrpt writes it.
+            s.push_str("                                      % of Waits\n");
+            s.push_str(
+                "                                 ---------------------------------------\n",
+            );
+            s.push_str(&text_table(&cols, &rows));
+            s.push_str(end);
+        }
+        if self.has("Instance Activity Stats") {
+            let rows: Vec<Vec<&str>> = self
+                .stats
+                .iter()
+                .map(|(n, v)| vec![*n, *v, "10.00", "1.00"])
+                .collect();
+            section(
+                &mut s,
+                "Instance Activity Stats",
+                "-> Ordered by statistic name\n",
+                &["Statistic", "Total", "per Second", "per Trans"],
+                &rows,
+            );
+        }
+        if let Some(n) = self
+            .switches
+            .filter(|_| self.has("Instance Activity Stats - Thread Activity"))
+        {
+            section(
+                &mut s,
+                "Instance Activity Stats - Thread Activity",
+                "-> Statistics identified by '(derived)' come from sources other than SYSSTAT\n",
+                &["Statistic", "Total", "per Hour"],
+                &[vec!["log switches (derived)", n, "1.00"]],
+            );
+        }
+        s.push_str("\nEnd of Report\n");
+        s
+    }
+}
+
+/// An event name as the text report prints it: at most 26 characters.
+fn cut26(name: &str) -> &str {
+    match name.char_indices().nth(26) {
+        Some((i, _)) => &name[..i],
+        None => name,
+    }
+}
+
+/// A text table: the names (the last line of a multi-word name's words on one line), a
+/// dashed underline per column, the rows (first column left-aligned, the rest right).
+fn text_table(cols: &[&str], rows: &[Vec<&str>]) -> String {
+    let mut w: Vec<usize> = cols.iter().map(|c| c.len()).collect();
+    for r in rows {
+        for (k, c) in r.iter().enumerate() {
+            w[k] = w[k].max(c.len());
+        }
+    }
+    let line = |cells: &[&str]| {
+        let mut l = String::new();
+        for (k, c) in cells.iter().enumerate() {
+            if k > 0 {
+                l.push(' ');
+            }
+            if k == 0 {
+                let _ = write!(l, "{c:<width$}", width = w[k]);
+            } else {
+                let _ = write!(l, "{c:>width$}", width = w[k]);
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut t = line(cols);
+    let dashes: Vec<String> = w.iter().map(|w| "-".repeat(*w)).collect();
+    t.push_str(&dashes.join(" "));
+    t.push('\n');
+    for r in rows {
+        t.push_str(&line(r));
+    }
+    t
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
