@@ -130,8 +130,8 @@ Examples:\n  dgscope replay incident.jsonl --speed 4\n  dgscope replay awrrpt_1_
 DGSCOPE_PW=… dgscope serve prod_a prod_b --password-env DGSCOPE_PW\n  \
 dgscope serve --all-profiles\n\n\
 Default address 127.0.0.1:9731 (this host only; --web.listen-address :9731 for every \
-interface, behind a firewall or a TLS proxy); metrics at /metrics, a pair list at /. \
-docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana dashboard."
+interface, with --web.config.file for TLS and basic auth); metrics at /metrics, a pair list \
+at /. docs/METRICS.md lists every metric; contrib/ holds alert rules and a Grafana dashboard."
     )]
     #[command(display_order = 5)]
     Serve(serve::ServeArgs),

@@ -3,8 +3,8 @@
 use clap::Args;
 
 /// The default listen address: this host only, port 9731. `serve` holds database credentials
-/// and answers without authentication: reaching it from the network is a choice to make
-/// (`--web.listen-address :9731`), not a default.
+/// and, without `--web.config.file`, answers without TLS or authentication: reaching it from
+/// the network is a choice to make (`--web.listen-address :9731`), not a default.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:9731";
 
 #[derive(Debug, Args)]
@@ -35,6 +35,14 @@ pub struct ServeArgs {
         env = "DGSCOPE_WEB_LISTEN_ADDRESS"
     )]
     pub listen_address: String,
+    /// Web configuration in the Prometheus exporter toolkit's format (YAML): TLS certificate
+    /// and key (tls_server_config), basic-auth users with bcrypt hashes (basic_auth_users)
+    #[arg(
+        long = "web.config.file",
+        value_name = "FILE",
+        env = "DGSCOPE_WEB_CONFIG_FILE"
+    )]
+    pub web_config_file: Option<std::path::PathBuf>,
     /// Path under which the metrics are served
     #[arg(
         long = "web.telemetry-path",

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::exposition::PairSnapshot;
 use crate::pipeline::DriverConfig;
 use crate::sample::Slot;
+use crate::serve::web_config::WebConfig;
 use crate::serve::{http, spawn_driver, Board, PairSource};
 use crate::source::oracle::clock::SystemClock;
 use crate::source::oracle::{connect, init_client, OracleDriver, Secret};
@@ -327,6 +328,14 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         )));
     }
     let addr = parse_listen(&a.listen_address).map_err(bad)?;
+    let web = match &a.web_config_file {
+        Some(f) => WebConfig::load(f).map_err(|e| {
+            bad(format!(
+                "--web.config.file {e} (the file is the Prometheus exporter toolkit's web configuration: tls_server_config, basic_auth_users)"
+            ))
+        })?,
+        None => WebConfig::none(),
+    };
     let specs = specs(&a, &config)?;
     validate(&specs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -361,13 +370,26 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         .collect();
     let names: Vec<String> = specs.iter().map(|s| s.pair().to_string()).collect();
     let board = Board::new(pending);
-    let site = http::Site::new(board.clone(), &path);
+    let scheme = if web.tls.is_some() { "https" } else { "http" };
+    let guards: Vec<String> = [
+        web.tls.is_some().then(|| "TLS".to_string()),
+        (web.users() > 0).then(|| format!("basic auth for {} user(s)", web.users())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let auth = if guards.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", guards.join(", "))
+    };
+    let site = http::Site::with_web(board.clone(), &path, web);
     let cfg = DriverConfig::last_minute(config.thresholds.clone());
     let seed = a.seed;
     let result = runtime.block_on(async move {
         let server = tokio::spawn(http::serve(listener, site));
         eprintln!(
-            "dgscope serve: listening on http://{local}{path} — {} pair(s): {}",
+            "dgscope serve: listening on {scheme}://{local}{path}{auth} — {} pair(s): {}",
             names.len(),
             names.join(", ")
         );

@@ -216,3 +216,121 @@ fn check_writes_openmetrics_and_an_atomic_textfile() {
     assert!(err.contains("--textfile"), "{err}");
     assert!(!missing.exists());
 }
+
+/// A `--web.config.file` that cannot be honoured is one line naming the file and the key,
+/// exit 2, before anything listens.
+#[test]
+fn a_bad_web_config_is_one_line_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    for (yaml, needle) in [
+        (
+            "basic_auth_users:\n  prom: plaintext\n",
+            "basic_auth_users.prom: not a bcrypt hash",
+        ),
+        (
+            "tls_server_config:\n  cert_file: nope.pem\n  key_file: nope.key\n",
+            "tls_server_config.cert_file",
+        ),
+        (
+            "tls_server_config:\n  client_auth_type: Sometimes\n  cert_file: a\n  key_file: b\n",
+            "tls_server_config.cert_file",
+        ),
+        ("basic_auth_user: {}\n", "unknown field `basic_auth_user`"),
+        ("- just\n- a list\n", "not a web configuration"),
+    ] {
+        let path = dir.path().join("web.yml");
+        std::fs::write(&path, yaml).unwrap();
+        let (code, out, err) = dgscope(&[
+            "serve",
+            "--twin",
+            "healthy-sync",
+            "--web.listen-address",
+            "127.0.0.1:0",
+            "--web.config.file",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(2), "{yaml}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{yaml}: {err}");
+        assert!(err.contains("--web.config.file"), "{err}");
+        assert!(err.contains(path.to_str().unwrap()), "{err}");
+        assert!(err.contains(needle), "{yaml}: {err}");
+    }
+    let (code, _, err) = dgscope(&[
+        "serve",
+        "--twin",
+        "healthy-sync",
+        "--web.config.file",
+        "/nonexistent/web.yml",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+/// Basic auth without TLS (behind a TLS-terminating proxy, say): every path asks for the
+/// user; the hash's password lets a scrape in, any other does not. (Over real TLS, with curl
+/// and Prometheus: tests/tls_e2e.sh, run by CI.)
+#[test]
+fn basic_auth_lets_in_the_users_password_only() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let hash = bcrypt::hash("s3cret pass", 4).unwrap();
+    let path = dir.path().join("web.yml");
+    std::fs::write(&path, format!("basic_auth_users:\n  prom: '{hash}'\n")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dgscope"))
+        .args([
+            "serve",
+            "--twin",
+            "healthy-sync",
+            "--web.listen-address",
+            "127.0.0.1:0",
+            "--web.config.file",
+        ])
+        .arg(&path)
+        .env("HOME", "/nonexistent-dgscope-test")
+        .env("XDG_CONFIG_HOME", "/nonexistent-dgscope-test")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (hostport, line) = serve::listening(&mut child);
+    assert!(line.contains("(basic auth for 1 user(s))"), "{line}");
+    let get = |path: &str, auth: Option<&str>| {
+        let mut s = std::net::TcpStream::connect(&hostport).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let auth = auth
+            .map(|a| format!("Authorization: Basic {a}\r\n"))
+            .unwrap_or_default();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n").unwrap();
+        let mut r = String::new();
+        s.read_to_string(&mut r).unwrap();
+        r
+    };
+    // base64("prom:s3cret pass"), ("prom:wrong"), ("other:s3cret pass").
+    let good = "cHJvbTpzM2NyZXQgcGFzcw==";
+    for (path, auth, status) in [
+        ("/metrics", None, "401"),
+        ("/", None, "401"),
+        ("/metrics", Some("cHJvbTp3cm9uZw=="), "401"),
+        ("/metrics", Some("b3RoZXI6czNjcmV0IHBhc3M="), "401"),
+        ("/metrics", Some(good), "200"),
+        ("/", Some(good), "200"),
+    ] {
+        let r = get(path, auth);
+        assert!(
+            r.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{path} {auth:?}: {r}"
+        );
+        if status == "401" {
+            assert!(
+                r.contains("WWW-Authenticate: Basic realm=\"dgscope\""),
+                "{r}"
+            );
+            assert!(!r.contains("dgscope_up"), "{r}");
+        }
+    }
+    assert!(get("/metrics", Some(good)).contains("dgscope_build_info"));
+    let _ = child.kill();
+    let _ = child.wait();
+}

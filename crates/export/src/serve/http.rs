@@ -2,13 +2,14 @@
 //! page at `/`, 404 otherwise. Requests are bounded in size and time, concurrent connections
 //! in number; every response closes its connection. Rendering reads the board only.
 
+use super::web_config::WebConfig;
 use super::Board;
 use crate::exposition::{render_into, Format, PairSnapshot};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 /// Largest request head accepted (request line and headers).
@@ -36,14 +37,22 @@ pub struct Site {
     pub telemetry_path: String,
     /// Size of the last exposition, to allocate the next one at once.
     last_len: AtomicUsize,
+    /// `--web.config.file`: TLS and basic auth (none without it).
+    pub web: WebConfig,
 }
 
 impl Site {
     pub fn new(board: Arc<Board>, telemetry_path: &str) -> Arc<Self> {
+        Site::with_web(board, telemetry_path, WebConfig::none())
+    }
+
+    /// As [`Site::new`], served with `web`'s TLS and users.
+    pub fn with_web(board: Arc<Board>, telemetry_path: &str, web: WebConfig) -> Arc<Self> {
         Arc::new(Site {
             board,
             telemetry_path: telemetry_path.to_string(),
             last_len: AtomicUsize::new(0),
+            web,
         })
     }
 
@@ -60,8 +69,8 @@ impl Site {
     /// The response to one request head (`None`: not HTTP we answer; the caller sends 400).
     pub fn respond(&self, head: &str) -> Response {
         // Lines end in CRLF; a bare LF is accepted too, as RFC 9112 §2.2 allows.
-        let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
-        let request = lines.next().unwrap_or("");
+        let request = head.split('\n').next().unwrap_or("");
+        let request = request.strip_suffix('\r').unwrap_or(request);
         let mut parts = request.split(' ');
         let (method, target, version) = (parts.next(), parts.next(), parts.next());
         let (Some(method), Some(target), Some(version)) = (method, target, version) else {
@@ -84,10 +93,7 @@ impl Site {
             return r;
         }
         let path = target.split(['?', '#']).next().unwrap_or("");
-        let accept = lines
-            .filter_map(|l| l.split_once(':'))
-            .find(|(k, _)| k.trim().eq_ignore_ascii_case("accept"))
-            .map(|(_, v)| v.trim());
+        let accept = header(head, "accept");
         let mut r = if path == self.telemetry_path {
             let (format, body) = self.metrics(accept);
             Response {
@@ -233,7 +239,7 @@ fn head_end(buf: &[u8]) -> Option<usize> {
 }
 
 /// Reads one request head: up to the blank line, at most [`MAX_REQUEST`] bytes.
-async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
+async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Result<String, u16> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     loop {
@@ -258,10 +264,31 @@ async fn read_head(stream: &mut TcpStream) -> Result<String, u16> {
     }
 }
 
-async fn handle(site: Arc<Site>, mut stream: TcpStream, responding: Arc<Semaphore>) {
+/// The value of header `name` in a request head, if it has one.
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.split('\n')
+        .skip(1)
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim())
+}
+
+async fn handle<S: AsyncRead + AsyncWrite + Unpin>(
+    site: Arc<Site>,
+    mut stream: S,
+    responding: Arc<Semaphore>,
+) {
     let head = tokio::time::timeout(READ_TIMEOUT, read_head(&mut stream)).await;
     let response = match head {
         Ok(Ok(head)) => {
+            // Every path asks for the user first, as the exporter toolkit does.
+            if site.web.auth_required() && !site.web.check(header(&head, "authorization")).await {
+                let mut r = Response::plain(401, "Unauthorized", "unauthorized\n");
+                r.extra = "WWW-Authenticate: Basic realm=\"dgscope\", charset=\"UTF-8\"\r\n";
+                write_response(&mut stream, &r).await;
+                return;
+            }
             let Ok(_permit) = responding.acquire_owned().await else {
                 return;
             };
@@ -281,7 +308,7 @@ async fn handle(site: Arc<Site>, mut stream: TcpStream, responding: Arc<Semaphor
     write_response(&mut stream, &response).await;
 }
 
-async fn write_response(stream: &mut TcpStream, response: &Response) {
+async fn write_response<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, response: &Response) {
     let write = async {
         stream.write_all(response.head().as_bytes()).await?;
         if !response.head_only {
@@ -368,8 +395,21 @@ pub async fn serve(listener: TcpListener, site: Arc<Site>) {
             continue;
         };
         let (site, responding) = (site.clone(), responding.clone());
+        let tls = site.web.tls.clone();
         tokio::spawn(async move {
-            handle(site, stream, responding).await;
+            match tls {
+                // The handshake counts against the same deadline as a request head: a client
+                // that stalls in it is cut off like one that trickles its request.
+                Some(config) => {
+                    let acceptor = tokio_rustls::TlsAcceptor::from(config);
+                    if let Ok(Ok(tls)) =
+                        tokio::time::timeout(READ_TIMEOUT, acceptor.accept(stream)).await
+                    {
+                        handle(site, tls, responding).await;
+                    }
+                }
+                None => handle(site, stream, responding).await,
+            }
             drop(guard);
             drop(permit);
         });
