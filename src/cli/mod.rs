@@ -444,7 +444,7 @@ pub struct HistogramArgs {
     /// Recording file (.jsonl)
     pub file: PathBuf,
     /// Wait event, exactly as Oracle spells it (e.g. 'log file sync', 'SYNC Remote Write')
-    #[arg(long)]
+    #[arg(long, value_parser = values::events(), hide_possible_values = true)]
     pub event: String,
     /// Which connection: primary, standby or standby:<name>
     #[arg(long, default_value = "primary")]

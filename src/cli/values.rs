@@ -1,4 +1,5 @@
-//! Values the shell completes: twin scenarios and built-in themes. The flags still take a
+//! Values the shell completes: twin scenarios, built-in themes and the wait events whose
+//! histograms a recording holds. The flags still take a
 //! plain string (the scenario's parser accepts `_` and any case, a user theme any name, and
 //! their messages name `dgscope twin list` / `dgscope themes`); these only tell clap, and so
 //! the completion scripts, which names exist.
@@ -54,5 +55,13 @@ pub fn themes() -> Named {
                 .map(|(name, _)| (*name, "built-in theme"))
                 .collect()
         },
+    }
+}
+
+/// The wait events whose histograms a recording holds (`report histogram --event`), with the
+/// side that samples each. Any other name is still taken (and said to be absent if it is).
+pub fn events() -> Named {
+    Named {
+        names: dgscope_oracle::sql::histogram_events,
     }
 }

@@ -311,7 +311,29 @@ pub fn completions(shell: clap_complete::Shell) -> String {
     let mut cmd = cli_command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "dgscope", &mut out);
-    String::from_utf8_lossy(&out).into_owned()
+    let script = String::from_utf8_lossy(&out).into_owned();
+    match shell {
+        clap_complete::Shell::Bash => bash_values_with_spaces(script),
+        _ => script,
+    }
+}
+
+/// clap's bash script lists a flag's values as `compgen -W "a b c"`, which splits a value
+/// with spaces (`log file sync`) into words. Such a list becomes one value a line, offered
+/// quoted (`log\ file\ sync`), so Tab completes the whole name.
+fn bash_values_with_spaces(script: String) -> String {
+    let events = dgscope_oracle::sql::histogram_events();
+    let flat: Vec<&str> = events.iter().map(|(n, _)| *n).collect();
+    let clap_line = format!(
+        "COMPREPLY=($(compgen -W \"{}\" -- \"${{cur}}\"))",
+        flat.join(" ")
+    );
+    let quoted: Vec<String> = flat.iter().map(|n| format!("'{n}'")).collect();
+    let ours = format!(
+        "local IFS=$'\\n'; COMPREPLY=($(compgen -W \"$(printf '%s\\n' {})\" -- \"${{cur//\\\\/}}\" | sed 's/[ ()]/\\\\&/g'))",
+        quoted.join(" ")
+    );
+    script.replace(&clap_line, &ours)
 }
 
 /// Writes text built from recordings or databases to stdout, every control character but

@@ -158,3 +158,57 @@ fn config_actions_lists_every_action_with_the_config_s_keys() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// `report histogram --event` completes the events a recording holds histograms of, whole
+/// names with their spaces, in a real bash running the script dgscope writes (clap alone
+/// would offer `log`, `file`, `sync` as separate words).
+#[test]
+fn bash_completes_event_names_with_their_spaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("dgscope.bash");
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    std::fs::write(&script, &out.stdout).unwrap();
+    let probe = format!(
+        r#"source '{}'
+try() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=();
+  _dgscope dgscope "${{COMP_WORDS[-1]}}" "${{COMP_WORDS[-2]}}"; printf '[%s]' "${{COMPREPLY[@]}}"; echo; }}
+try dgscope report histogram f.jsonl --event 'log'
+try dgscope report histogram f.jsonl --event 'log\ file\ s'
+try dgscope report histogram f.jsonl --event 'SYNC'
+"#,
+        script.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "-c", &probe])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r"[log\ file\ sync][log\ file\ parallel\ write]",
+            r"[log\ file\ sync]",
+            r"[SYNC\ Remote\ Write]",
+        ],
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // zsh and fish quote by themselves; they list the names whole.
+    for shell in ["zsh", "fish"] {
+        let out = assert_cmd::Command::cargo_bin("dgscope")
+            .unwrap()
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        let s = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            s.contains("log\\ file\\ parallel\\ write") || s.contains("log file parallel write"),
+            "{shell}"
+        );
+    }
+}

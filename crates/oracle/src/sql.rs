@@ -186,6 +186,32 @@ fn primary_hist_events(f: Features) -> Vec<&'static str> {
     vec![event::LOG_FILE_SYNC, event::LOG_FILE_PARALLEL_WRITE, sync]
 }
 
+/// Every wait event whose histogram a recording can hold (the primary's in either
+/// release's spelling, a standby's, a far sync's), once each: what `report histogram --event`
+/// completes.
+pub fn histogram_events() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+    let mut add = |names: &[&'static str], side: &'static str| {
+        for n in names {
+            if !out.iter().any(|(k, _)| k == n) {
+                out.push((n, side));
+            }
+        }
+    };
+    add(
+        &[
+            event::LOG_FILE_SYNC,
+            event::LOG_FILE_PARALLEL_WRITE,
+            event::SYNC_REMOTE_WRITE,
+        ],
+        "primary",
+    );
+    add(&[event::LNS_WAIT_ON_SENDREQ], "primary, 11.2");
+    add(STANDBY_HIST_EVENTS, "standby");
+    add(FAR_SYNC_HIST_EVENTS, "far sync");
+    out
+}
+
 const STANDBY_EVENTS: &[&str] = &[
     event::RFS_WRITE,
     event::RFS_RANDOM_IO,
