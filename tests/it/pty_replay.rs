@@ -505,3 +505,51 @@ fn replay_plays_a_compressed_version_2_recording_to_its_end() {
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();
 }
+
+/// `/` in the real binary: typed in the footer, made with Enter, `n` and `N` walk the
+/// matches (the border counts them), Esc clears the search, a second Esc leaves; in the
+/// help, the keys are filtered as typed.
+#[test]
+fn slash_searches_the_drill_down_and_the_help() {
+    let mut t = replay(160, 48);
+    wait_end(&mut t);
+    t.send("5");
+    t.send("\r");
+    t.wait_text("What it means");
+    t.send("/");
+    t.wait_text("Enter find");
+    t.send("sync");
+    t.wait_text("/sync");
+    t.send("\r");
+    t.wait_for("the first match counted", |s| {
+        s.contents().contains("/sync 1/")
+    });
+    t.send("n");
+    t.wait_for("n moved to the second", |s| {
+        s.contents().contains("/sync 2/")
+    });
+    t.send("N");
+    t.wait_for("N moved back", |s| s.contents().contains("/sync 1/"));
+    t.send("\x1b");
+    t.wait_gone("/sync 1/");
+    t.wait_text("What it means");
+    t.send("\x1b");
+    t.wait_text("1 Commit path");
+    t.send("?");
+    t.wait_text("keys (Esc closes)");
+    t.send("/");
+    t.send("scrub");
+    t.wait_text("keys /scrub (Esc clears)");
+    t.wait_for("only scrub keys", |s| {
+        let c = s.contents();
+        c.contains("scrub back 1 sample") && !c.contains("this help")
+    });
+    t.send("\x1b");
+    t.wait_text("keys (Esc closes)");
+    t.wait_text("this help");
+    t.send("\x1b");
+    t.wait_gone("keys (Esc closes)");
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+    t.assert_restored();
+}

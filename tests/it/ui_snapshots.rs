@@ -475,3 +475,77 @@ fn header_shows_the_configuration() {
         snap(&format!("header_{name}_fault_rec_80x24"), head);
     }
 }
+
+/// `/` in a drill-down: typed in the footer, then every match marked (reversed), the one `n`
+/// moved to in the warning colour, the view scrolled to it and "/QUERY i/N" in the border.
+/// In the help, only the keys that match stay.
+#[test]
+fn search_in_the_drill_down_and_the_help() {
+    for (w, h) in SIZES {
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Focus(5), Action::Enter, Action::Search]);
+        for c in "rfs".chars() {
+            act(&mut a, &[Action::Char(c)]);
+        }
+        let typing = render(&a, w, h);
+        assert!(typing.contains("/rfs▏ Enter find · Esc cancel"), "{typing}");
+        snap(&format!("search_typing_{w}x{h}"), typing);
+        // The event loop hands the app the rows that match before each key.
+        a.set_scroll_max(dgscope::ui::scroll_max(area, &a));
+        a.search_rows = dgscope::ui::search_rows(area, &a);
+        let n = a.search_rows.len();
+        assert!(
+            n >= 2,
+            "{w}x{h}: RFS is in the evidence and the advice: {n}"
+        );
+        act(&mut a, &[Action::Enter, Action::SearchNext]);
+        let s = a.search.as_ref().unwrap();
+        assert_eq!((s.editing, s.current), (false, 1.min(n - 1)));
+        let row = a.search_rows[s.current];
+        assert!(
+            a.scroll <= row && row < a.scroll + h,
+            "{w}x{h}: match row {row} in view from {}",
+            a.scroll
+        );
+        let made = render(&a, w, h);
+        assert!(made.contains(&format!("/rfs 2/{n}")), "{made}");
+        let buf = buffer(&a, w, h);
+        let marked = buf
+            .content()
+            .iter()
+            .filter(|c| c.modifier.contains(Modifier::REVERSED))
+            .count();
+        assert!(marked >= 3, "{w}x{h}: the matches are marked");
+        snap(&format!("search_made_{w}x{h}"), made);
+        // N goes back, wrapping at the first; Esc clears the search, then leaves.
+        act(&mut a, &[Action::SearchPrev, Action::SearchPrev]);
+        assert_eq!(a.search.as_ref().unwrap().current, n - 1);
+        act(&mut a, &[Action::Back]);
+        assert!(a.search.is_none());
+        assert_eq!(a.screen, dgscope::app::Screen::Cause(0));
+        act(&mut a, &[Action::Back]);
+        assert_eq!(a.screen, dgscope::app::Screen::Main);
+
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Help, Action::Search]);
+        for c in "THEME".chars() {
+            act(&mut a, &[Action::Char(c)]);
+        }
+        act(&mut a, &[Action::Enter]);
+        let help = render(&a, w, h);
+        assert!(help.contains("keys /THEME (Esc clears)"), "{help}");
+        assert!(help.contains("cycle theme"), "{help}");
+        assert!(!help.contains("this help"), "{help}");
+        snap(&format!("search_help_{w}x{h}"), help);
+        act(&mut a, &[Action::Back]);
+        assert!(a.search.is_none() && a.overlay == Some(Overlay::Help));
+        act(&mut a, &[Action::Back]);
+        assert!(a.overlay.is_none());
+    }
+    // Nowhere else: the main screen says where a search can be made.
+    let mut a = app(Setup::default());
+    act(&mut a, &[Action::Search]);
+    assert!(a.search.is_none());
+    assert!(a.status.as_deref().unwrap_or("").contains("drill-down"));
+}

@@ -43,14 +43,20 @@ pub enum Action {
     Configuration,
     /// What is waiting now: every database's in-flight waits (`V$SESSION`), and back.
     WaitsNow,
-    /// Text input (the mark note): not bound through the keymap.
+    /// `/`: search the drill-down's text or the help's keys.
+    Search,
+    /// With a search made: the next and previous match (`n`, `N`, as in less and vim; not
+    /// bound through the keymap, so `n` keeps its own action elsewhere).
+    SearchNext,
+    SearchPrev,
+    /// Text input (the mark note, the search): not bound through the keymap.
     Char(char),
     DeleteChar,
 }
 
 impl Action {
     /// Bindable actions in the order the help overlay lists them.
-    pub const BINDABLE: [Action; 40] = [
+    pub const BINDABLE: [Action; 41] = [
         Action::Help,
         Action::Quit,
         Action::QuitKeepFrame,
@@ -91,6 +97,7 @@ impl Action {
         Action::CycleInstance,
         Action::Configuration,
         Action::WaitsNow,
+        Action::Search,
     ];
 
     /// The name used in the config file (`[bindings] quit = "ctrl-q"`).
@@ -136,6 +143,9 @@ impl Action {
             Action::CycleInstance => "next-instance",
             Action::Configuration => "configuration",
             Action::WaitsNow => "waits-now",
+            Action::Search => "search",
+            Action::SearchNext => "search-next",
+            Action::SearchPrev => "search-prev",
             Action::Char(_) => "char",
             Action::DeleteChar => "delete-char",
         }
@@ -188,6 +198,9 @@ impl Action {
             Action::CycleInstance => "next instance (commit)",
             Action::Configuration => "configuration: every member",
             Action::WaitsNow => "sessions waiting now",
+            Action::Search => "search drill-down, help",
+            Action::SearchNext => "next match",
+            Action::SearchPrev => "previous match",
             Action::Char(_) | Action::DeleteChar => "text input",
         }
     }

@@ -176,6 +176,7 @@ const DEFAULTS: &[(Action, &[&str])] = &[
     (Action::CycleInstance, &["n"]),
     (Action::Configuration, &["c"]),
     (Action::WaitsNow, &["s"]),
+    (Action::Search, &["/"]),
 ];
 
 impl Default for Keymap {

@@ -5,12 +5,14 @@
 pub(crate) mod action;
 pub(crate) mod control;
 pub(crate) mod keymap;
+pub(crate) mod search;
 pub(crate) mod state;
 pub(crate) mod update;
 
 pub use action::Action;
 pub use control::{Control, Pace};
 pub use keymap::{KeyChord, Keymap};
+pub use search::{match_spans, Search};
 pub use state::{
     App, AppConfig, Assessor, Effect, Mode, Overlay, Pane, Screen, ThemeName, WARMUP_SAMPLES,
 };
@@ -21,7 +23,19 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 /// The action a key press means right now: text input while the note box is open, the keymap
 /// otherwise.
 pub fn action_for_key<T>(app: &App<T>, key: &KeyEvent) -> Option<Action> {
-    if matches!(app.overlay, Some(Overlay::MarkInput { .. })) {
+    let typing_search = app.search.as_ref().is_some_and(|s| s.editing);
+    let in_drill = app.overlay.is_none() && matches!(app.screen, state::Screen::Cause(_));
+    if let (Some(_), false, true) = (&app.search, typing_search, in_drill) {
+        // A search made: n and N move between its matches, as in less.
+        match key.code {
+            KeyCode::Char('n') if key.modifiers.difference(KeyModifiers::SHIFT).is_empty() => {
+                return Some(Action::SearchNext)
+            }
+            KeyCode::Char('N') => return Some(Action::SearchPrev),
+            _ => {}
+        }
+    }
+    if typing_search || matches!(app.overlay, Some(Overlay::MarkInput { .. })) {
         return match key.code {
             KeyCode::Enter => Some(Action::Enter),
             KeyCode::Esc => Some(Action::Back),

@@ -188,6 +188,11 @@ pub struct App<T> {
     /// How far the current drill-down can scroll at the terminal's size (set by the event
     /// loop from `ui::scroll_max`): scrolling stops at the end.
     pub scroll_max: u16,
+    /// `/`: the search typed or made in the drill-down or the help.
+    pub search: Option<super::search::Search>,
+    /// The drill-down rows holding a match of the search (set by the event loop from
+    /// `ui::search_rows`, as `scroll_max`): where `n` and `N` move the view.
+    pub search_rows: Vec<u16>,
     /// The window's deltas and what they were computed from: a frame, the zoom's off-screen
     /// measuring draws and `y` read them, and each computation subtracts every event's
     /// histogram (100,000 buckets in a pathological source); they change only with new data,
@@ -253,6 +258,8 @@ impl<T> App<T> {
             overlay: None,
             scroll: 0,
             scroll_max: u16::MAX,
+            search: None,
+            search_rows: Vec::new(),
             deltas_memo: std::sync::Mutex::new(None),
             derived: std::sync::Mutex::new(None),
             window: Window::Last(Duration::from_secs(60)),

@@ -11,6 +11,9 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
     if !matches!(action, Action::Char(_) | Action::DeleteChar) {
         app.status = None;
     }
+    if super::search::handle(app, action) {
+        return;
+    }
     if let Some(overlay) = app.overlay.clone() {
         if handle_overlay(app, overlay, action) {
             return;
@@ -200,6 +203,8 @@ pub fn update<T: ThemeName>(app: &mut App<T>, action: Action) {
                 Screen::Waits
             };
         }
+        // Taken by the search when one is open (see `search::handle`).
+        Action::Search | Action::SearchNext | Action::SearchPrev => {}
         Action::Char(_) | Action::DeleteChar => {}
     }
 }

@@ -557,6 +557,7 @@ fn on_input(
         }
         Event::Key(k) if k.kind != KeyEventKind::Release => {
             app.set_scroll_max(ui::scroll_max(area, app));
+            app.search_rows = ui::search_rows(area, app);
             app::action_for_key(app, &k)
         }
         Event::Mouse(m) => match m.kind {

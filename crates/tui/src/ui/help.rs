@@ -28,8 +28,18 @@ pub(crate) fn entries(cx: &Ctx) -> Vec<(String, &'static str)> {
 }
 
 pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
-    let e = entries(cx);
+    let mut e = entries(cx);
     let t = cx.theme;
+    // `/`: only the keys whose name or description hold the query.
+    let search = cx.app.search.as_ref().filter(|s| !s.query.is_empty());
+    if let Some(s) = search {
+        e.retain(|(k, d)| s.matches(k) || s.matches(d));
+    }
+    let title = match search {
+        Some(s) if e.is_empty() => format!("keys /{}: no match (Esc clears)", s.query),
+        Some(s) => format!("keys /{} (Esc clears)", s.query),
+        None => "keys (Esc closes)".to_string(),
+    };
     let key_w = e
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -42,12 +52,12 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx) {
     // as wide as its longest line.
     let max_rows = (area.height.saturating_sub(3) as usize).max(1);
     let cols = e.len().div_ceil(max_rows).max(1);
-    let rows = e.len().div_ceil(cols);
-    let w = (cols * col_w + 2) as u16;
+    let rows = e.len().div_ceil(cols).max(1);
+    let w = ((cols * col_w).max(title.chars().count() + 2) + 2) as u16;
     let r = centered(area, w, rows as u16 + 2);
-    let inner = overlay_block(frame, r, cx, "keys (Esc closes)");
+    let inner = overlay_block(frame, r, cx, &title);
     let col_w = (inner.width as usize / cols).max(10);
-    for (c, chunk) in e.chunks(rows).enumerate() {
+    for (c, chunk) in e.chunks(rows.max(1)).enumerate() {
         let lines: Vec<Line> = chunk
             .iter()
             .map(|(k, d)| {

@@ -452,6 +452,19 @@ fn footer(frame: &mut Frame, area: Rect, cx: &Ctx, screen: Screen) {
         spans.push(Span::styled(k, t.style(Role::Title)));
         spans.push(Span::styled(format!(" {what}  "), t.muted()));
     }
+    // Typing a search: the footer is its input line, as in less.
+    if let Some(s) = cx.app.search.as_ref().filter(|s| s.editing) {
+        let cursor = if cx.ascii { "_" } else { "▏" };
+        let hint = " Enter find · Esc cancel";
+        let room = (area.width as usize).saturating_sub(hint.chars().count() + 3);
+        let n = s.query.chars().count();
+        let shown: String = s.query.chars().skip(n.saturating_sub(room)).collect();
+        spans = vec![
+            Span::styled(format!(" /{shown}"), t.text()),
+            Span::styled(cursor, t.style(Role::BorderFocused)),
+            Span::styled(hint, t.muted()),
+        ];
+    }
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(Line::from(spans)).style(t.base()), area);
     if let Some(status) = &cx.app.status {
@@ -599,6 +612,23 @@ pub fn pane_text(app: &App, pane: Pane) -> String {
     }
     let lines: Vec<Line> = lines.into_iter().map(Line::raw).collect();
     lines_text(&lines)
+}
+
+/// The rows of the drill-down at `area` holding the search's query (empty elsewhere): the
+/// event loop hands them to the app, where `n` and `N` move the view to them.
+pub fn search_rows(area: Rect, app: &App) -> Vec<u16> {
+    let Screen::Cause(i) = app.screen else {
+        return Vec::new();
+    };
+    if app.search.is_none() || area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return Vec::new();
+    }
+    let cx = Ctx::new(app);
+    let l = layout::main(area, app.screen);
+    match l.panes.first() {
+        Some((_, r)) => drill::search_rows(&cx, *r, i),
+        None => Vec::new(),
+    }
 }
 
 /// How far the screen's scrollable view (drill-down, zoomed pane) can scroll at `area`:
