@@ -100,8 +100,10 @@ expect "an untrusted certificate (no --cacert)" 000 "$(code -u "prom:$PASS" "$UR
 expect "plain HTTP to the TLS port" 000 "$(code -u "prom:$PASS" "http://$TARGET/metrics")"
 expect "TLS 1.2 only" 200 "$(code --cacert ca.pem --tlsv1.2 --tls-max 1.2 -u "prom:$PASS" "$URL")"
 checks=$((checks + 1))
-curl -sf --max-time 5 --cacert ca.pem -u "prom:$PASS" "$URL" | grep -q '^dgscope_up{' \
-  || fail "the exposition over TLS has no dgscope_up"
+# To a file, then grep: grep -q stopping early would break curl's pipe (pipefail).
+curl -sf --max-time 5 --cacert ca.pem -u "prom:$PASS" "$URL" -o scrape.txt \
+  || fail "GET $URL with the user failed"
+grep -q '^dgscope_up{' scrape.txt || fail "the exposition over TLS has no dgscope_up"
 say "the exposition over TLS has dgscope_up"
 
 # --- Prometheus scraping through TLS with basic auth; a second job with a wrong password
