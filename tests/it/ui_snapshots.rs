@@ -543,9 +543,31 @@ fn search_in_the_drill_down_and_the_help() {
         act(&mut a, &[Action::Back]);
         assert!(a.overlay.is_none());
     }
+    // A zoomed pane is a document too: the lag pane's figures and its notes on the timeline.
+    for (w, h) in SIZES {
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        let mut a = app(Setup::default());
+        act(&mut a, &[Action::Focus(3), Action::Enter, Action::Search]);
+        for c in "apply".chars() {
+            act(&mut a, &[Action::Char(c)]);
+        }
+        a.set_scroll_max(dgscope::ui::scroll_max(area, &a));
+        a.search_rows = dgscope::ui::search_rows(area, &a);
+        assert!(
+            !a.search_rows.is_empty(),
+            "{w}x{h}: apply is in the lag pane"
+        );
+        act(&mut a, &[Action::Enter]);
+        let t = render(&a, w, h);
+        assert!(
+            t.contains(&format!("/apply 1/{}", a.search_rows.len())),
+            "{w}x{h}\n{t}"
+        );
+        snap(&format!("search_zoom_{w}x{h}"), t);
+    }
     // Nowhere else: the main screen says where a search can be made.
     let mut a = app(Setup::default());
     act(&mut a, &[Action::Search]);
     assert!(a.search.is_none());
-    assert!(a.status.as_deref().unwrap_or("").contains("drill-down"));
+    assert!(a.status.as_deref().unwrap_or("").contains("zoomed pane"));
 }

@@ -24,7 +24,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 /// otherwise.
 pub fn action_for_key<T>(app: &App<T>, key: &KeyEvent) -> Option<Action> {
     let typing_search = app.search.as_ref().is_some_and(|s| s.editing);
-    let in_drill = app.overlay.is_none() && matches!(app.screen, state::Screen::Cause(_));
+    let in_drill = app.overlay.is_none() && search::in_document(app);
     if let (Some(_), false, true) = (&app.search, typing_search, in_drill) {
         // A search made: n and N move between its matches, as in less.
         match key.code {

@@ -1,6 +1,7 @@
-//! `/` search, as in less, k9s and lazygit: in a cause's drill-down it marks every match
-//! and `n`/`N` move the view to the next and previous one; in the help it keeps the keys
-//! whose name or description match. Case is ignored.
+//! `/` search, as in less, k9s and lazygit: in a cause's drill-down or a zoomed pane (the lag
+//! pane's notes on the timeline among them) it marks every match and `n`/`N` move the view to
+//! the next and previous one; in the help it keeps the keys whose name or description match.
+//! Case is ignored.
 
 use super::{Action, App, Overlay, Screen};
 
@@ -46,10 +47,15 @@ pub fn match_spans(text: &str, query: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Whether a search can be made where the app is now: a drill-down, or the help.
+/// Whether a search can be made where the app is now: a drill-down, a zoomed pane (the
+/// lag pane's notes on the timeline among them), or the help.
 fn searchable<T>(app: &App<T>) -> bool {
-    matches!(app.overlay, Some(Overlay::Help))
-        || (app.overlay.is_none() && matches!(app.screen, Screen::Cause(_)))
+    matches!(app.overlay, Some(Overlay::Help)) || (app.overlay.is_none() && in_document(app))
+}
+
+/// A scrolled document is in view (a drill-down or a zoomed pane): where `n`/`N` move.
+pub(super) fn in_document<T>(app: &App<T>) -> bool {
+    matches!(app.screen, Screen::Cause(_) | Screen::Zoom(_))
 }
 
 /// Handles `action` for the search; true when it was taken.
@@ -62,7 +68,7 @@ pub(super) fn handle<T>(app: &mut App<T>, action: Action) -> bool {
             });
         } else {
             app.status =
-                Some("/ searches a cause's drill-down (Enter on a cause) or the help (?)".into());
+                Some("/ searches a drill-down, a zoomed pane (Enter) or the help (?)".into());
         }
         return true;
     }
@@ -86,7 +92,7 @@ pub(super) fn handle<T>(app: &mut App<T>, action: Action) -> bool {
                 s.editing = false;
                 s.current = first_at_or_after(&app.search_rows, app.scroll);
                 jump(app, s.current);
-                if app.search_rows.is_empty() && matches!(app.screen, Screen::Cause(_)) {
+                if app.search_rows.is_empty() && in_document(app) {
                     app.status = Some(format!("/{}: no match", s.query));
                 }
             }

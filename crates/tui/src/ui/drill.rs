@@ -6,7 +6,7 @@ use super::{badge, fmt, Ctx};
 use dgscope_core::causes::Finding;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use ratatui::Frame;
@@ -343,46 +343,16 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
             .right_aligned(),
         );
     }
-    if let Some(s) = cx.app.search.as_ref().filter(|s| !s.editing) {
-        let n = cx.app.search_rows.len();
-        let at = if n == 0 {
-            "no match".to_string()
-        } else {
-            format!("{}/{n}", (s.current + 1).min(n))
-        };
-        block = block.title_bottom(Line::from(Span::styled(
-            format!(" /{} {at} ", fmt::fit(&s.query, 30).trim_end()),
-            t.style(Role::Title),
-        )));
+    if let Some(label) = super::find::counter(cx) {
+        block = block.title_bottom(Line::from(Span::styled(label, t.style(Role::Title))));
     }
     frame.render_widget(block, area);
     if total == 0 || inner.width == 0 {
         return;
     }
     let mut buf = document(cx, f, doc, inner.width, total as u16);
-    // A search marks every match; the one `n`/`N` moved to stands out.
-    if let Some(q) = cx.app.search.as_ref().map(|s| s.query.as_str()) {
-        let current = cx
-            .app
-            .search
-            .as_ref()
-            .filter(|s| !s.editing)
-            .and_then(|s| cx.app.search_rows.get(s.current).copied());
-        for (y, spans) in match_rows(&buf, q) {
-            for (a, b) in spans {
-                for x in a..b {
-                    let cell = &mut buf[(x as u16, y)];
-                    let style = if Some(y) == current {
-                        t.style(Role::Warn)
-                            .add_modifier(Modifier::REVERSED | Modifier::BOLD)
-                    } else {
-                        cell.style().add_modifier(Modifier::REVERSED)
-                    };
-                    cell.set_style(style);
-                }
-            }
-        }
-    }
+    let all = buf.area;
+    super::find::mark(&mut buf, all, cx);
     let out = frame.buffer_mut();
     for (row, y) in (top..shown_to).enumerate() {
         for x in 0..inner.width {
@@ -413,24 +383,6 @@ fn document(cx: &Ctx, f: &Finding, doc: Doc, w: u16, total: u16) -> Buffer {
     buf
 }
 
-/// The rows of `buf` holding `query` (case ignored), each with the columns it spans.
-fn match_rows(buf: &Buffer, query: &str) -> Vec<(u16, Vec<(usize, usize)>)> {
-    if query.is_empty() {
-        return Vec::new();
-    }
-    let w = buf.area.width;
-    (0..buf.area.height)
-        .filter_map(|y| {
-            // One char per cell: a wide char's trailing cell is blank, kept so columns line up.
-            let row: String = (0..w)
-                .map(|x| buf[(x, y)].symbol().chars().next().unwrap_or(' '))
-                .collect();
-            let spans = crate::app::match_spans(&row, query);
-            (!spans.is_empty()).then_some((y, spans))
-        })
-        .collect()
-}
-
 /// The drill-down rows at `area` holding the search's query: where `n` and `N` move.
 pub(crate) fn search_rows(cx: &Ctx, area: Rect, idx: usize) -> Vec<u16> {
     let (Some(f), Some(s)) = (cx.app.assessment.findings.get(idx), cx.app.search.as_ref()) else {
@@ -443,7 +395,7 @@ pub(crate) fn search_rows(cx: &Ctx, area: Rect, idx: usize) -> Vec<u16> {
         return Vec::new();
     }
     let buf = document(cx, f, doc, inner.width, total);
-    match_rows(&buf, &s.query)
+    super::find::match_rows(&buf, buf.area, &s.query)
         .into_iter()
         .map(|(y, _)| y)
         .collect()

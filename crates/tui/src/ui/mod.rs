@@ -6,6 +6,7 @@ pub(crate) mod chart;
 pub(crate) mod commit;
 pub(crate) mod drill;
 pub(crate) mod fault_menu;
+pub(crate) mod find;
 /// Quantities are written one way everywhere: the screen uses the shared formatters.
 pub use dgscope_model::display as fmt;
 pub(crate) mod header;
@@ -617,17 +618,29 @@ pub fn pane_text(app: &App, pane: Pane) -> String {
 /// The rows of the drill-down at `area` holding the search's query (empty elsewhere): the
 /// event loop hands them to the app, where `n` and `N` move the view to them.
 pub fn search_rows(area: Rect, app: &App) -> Vec<u16> {
-    let Screen::Cause(i) = app.screen else {
+    let Some(s) = app.search.as_ref() else {
         return Vec::new();
     };
-    if app.search.is_none() || area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return Vec::new();
     }
     let cx = Ctx::new(app);
     let l = layout::main(area, app.screen);
-    match l.panes.first() {
-        Some((_, r)) => drill::search_rows(&cx, *r, i),
-        None => Vec::new(),
+    let Some((_, r)) = l.panes.first() else {
+        return Vec::new();
+    };
+    match app.screen {
+        Screen::Cause(i) => drill::search_rows(&cx, *r, i),
+        Screen::Zoom(p) => {
+            let full_h = zoom_height(&cx, p, r.width, r.height).max(r.height);
+            let doc = pane_buffer(&cx, p, r.width, full_h, false);
+            let inside = Rect::new(1, 1, r.width.saturating_sub(2), full_h.saturating_sub(2));
+            find::match_rows(&doc, inside, &s.query)
+                .into_iter()
+                .map(|(y, _)| y)
+                .collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -720,13 +733,17 @@ pub fn zoom_height(cx: &Ctx, pane: Pane, w: u16, h: u16) -> u16 {
 /// bottom border.
 fn render_zoom(frame: &mut Frame, area: Rect, cx: &Ctx, pane: Pane) {
     let full_h = zoom_height(cx, pane, area.width, area.height);
-    if full_h <= area.height {
+    let searching = cx.app.search.is_some();
+    if full_h <= area.height && !searching {
         render_pane(frame, area, cx, pane, Detail::Full);
         return;
     }
     // The border and title at the real size, then the document's rows inside it.
     render_pane(frame, area, cx, pane, Detail::Full);
-    let doc = pane_buffer(cx, pane, area.width, full_h, false);
+    let full_h = full_h.max(area.height);
+    let mut doc = pane_buffer(cx, pane, area.width, full_h, false);
+    let inside = Rect::new(1, 1, area.width.saturating_sub(2), full_h.saturating_sub(2));
+    find::mark(&mut doc, inside, cx);
     let view = area.height.saturating_sub(2) as usize;
     let total = full_h.saturating_sub(2) as usize;
     let top = (cx.app.scroll as usize).min(total.saturating_sub(view));
@@ -746,14 +763,30 @@ fn render_zoom(frame: &mut Frame, area: Rect, cx: &Ctx, pane: Pane) {
     } else {
         " end"
     };
-    let label = format!(" {shown_to}/{total}{more} ");
-    let lw = label.chars().count() as u16;
-    if area.width > lw + 2 {
+    if total > view {
+        let label = format!(" {shown_to}/{total}{more} ");
+        let lw = label.chars().count() as u16;
+        if area.width > lw + 2 {
+            out.set_string(
+                area.right() - 1 - lw,
+                area.bottom() - 1,
+                label,
+                cx.theme.muted(),
+            );
+        }
+    }
+    if let Some(label) = find::counter(cx) {
+        let room = area.width.saturating_sub(2) as usize / 2;
+        let label = if label.chars().count() > room {
+            fmt::fit(&label, room)
+        } else {
+            label
+        };
         out.set_string(
-            area.right() - 1 - lw,
+            area.x + 1,
             area.bottom() - 1,
             label,
-            cx.theme.muted(),
+            cx.theme.style(Role::Title),
         );
     }
 }
