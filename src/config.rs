@@ -187,6 +187,26 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !must_exist => {
                 Ok(Config::default())
             }
+            // The default place cannot even be looked at (a service user whose HOME is
+            // another user's, or not a directory): there is no config to read, which is
+            // allowed there; said once, since one may have been meant.
+            Err(e)
+                if !must_exist
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::NotADirectory
+                    )
+                    && std::fs::symlink_metadata(path).is_err() =>
+            {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!(
+                        "dgscope: note: cannot look for a config file at {} ({e}); going on without one (--config FILE names one)",
+                        crate::sanitize::field(&display)
+                    )
+                });
+                Ok(Config::default())
+            }
             Err(e) => Err(ConfigError::Read {
                 path: display,
                 reason: e.to_string(),

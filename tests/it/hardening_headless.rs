@@ -236,3 +236,24 @@ fn check_replay_judges_the_whole_recording() {
     let at_end = run(&["check", "--replay", path, "--at-end"]);
     assert_eq!(at_end.code, 0, "{}", at_end.out);
 }
+
+/// A service user whose HOME cannot be looked into (another user's, or not a directory at
+/// all) has no config there: the commands run on the defaults and say once where they could
+/// not look (reliability review: every command failed with "cannot read the config file").
+/// A config named on purpose (`--config`) that cannot be read is still an error.
+#[test]
+fn a_home_that_cannot_be_looked_into_is_no_config() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let home = file.path().to_str().unwrap();
+    let ran = run_env(
+        &["check", "--twin", "healthy-sync", "--duration", "15s"],
+        &[("HOME", home), ("XDG_CONFIG_HOME", "")],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.err);
+    assert!(ran.out.starts_with("dgscope check: OK"), "{}", ran.out);
+    ran.one_line(0, "cannot look for a config file at");
+    assert!(ran.err.contains("going on without one"), "{}", ran.err);
+    let named = format!("{home}/config.toml");
+    run(&["--config", &named, "check", "--twin", "healthy-sync"])
+        .one_line(3, "cannot read the config file");
+}
