@@ -255,3 +255,36 @@ fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
     assert_eq!(imp.code, 0, "{}", imp.err);
     assert!(imp.err.contains(said), "{}", imp.err);
 }
+
+/// Reliability review round 3: a recording stamped in year 9999 (or 0000) was judged without
+/// a word. The times are taken as they are (the verdict is the recording's), and `check` and
+/// the reports say the clock was set wrong.
+#[test]
+fn a_recording_stamped_in_another_century_is_judged_and_said() {
+    let (dir, rec, text) = slow_srl_10m();
+    let whole = run(&["check", "--replay", rec.to_str().unwrap()]);
+    assert!(!whole.err.contains("outside 2000..2100"), "{}", whole.err);
+    for year in ["9999", "1970"] {
+        let moved = text.replace("\"2026-11-30T", &format!("\"{year}-11-30T"));
+        assert_ne!(moved, text);
+        let path = dir.path().join(format!("y{year}.jsonl"));
+        std::fs::write(&path, &moved).unwrap();
+        let r = run(&["check", "--replay", path.to_str().unwrap()]);
+        assert_eq!(r.code, whole.code, "{year}: {}{}", r.out, r.err);
+        assert!(
+            r.err
+                .contains(&format!("samples are stamped {year}-11-30T"))
+                && r.err
+                    .contains("outside 2000..2100: the source's clock was set wrong?"),
+            "{year}: {}",
+            r.err
+        );
+        let inc = run(&["report", "incident", path.to_str().unwrap()]);
+        assert_eq!(inc.code, 0, "{}", inc.err);
+        assert!(
+            inc.out.contains("outside 2000..2100"),
+            "{year}: {}",
+            inc.out
+        );
+    }
+}

@@ -257,7 +257,11 @@ pub fn from_recording(
             timeline.push(TimelineItem { t, text });
         }
     }
-    for (t, text) in entries.steps("the report") {
+    for (t, text) in entries
+        .steps("the report")
+        .into_iter()
+        .chain(entries.implausible_at("the report"))
+    {
         timeline.push(TimelineItem { t, text });
     }
     timeline.sort_by_key(|i| i.t);

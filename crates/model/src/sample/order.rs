@@ -49,7 +49,13 @@ pub struct Steady<I> {
     /// Whether marks are judged like samples (held when far ahead, and moving the frontier);
     /// replay places a mark by its time and never waits on it, so it passes them as they are.
     judge_marks: bool,
+    /// The earliest and latest sample times passed, for a clock set wrong (year 9999).
+    span: Option<(Timestamp, Timestamp)>,
 }
+
+/// Sample times before this (2000-01-01) or from this on (2100-01-01) are no clock's now: a
+/// source whose clock was set wrong, said once.
+const PLAUSIBLE_MS: std::ops::Range<i64> = 946_684_800_000..4_102_444_800_000;
 
 impl<I> Steady<I> {
     pub fn new(inner: I) -> Self {
@@ -65,6 +71,7 @@ impl<I> Steady<I> {
             interval_ms: None,
             steps: Vec::new(),
             judge_marks: true,
+            span: None,
         }
     }
 
@@ -98,6 +105,9 @@ impl<I> Steady<I> {
             self.interval_ms = Some(self.interval_ms.map_or(d, |m| m.min(d)));
         }
         self.frontier = Some(self.frontier.map_or(t, |f| f.max(t)));
+        if let Entry::Sample(_) = &e {
+            self.span = Some(self.span.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
+        }
         if let Entry::Sample(s) = &e {
             // No clone of the slot's name per sample: only its first.
             let room = self.last.len() < MAX_SLOTS;
@@ -144,7 +154,26 @@ impl<I> Steady<I> {
     pub fn warnings(&self, user: &str) -> Vec<String> {
         let mut out: Vec<String> = self.steps(user).into_iter().map(|(_, l)| l).collect();
         out.extend(self.warning(user));
+        out.extend(self.implausible(user));
         out
+    }
+
+    /// One line when samples are stamped before 2000 or from 2100 on: the times are taken as
+    /// they are (the judgement does not depend on the date), but no clock was right.
+    pub fn implausible(&self, user: &str) -> Option<String> {
+        self.implausible_at(user).map(|(_, line)| line)
+    }
+
+    /// As [`Steady::implausible`], with the first such time (where a timeline says it).
+    pub fn implausible_at(&self, user: &str) -> Option<(Timestamp, String)> {
+        let (a, b) = self.span?;
+        let odd = [a, b].into_iter().find(|t| !PLAUSIBLE_MS.contains(&t.ms))?;
+        Some((
+            a,
+            format!(
+                "samples are stamped {odd}, outside 2000..2100: the source's clock was set wrong? {user} takes the times as they are"
+            ),
+        ))
     }
 
     /// Each step back of the source's clock followed on: where (the last time before it, as
@@ -266,6 +295,24 @@ mod tests {
             })
             .collect();
         (out, st.warning("the judgement"))
+    }
+
+    /// Year 9999 and year 0000 are taken as they are, and said once; 2026 says nothing.
+    #[test]
+    fn a_clock_set_to_another_century_is_said() {
+        let at = |ms: i64| {
+            let mut st = Steady::new(vec![s("primary", ms), s("primary", ms + 1000)].into_iter());
+            assert_eq!(st.by_ref().count(), 2);
+            st.warnings("check")
+        };
+        assert!(at(1_764_478_800_000).is_empty(), "2025-11-30");
+        // 9999-12-31 and 0000-01-01.
+        for ms in [253_402_214_400_000, -62_167_219_200_000] {
+            let w = at(ms);
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].contains("outside 2000..2100"), "{w:?}");
+            assert!(w[0].contains("check takes the times as they are"), "{w:?}");
+        }
     }
 
     #[test]
