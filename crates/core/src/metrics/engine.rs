@@ -144,6 +144,10 @@ pub struct SlotSeries {
     /// its figures change or a minute after the last, the newest [`FRA_READS`] only, so its
     /// growth over minutes needs no raw history.
     fra_reads: std::collections::VecDeque<(Timestamp, dgscope_model::sample::Fra)>,
+    /// Samples whose cumulative statistics went down without the startup time changing, and
+    /// the first (when, which statistic): counters no V$SYSSTAT gives, or a RAC instance that
+    /// restarted under the sum. Rates over such intervals mean little; said, not hidden.
+    counters_down: (u64, Option<(Timestamp, String)>),
 }
 
 /// How many recovery-area reads a slot keeps ([`SlotSeries::fra_reads`]).
@@ -183,7 +187,14 @@ impl SlotSeries {
             dest_gap_since: Vec::new(),
             last_recovery_message: None,
             fra_reads: std::collections::VecDeque::new(),
+            counters_down: (0, None),
         }
+    }
+
+    /// How many samples had a statistic lower than the sample before with the same startup
+    /// time, and the first such (its time and the statistic).
+    pub fn counters_down(&self) -> (u64, Option<&(Timestamp, String)>) {
+        (self.counters_down.0, self.counters_down.1.as_ref())
     }
 
     fn push(&mut self, mut s: Arc<Sample>) {
@@ -220,6 +231,17 @@ impl SlotSeries {
                 .is_some_and(|p| !same_incarnation(p, &s));
             if restarted {
                 self.since_startup = WindowAcc::new();
+            } else if let Some(p) = self.last_good.as_deref() {
+                let down = s
+                    .stats
+                    .iter()
+                    .find(|(name, v)| p.stats.get(*name).is_some_and(|before| **v < *before));
+                if let Some((name, _)) = down {
+                    self.counters_down.0 += 1;
+                    self.counters_down
+                        .1
+                        .get_or_insert_with(|| (s.t, name.to_string()));
+                }
             }
             self.since_startup.push(&s);
             if let Some(b) = &mut self.since_baseline {

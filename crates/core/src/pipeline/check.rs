@@ -100,6 +100,7 @@ where
             .into_iter()
             .chain(order.warning("the judgement"))
             .chain(driver.skipped_warning())
+            .chain(driver.counters_down_warning())
             .collect(),
         worst,
         whole: false,

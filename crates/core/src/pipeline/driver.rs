@@ -400,6 +400,26 @@ impl Driver {
         ))
     }
 
+    /// One line when a slot's cumulative statistics went down without a restart (see
+    /// `SlotSeries::counters_down`): every slot's count, the first one's where and what.
+    pub fn counters_down_warning(&self) -> Option<String> {
+        let mut total = 0;
+        let mut first: Option<(&Slot, &(Timestamp, String))> = None;
+        for (slot, series) in self.engine.slots() {
+            let (n, at) = series.counters_down();
+            total += n;
+            if let Some(at) = at {
+                if first.is_none_or(|(_, f)| at.0 < f.0) {
+                    first = Some((slot, at));
+                }
+            }
+        }
+        let (slot, (t, name)) = first?;
+        Some(format!(
+            "{total} sample(s) had a cumulative statistic lower than the sample before with the same startup time (first: slot {slot}, '{name}' at {t}): counters V$SYSSTAT does not give, or a RAC instance restarted under the sum; rates over those intervals mean little"
+        ))
+    }
+
     /// Sets the baseline the screen compares with (`b`): the window current now.
     pub fn set_baseline(&mut self, window: Window) {
         self.engine.set_baseline(window);
