@@ -321,8 +321,49 @@ pub fn render(pairs: &[Arc<PairSnapshot>], format: Format) -> String {
     s
 }
 
-/// As [`render`], appending to `buf` (a scrape reuses its buffer).
+/// As [`render`], appending to `buf`.
 pub fn render_into(buf: &mut String, pairs: &[Arc<PairSnapshot>], format: Format) {
+    let rendered: Vec<Rendered> = pairs.iter().map(|p| Rendered::of(p, format)).collect();
+    let refs: Vec<&Rendered> = rendered.iter().collect();
+    assemble_into(buf, &refs, format);
+}
+
+/// One pair's lines of every family in one format (empty where it has none), rendered once
+/// when its snapshot is published: a scrape joins them under the families' headers
+/// ([`assemble_into`]) instead of rendering every pair again.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    families: Vec<String>,
+}
+
+impl Rendered {
+    pub fn of(pair: &PairSnapshot, format: Format) -> Self {
+        let om = format == Format::OpenMetrics;
+        let families = FAMILIES
+            .iter()
+            .map(|fam| {
+                let mut buf = String::new();
+                (fam.emit)(&mut Out { buf: &mut buf, om }, pair);
+                buf
+            })
+            .collect();
+        Rendered { families }
+    }
+
+    /// Bytes held (a scrape sizes its buffer from them).
+    pub fn len(&self) -> usize {
+        self.families.iter().map(String::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The exposition of pairs rendered in `format` (each [`Rendered::of`] in that format):
+/// every family's header, then each pair's lines of it, in order (OpenMetrics ends with
+/// `# EOF`). The one place the document is put together, for a scrape and for [`render`].
+pub fn assemble_into(buf: &mut String, pairs: &[&Rendered], format: Format) {
     let om = format == Format::OpenMetrics;
     let mut out = Out { buf, om };
     for (i, fam) in FAMILIES.iter().enumerate() {
@@ -335,7 +376,9 @@ pub fn render_into(buf: &mut String, pairs: &[Arc<PairSnapshot>], format: Format
             continue;
         }
         for p in pairs {
-            (fam.emit)(&mut out, p);
+            if let Some(lines) = p.families.get(i) {
+                out.buf.push_str(lines);
+            }
         }
     }
     if om {

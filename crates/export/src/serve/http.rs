@@ -4,7 +4,7 @@
 
 use super::web_config::WebConfig;
 use super::Board;
-use crate::exposition::{render_into, Format, PairSnapshot};
+use crate::exposition::{assemble_into, Format, PairSnapshot, Rendered};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,9 +59,10 @@ impl Site {
     /// The exposition of the board now, in the format `accept` asks for.
     pub fn metrics(&self, accept: Option<&str>) -> (Format, String) {
         let format = Format::from_accept(accept);
-        let pairs = self.board.snapshot();
+        let pairs = self.board.published();
+        let lines: Vec<&Rendered> = pairs.iter().map(|p| p.lines(format)).collect();
         let mut body = String::with_capacity(self.last_len.load(Ordering::Relaxed) + 4096);
-        render_into(&mut body, &pairs, format);
+        assemble_into(&mut body, &lines, format);
         self.last_len.store(body.len(), Ordering::Relaxed);
         (format, body)
     }

@@ -5,7 +5,7 @@
 pub mod http;
 pub mod web_config;
 
-use crate::exposition::PairSnapshot;
+use crate::exposition::{Format, PairSnapshot, Rendered};
 use dgscope_core::pipeline::{Driver, DriverConfig};
 use dgscope_model::sample::Slot;
 use dgscope_model::source::{ConnState, SourceEvent};
@@ -14,11 +14,39 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use tokio::sync::mpsc;
 
-/// The latest snapshot of every pair. A publisher swaps a pointer under the lock; a scrape
-/// clones the pointers and renders without holding it.
+/// The latest snapshot of every pair, rendered. A publisher renders its pair's lines in both
+/// formats on its own thread and swaps a pointer under the lock; a scrape clones the pointers
+/// and joins the lines without holding it: each pair is rendered once per change, not once
+/// per scrape.
 #[derive(Debug)]
 pub struct Board {
-    pairs: Vec<Mutex<Arc<PairSnapshot>>>,
+    pairs: Vec<Mutex<Arc<Published>>>,
+}
+
+/// A pair's snapshot with its lines in the text format and in OpenMetrics.
+#[derive(Debug)]
+pub struct Published {
+    pub snap: Arc<PairSnapshot>,
+    pub text: Rendered,
+    pub open_metrics: Rendered,
+}
+
+impl Published {
+    fn of(snap: PairSnapshot) -> Self {
+        Published {
+            text: Rendered::of(&snap, Format::Text),
+            open_metrics: Rendered::of(&snap, Format::OpenMetrics),
+            snap: Arc::new(snap),
+        }
+    }
+
+    /// The lines in `format`.
+    pub fn lines(&self, format: Format) -> &Rendered {
+        match format {
+            Format::OpenMetrics => &self.open_metrics,
+            Format::Text => &self.text,
+        }
+    }
 }
 
 impl Board {
@@ -27,7 +55,7 @@ impl Board {
         Arc::new(Board {
             pairs: initial
                 .into_iter()
-                .map(|p| Mutex::new(Arc::new(p)))
+                .map(|p| Mutex::new(Arc::new(Published::of(p))))
                 .collect(),
         })
     }
@@ -42,15 +70,24 @@ impl Board {
 
     pub fn publish(&self, index: usize, snap: PairSnapshot) {
         if let Some(slot) = self.pairs.get(index) {
-            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(snap);
+            let published = Arc::new(Published::of(snap));
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = published;
         }
+    }
+
+    /// Every pair's newest snapshot, rendered, in board order.
+    pub fn published(&self) -> Vec<Arc<Published>> {
+        self.pairs
+            .iter()
+            .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .collect()
     }
 
     /// Every pair's newest snapshot, in board order.
     pub fn snapshot(&self) -> Vec<Arc<PairSnapshot>> {
-        self.pairs
-            .iter()
-            .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).clone())
+        self.published()
+            .into_iter()
+            .map(|p| p.snap.clone())
             .collect()
     }
 }
@@ -116,4 +153,34 @@ pub fn spawn_driver(
                 }
             }
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scrape joins lines rendered at publish time: the same document, byte for byte, as
+    /// rendering the snapshots at the scrape, in both formats.
+    #[test]
+    fn a_scrape_of_published_lines_is_the_rendered_document() {
+        let slots = [Slot::primary(), Slot::standby()];
+        let board = Board::new(vec![
+            PairSnapshot::pending("a", "twin", &slots, "connecting"),
+            PairSnapshot::pending("b\"q", "oracle", &slots[..1], "no_client_library"),
+        ]);
+        board.publish(
+            0,
+            PairSnapshot::pending("a", "twin", &slots, "reconnecting"),
+        );
+        let snaps = board.snapshot();
+        for format in [Format::Text, Format::OpenMetrics] {
+            let published = board.published();
+            let lines: Vec<&Rendered> = published.iter().map(|p| p.lines(format)).collect();
+            let mut joined = String::new();
+            crate::exposition::assemble_into(&mut joined, &lines, format);
+            assert_eq!(joined, crate::exposition::render(&snaps, format));
+            assert!(joined.contains("reconnecting"), "{joined}");
+            assert!(joined.contains("b\\\"q"), "{joined}");
+        }
+    }
 }
