@@ -319,7 +319,22 @@ fn telemetry_path_problem(path: &str) -> Option<&'static str> {
     }
 }
 
+/// Turns transparent huge pages off for this process. `serve` runs two threads a pair, and
+/// the allocator gives each thread its own pages in memory it asks the kernel to back with
+/// 2 MiB pages where it can: fifty twin pairs held 340 MB, 299 MB of it in huge pages mostly
+/// empty; without them 79 MB (benches/serve.rs). A long-running exporter wants the small
+/// footprint more than the fewer TLB misses.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_THP_DISABLE) takes integers only and sets a flag of this process;
+    // a kernel without it returns an error, which changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
+    no_huge_pages();
     let config = super::load_config(config_flag).map_err(Failure::bad_input)?;
     let path = a.telemetry_path.clone();
     if let Some(why) = telemetry_path_problem(&path) {

@@ -146,6 +146,12 @@ fn serve_binds_then_serves_twins_and_stops_on_sigterm() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert!(up, "the twin pair came up");
+    // Transparent huge pages off for the exporter (its footprint: benches/serve.rs), where
+    // the kernel says.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    if let Some(thp) = status.lines().find(|l| l.starts_with("THP_enabled:")) {
+        assert!(thp.ends_with('0'), "{thp}");
+    }
     let pid = child.id().to_string();
     std::process::Command::new("kill")
         .args(["-TERM", &pid])
