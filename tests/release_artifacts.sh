@@ -6,6 +6,9 @@
 #   Client guide when no client is there (the binary loads libclntsh at run time);
 # - the .deb (cargo-deb, installed when missing) from that binary: dpkg -i, then the installed
 #   dgscope, its man page and completions, then dpkg -r. Needs root (CI runs as root).
+# - the .rpm (cargo-generate-rpm, installed when missing) from that binary, stripped: it asks
+#   for no GLIBC above 2.28 (rpm -qpR), and installs into a scratch root with Debian's rpm
+#   (no RHEL here: --nodeps, the root has no glibc package), runs, and is erased.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 floor="2.28"
@@ -58,3 +61,28 @@ test -s /usr/share/dgscope/themes/dark.toml
 dpkg -r dgscope >/dev/null
 test ! -e /usr/bin/dgscope
 echo "deb: $(basename "$deb") installed, ran, removed: ok"
+
+# The .rpm, from the same binary, stripped as the tarball's and the .deb's are.
+command -v cargo-generate-rpm >/dev/null 2>&1 || cargo install cargo-generate-rpm --locked --quiet
+strip "$target_dir/$triple/release/dgscope"
+rm -rf "$target_dir/$triple/generate-rpm"
+CARGO_TARGET_DIR="$target_dir" cargo generate-rpm --target "$triple"
+rpmfile="$(ls "$target_dir/$triple"/generate-rpm/dgscope-*.rpm)"
+rneed="$(rpm -qpR "$rpmfile" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -Vu | tail -1)"
+if [ "$(printf '%s\n%s\n' "$rneed" "$floor" | sort -V | tail -1)" != "$floor" ]; then
+  echo "rpm: FAIL: requires GLIBC_$rneed, above $floor" >&2
+  exit 1
+fi
+rsize="$(rpm -qp --queryformat '%{SIZE}' "$rpmfile" 2>/dev/null)"
+root="$work/rpmroot"
+mkdir -p "$root"
+rpm --root "$root" --initdb 2>/dev/null
+rpm --root "$root" -i --nodeps --noscripts "$rpmfile" 2>/dev/null
+"$root/usr/bin/dgscope" --version | grep -q '^dgscope '
+test -s "$root/usr/share/man/man1/dgscope.1"
+grep -q '^\.SH EXIT STATUS' "$root/usr/share/man/man1/dgscope.1"
+test -s "$root/usr/share/bash-completion/completions/dgscope"
+test -s "$root/usr/share/dgscope/themes/dark.toml"
+rpm --root "$root" -e --nodeps dgscope 2>/dev/null
+test ! -e "$root/usr/bin/dgscope"
+echo "rpm: $(basename "$rpmfile") requires GLIBC_$rneed at most, $((rsize / 1024 / 1024)) MiB installed; installed into a scratch root, ran, erased: ok"
