@@ -28,6 +28,8 @@ pub struct ReplaySource<R> {
     opened: Option<FileId>,
     /// The time of the last entry played (where an end note is placed).
     last_t: Option<crate::timestamp::Timestamp>,
+    /// Whether samples stamped outside 2000..2100 were said on the timeline (once).
+    said_implausible: bool,
 }
 
 /// Identity and size of a file when replay opened it.
@@ -97,6 +99,7 @@ impl<R: BufRead> ReplaySource<R> {
             error: None,
             opened: None,
             last_t: None,
+            said_implausible: false,
         }
     }
 
@@ -143,6 +146,16 @@ impl<R: BufRead> ReplaySource<R> {
             for (t, text) in self.reader.steps("replay").into_iter().skip(said) {
                 self.notes.push_back(Entry::Mark(Mark { t, text }));
             }
+        }
+        if !self.said_implausible {
+            // Samples stamped outside 2000..2100: said once, where the stream starts, as the
+            // reports say it.
+            if let Some((t, text)) = self.reader.implausible_at("replay") {
+                self.said_implausible = true;
+                self.notes.push_back(Entry::Mark(Mark { t, text }));
+            }
+        }
+        if !self.notes.is_empty() {
             self.notes.push_back(next);
             return self.notes.pop_front();
         }
@@ -295,14 +308,17 @@ mod tests {
     use crate::timestamp::Timestamp;
     use std::io::Cursor;
 
+    /// The tests' epoch: 2025-11-30 (times near 1970 would be said as a clock set wrong).
+    const T0: i64 = 1_764_478_800_000;
+
+    fn at(ms: i64) -> Timestamp {
+        Timestamp::from_millis(T0 + ms)
+    }
+
     fn recording(n: i64) -> Vec<u8> {
-        let mut w = RecordingWriter::new(
-            Vec::new(),
-            &Header::new(Timestamp::from_millis(0), 1000, "t"),
-        )
-        .unwrap();
+        let mut w = RecordingWriter::new(Vec::new(), &Header::new(at(0), 1000, "t")).unwrap();
         for i in 0..n {
-            let t = Timestamp::from_millis(i * 1000);
+            let t = at(i * 1000);
             w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
             w.write_sample(&Sample::new(t, Slot::standby())).unwrap();
             if i == 1 {
@@ -325,13 +341,9 @@ mod tests {
     /// the timeline where the step was (the screen's engine skipped them as out of order).
     #[test]
     fn a_step_back_of_the_clock_is_played_on_and_said() {
-        let mut w = RecordingWriter::new(
-            Vec::new(),
-            &Header::new(Timestamp::from_millis(0), 1000, "t"),
-        )
-        .unwrap();
+        let mut w = RecordingWriter::new(Vec::new(), &Header::new(at(0), 1000, "t")).unwrap();
         for i in 0..8i64 {
-            let t = Timestamp::from_millis(if i < 5 { i * 1000 } else { i * 1000 - 120_000 });
+            let t = at(if i < 5 { i * 1000 } else { i * 1000 - 120_000 });
             w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
             w.write_sample(&Sample::new(t, Slot::standby())).unwrap();
         }
@@ -342,8 +354,8 @@ mod tests {
         let mut notes = Vec::new();
         while let Some(tick) = s.next_tick() {
             assert_eq!(tick.samples.len(), 2, "both slots at every instant");
-            times.push(tick.t.ms);
-            notes.extend(tick.marks.into_iter().map(|m| (m.t.ms, m.text)));
+            times.push(tick.t.ms - T0);
+            notes.extend(tick.marks.into_iter().map(|m| (m.t.ms - T0, m.text)));
         }
         assert_eq!(times, [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000]);
         assert_eq!(notes.len(), 1, "{notes:?}");
@@ -352,6 +364,35 @@ mod tests {
             notes[0]
                 .1
                 .starts_with("the source's clock stepped back 2m00s after"),
+            "{notes:?}"
+        );
+    }
+
+    /// A recording stamped in year 9999 plays as it is, with one note saying so.
+    #[test]
+    fn a_clock_in_another_century_is_said_once() {
+        let mut w = RecordingWriter::new(
+            Vec::new(),
+            &Header::new(Timestamp::from_millis(253_402_214_400_000), 1000, "t"),
+        )
+        .unwrap();
+        for i in 0..3i64 {
+            let t = Timestamp::from_millis(253_402_214_400_000 + i * 1000);
+            w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
+        }
+        let mut s = ReplaySource::new(
+            RecordingReader::new("mem".into(), Cursor::new(w.into_inner())).unwrap(),
+        );
+        let (mut samples, mut notes) = (0, Vec::new());
+        while let Some(tick) = s.next_tick() {
+            samples += tick.samples.len();
+            notes.extend(tick.marks.into_iter().map(|m| m.text));
+        }
+        assert_eq!(samples, 3);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("outside 2000..2100"), "{notes:?}");
+        assert!(
+            notes[0].contains("replay takes the times as they are"),
             "{notes:?}"
         );
     }
@@ -381,7 +422,7 @@ mod tests {
         assert_eq!((a.samples.len(), a.marks.len()), (2, 0));
         let b = s.next_tick().unwrap();
         assert_eq!((b.samples.len(), b.marks.len()), (2, 1));
-        assert_eq!(b.t, Timestamp::from_millis(1000));
+        assert_eq!(b.t, at(1000));
         assert!(s.next_tick().is_some());
         assert!(s.next_tick().is_none());
         assert_eq!(s.interval(), Duration::from_secs(1));
@@ -422,13 +463,9 @@ mod tests {
     /// an old demo at ×8) travel with their neighbours: playback keeps the samples' pace.
     #[tokio::test(start_paused = true)]
     async fn a_mark_far_off_the_samples_time_never_stalls_playback() {
-        let mut w = RecordingWriter::new(
-            Vec::new(),
-            &Header::new(Timestamp::from_millis(0), 1000, "t"),
-        )
-        .unwrap();
+        let mut w = RecordingWriter::new(Vec::new(), &Header::new(at(0), 1000, "t")).unwrap();
         for i in 0..4i64 {
-            let t = Timestamp::from_millis(i * 1000);
+            let t = at(i * 1000);
             w.write_sample(&Sample::new(t, Slot::primary())).unwrap();
             if i == 1 {
                 w.write_mark(&Mark {
