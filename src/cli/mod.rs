@@ -177,6 +177,9 @@ pub enum ConfigCommand {
     /// List the screen's actions: the name [bindings] takes, the keys (the config's bindings
     /// applied) and what each does
     Actions,
+    /// Print the config's profile names, one a line (what the shell completes after `watch`,
+    /// `record`, `check`, `serve`…)
+    Profiles,
 }
 
 #[derive(Debug, Args)]

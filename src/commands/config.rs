@@ -48,6 +48,12 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
                 .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
             print(&super::actions_table(&keymap))?;
         }
+        ConfigCommand::Profiles => {
+            // No config yet: no profiles, and nothing to say (the shell asks at every Tab).
+            let c = Config::load(&path, false).map_err(Failure::bad_input)?;
+            let names: String = c.profiles.keys().map(|n| format!("{n}\n")).collect();
+            super::print_untrusted(&names)?;
+        }
         ConfigCommand::Check => {
             let c = Config::load(&path, true).map_err(Failure::bad_input)?;
             // What the screen would trip over later: unknown theme names (blamed on their

@@ -313,9 +313,50 @@ pub fn completions(shell: clap_complete::Shell) -> String {
     clap_complete::generate(shell, &mut cmd, "dgscope", &mut out);
     let script = String::from_utf8_lossy(&out).into_owned();
     match shell {
-        clap_complete::Shell::Bash => bash_values_with_spaces(script),
+        clap_complete::Shell::Bash => bash_profiles(bash_values_with_spaces(script)),
+        clap_complete::Shell::Fish => fish_profiles(script),
         _ => script,
     }
+}
+
+/// The subcommands whose first argument is a config profile.
+fn takes_a_profile() -> Vec<String> {
+    cli_command()
+        .get_subcommands()
+        .filter(|c| {
+            c.get_positionals()
+                .next()
+                .is_some_and(|a| matches!(a.get_id().as_str(), "profile" | "profiles"))
+        })
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// Profiles come from the user's config, which no static script knows: where a subcommand
+/// takes one first, the bash script asks `dgscope config profiles` at each Tab.
+fn bash_profiles(mut script: String) -> String {
+    let plain = "COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )";
+    let with = "COMPREPLY=( $(compgen -W \"${opts} $(dgscope config profiles 2>/dev/null)\" -- \"${cur}\") )";
+    for name in takes_a_profile() {
+        let block = format!("        dgscope__subcmd__{name})\n");
+        let Some(at) = script.find(&block) else {
+            continue;
+        };
+        if let Some(i) = script[at..].find(plain).map(|i| at + i) {
+            script.replace_range(i..i + plain.len(), with);
+        }
+    }
+    script
+}
+
+/// As [`bash_profiles`], for fish.
+fn fish_profiles(mut script: String) -> String {
+    for name in takes_a_profile() {
+        script.push_str(&format!(
+            "complete -c dgscope -n \"__fish_dgscope_using_subcommand {name}\" -f -a \"(dgscope config profiles 2>/dev/null)\" -d 'config profile'\n"
+        ));
+    }
+    script
 }
 
 /// clap's bash script lists a flag's values as `compgen -W "a b c"`, which splits a value

@@ -212,3 +212,75 @@ try dgscope report histogram f.jsonl --event 'SYNC'
         );
     }
 }
+
+/// Profiles come from the user's config: `dgscope config profiles` prints their names, and
+/// the bash script asks it at each Tab after a subcommand that takes one, in a real bash with
+/// the built binary on PATH.
+#[test]
+fn bash_completes_profile_names_from_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[profiles.prod]\nscenario = \"slow-srl\"\n\n[profiles.dr_site]\nscenario = \"healthy-sync\"\n",
+    )
+    .unwrap();
+    let profiles = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .env("DGSCOPE_CONFIG", &config)
+        .args(["config", "profiles"])
+        .output()
+        .unwrap();
+    assert!(profiles.status.success());
+    assert_eq!(String::from_utf8_lossy(&profiles.stdout), "dr_site\nprod\n");
+    // No config file yet: nothing, and no error (the shell asks at every Tab).
+    let none = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .env_remove("DGSCOPE_CONFIG")
+        .env("XDG_CONFIG_HOME", dir.path().join("nowhere"))
+        .args(["config", "profiles"])
+        .output()
+        .unwrap();
+    assert!(none.status.success(), "{none:?}");
+    assert!(none.stdout.is_empty());
+
+    let script = dir.path().join("dgscope.bash");
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    std::fs::write(&script, &out.stdout).unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_dgscope"))
+        .parent()
+        .unwrap();
+    let probe = format!(
+        r#"source '{}'
+try() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=();
+  _dgscope dgscope "${{COMP_WORDS[-1]}}" "${{COMP_WORDS[-2]}}"; printf '[%s]' "${{COMPREPLY[@]}}"; echo; }}
+try dgscope watch p
+try dgscope serve d
+try dgscope record ''
+"#,
+        script.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "-c", &probe])
+        .env("DGSCOPE_CONFIG", &config)
+        .env(
+            "PATH",
+            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+        )
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "[prod]", "{text}");
+    assert_eq!(lines[1], "[dr_site]", "{text}");
+    assert!(
+        lines[2].contains("[prod]")
+            && lines[2].contains("[dr_site]")
+            && lines[2].contains("[--duration]"),
+        "{text}"
+    );
+}
