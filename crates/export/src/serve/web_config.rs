@@ -22,7 +22,16 @@ pub struct WebConfig {
     salt: std::collections::hash_map::RandomState,
     /// A hash at the users' cost of a password nobody has, checked for unknown users.
     dummy: Arc<str>,
+    /// bcrypt checks running at once: a flood of wrong passwords costs at most these cores,
+    /// never the responder's (a remembered credential needs none).
+    verifying: Arc<tokio::sync::Semaphore>,
 }
+
+/// bcrypt checks at once (see `WebConfig::verifying`).
+const VERIFYING: usize = 2;
+/// How long a request waits for a bcrypt check before it is refused (401): a queue of wrong
+/// passwords cannot hold connections for long.
+const VERIFY_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl std::fmt::Debug for WebConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -85,6 +94,7 @@ impl WebConfig {
             verified: Arc::default(),
             salt: Default::default(),
             dummy: Arc::from(""),
+            verifying: Arc::new(tokio::sync::Semaphore::new(VERIFYING)),
         }
     }
 
@@ -189,14 +199,22 @@ impl WebConfig {
         {
             return true;
         }
+        let Ok(Ok(permit)) =
+            tokio::time::timeout(VERIFY_WAIT, self.verifying.clone().acquire_owned()).await
+        else {
+            return false;
+        };
         let hash = self.users.get(&user).cloned();
         let dummy = self.dummy.clone();
-        let ok = tokio::task::spawn_blocking(move || match hash {
-            Some(h) => bcrypt::verify(password, &h).unwrap_or(false),
-            None => {
-                // The same work for a name that does not exist.
-                let _ = bcrypt::verify(password, &dummy);
-                false
+        let ok = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            match hash {
+                Some(h) => bcrypt::verify(password, &h).unwrap_or(false),
+                None => {
+                    // The same work for a name that does not exist.
+                    let _ = bcrypt::verify(password, &dummy);
+                    false
+                }
             }
         })
         .await
@@ -437,5 +455,28 @@ mod tests {
         );
         assert!(!c.check(Some(&format!("Basic {}", b64("bob:s3cret")))).await);
         assert!(!c.check(None).await);
+    }
+
+    /// Checks run at most two at a time, and every one of many at once gets its answer.
+    #[tokio::test]
+    async fn many_checks_at_once_all_get_their_answer() {
+        let hash = bcrypt::hash("s3cret", 4).unwrap();
+        let c = load(&format!("basic_auth_users:\n  alice: '{hash}'\n")).unwrap();
+        use base64::Engine;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let mut tasks = Vec::new();
+        for i in 0..12 {
+            let c = c.clone();
+            let pass = if i % 2 == 0 { "s3cret" } else { "wrong" };
+            let header = format!("Basic {}", b64(&format!("alice:{pass}")));
+            tasks.push(tokio::spawn(
+                async move { (i, c.check(Some(&header)).await) },
+            ));
+        }
+        for t in tasks {
+            let (i, ok) = t.await.unwrap();
+            assert_eq!(ok, i % 2 == 0, "check {i}");
+        }
+        assert_eq!(c.verifying.available_permits(), VERIFYING);
     }
 }
