@@ -164,39 +164,21 @@ fn config_actions_lists_every_action_with_the_config_s_keys() {
 /// would offer `log`, `file`, `sync` as separate words).
 #[test]
 fn bash_completes_event_names_with_their_spaces() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("dgscope.bash");
-    let out = assert_cmd::Command::cargo_bin("dgscope")
-        .unwrap()
-        .args(["completions", "bash"])
-        .output()
-        .unwrap();
-    std::fs::write(&script, &out.stdout).unwrap();
-    let probe = format!(
-        r#"source '{}'
-try() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=();
-  _dgscope dgscope "${{COMP_WORDS[-1]}}" "${{COMP_WORDS[-2]}}"; printf '[%s]' "${{COMPREPLY[@]}}"; echo; }}
-try dgscope report histogram f.jsonl --event 'log'
-try dgscope report histogram f.jsonl --event 'log\ file\ s'
-try dgscope report histogram f.jsonl --event 'SYNC'
-"#,
-        script.display()
+    let lines = bash_completes(
+        &[
+            r"dgscope report histogram f.jsonl --event 'log'",
+            r"dgscope report histogram f.jsonl --event 'log\ file\ s'",
+            r"dgscope report histogram f.jsonl --event 'SYNC'",
+        ],
+        &[],
     );
-    let out = std::process::Command::new("bash")
-        .args(["--norc", "-c", &probe])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines,
         [
             r"[log\ file\ sync][log\ file\ parallel\ write]",
             r"[log\ file\ sync]",
             r"[SYNC\ Remote\ Write]",
-        ],
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
+        ]
     );
     // zsh and fish quote by themselves; they list the names whole.
     for shell in ["zsh", "fish"] {
@@ -244,37 +226,11 @@ fn bash_completes_profile_names_from_the_config() {
     assert!(none.status.success(), "{none:?}");
     assert!(none.stdout.is_empty());
 
-    let script = dir.path().join("dgscope.bash");
-    let out = assert_cmd::Command::cargo_bin("dgscope")
-        .unwrap()
-        .args(["completions", "bash"])
-        .output()
-        .unwrap();
-    std::fs::write(&script, &out.stdout).unwrap();
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_dgscope"))
-        .parent()
-        .unwrap();
-    let probe = format!(
-        r#"source '{}'
-try() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=();
-  _dgscope dgscope "${{COMP_WORDS[-1]}}" "${{COMP_WORDS[-2]}}"; printf '[%s]' "${{COMPREPLY[@]}}"; echo; }}
-try dgscope watch p
-try dgscope serve d
-try dgscope record ''
-"#,
-        script.display()
+    let lines = bash_completes(
+        &["dgscope watch p", "dgscope serve d", "dgscope record ''"],
+        &[("DGSCOPE_CONFIG", config.to_str().unwrap())],
     );
-    let out = std::process::Command::new("bash")
-        .args(["--norc", "-c", &probe])
-        .env("DGSCOPE_CONFIG", &config)
-        .env(
-            "PATH",
-            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
-        )
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
+    let text = lines.join("\n");
     assert_eq!(lines[0], "[prod]", "{text}");
     assert_eq!(lines[1], "[dr_site]", "{text}");
     assert!(
@@ -283,4 +239,44 @@ try dgscope record ''
             && lines[2].contains("[--duration]"),
         "{text}"
     );
+}
+
+/// Each `line` completed at its last word by the bash script dgscope writes, in a real bash
+/// (environment `env`, the built binary first on PATH): one `[candidate]…` line each.
+fn bash_completes(lines: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("dgscope.bash");
+    let out = assert_cmd::Command::cargo_bin("dgscope")
+        .unwrap()
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    std::fs::write(&script, &out.stdout).unwrap();
+    let mut probe = format!(
+        r#"source '{}'
+try() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 )); COMPREPLY=();
+  _dgscope dgscope "${{COMP_WORDS[-1]}}" "${{COMP_WORDS[-2]}}"; printf '[%s]' "${{COMPREPLY[@]}}"; echo; }}
+"#,
+        script.display()
+    );
+    for l in lines {
+        probe.push_str(&format!("try {l}\n"));
+    }
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_dgscope"))
+        .parent()
+        .unwrap();
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "-c", &probe])
+        .env(
+            "PATH",
+            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+        )
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
 }

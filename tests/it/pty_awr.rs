@@ -4,8 +4,7 @@
 
 use crate::common::awr_writer::AwrFixture;
 use crate::common::pty::Tui;
-use assert_cmd::Command;
-use serde_json::Value;
+use crate::report_awr::report_json;
 use std::path::{Path, PathBuf};
 
 /// The report written into a directory kept for the test's length.
@@ -22,21 +21,6 @@ fn open(path: &Path, cols: u16, rows: u16) -> Tui {
         cols,
         rows,
     )
-}
-
-/// `report awr FILE --format json`: what the screen must agree with.
-fn report_json(path: &Path) -> Value {
-    let out = Command::cargo_bin("dgscope")
-        .unwrap()
-        .env_remove("DGSCOPE_CONFIG")
-        .env("XDG_CONFIG_HOME", "/nonexistent")
-        .args(["report", "awr"])
-        .arg(path)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]

@@ -5,17 +5,15 @@ use crate::common::awr_writer::{ev, AwrFixture};
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn run(html: &str, format: &str) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("awrrpt_1_1200_1201.html");
-    std::fs::write(&path, html).unwrap();
+/// `dgscope ARGS FILE ARGS_AFTER` with no config: exit code, stdout, stderr.
+fn run_on(args: &[&str], path: &std::path::Path, after: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("dgscope")
         .unwrap()
         .env_remove("DGSCOPE_CONFIG")
         .env("XDG_CONFIG_HOME", "/nonexistent")
-        .args(["report", "awr"])
-        .arg(&path)
-        .args(["--format", format])
+        .args(args)
+        .arg(path)
+        .args(after)
         .output()
         .unwrap();
     (
@@ -25,10 +23,34 @@ fn run(html: &str, format: &str) -> (i32, String, String) {
     )
 }
 
-fn json(html: &str) -> Value {
-    let (code, out, err) = run(html, "json");
+/// `report awr` on `text` written to a file named `name`, in `format`.
+fn run_named(name: &str, text: &str, format: &str) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    run_on(&["report", "awr"], &path, &["--format", format])
+}
+
+fn run(html: &str, format: &str) -> (i32, String, String) {
+    run_named("awrrpt_1_1200_1201.html", html, format)
+}
+
+/// `report awr FILE --format json`, which must succeed.
+pub(crate) fn report_json(path: &std::path::Path) -> Value {
+    let (code, out, err) = run_on(&["report", "awr"], path, &["--format", "json"]);
     assert_eq!(code, 0, "stderr: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// `report awr` of `text` in a file named `name`, as JSON (it must succeed).
+fn json_named(name: &str, text: &str) -> Value {
+    let (code, out, err) = run_named(name, text, "json");
+    assert_eq!(code, 0, "stderr: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+fn json(html: &str) -> Value {
+    json_named("awrrpt_1_1200_1201.html", html)
 }
 
 #[track_caller]
@@ -688,22 +710,6 @@ fn two_commits_an_hour_are_not_judged_as_a_commit_path() {
     );
 }
 
-/// `dgscope ARGS FILE`: exit code and stderr.
-fn run_on(args: &[&str], path: &std::path::Path) -> (i32, String) {
-    let out = Command::cargo_bin("dgscope")
-        .unwrap()
-        .env_remove("DGSCOPE_CONFIG")
-        .env("XDG_CONFIG_HOME", "/nonexistent")
-        .args(args)
-        .arg(path)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// A 1 GiB file and a gzip bomb (80 MiB of zeros in a few KB) are refused before they are
 /// read whole, in one line naming the limit: `report awr` exits 2, `check --replay` is
 /// UNKNOWN. (How long the refusal takes is measured by `cargo bench --bench awr`.)
@@ -726,12 +732,12 @@ fn a_huge_file_or_a_gzip_bomb_is_refused_in_one_line() {
     assert!(packed.len() < 1 << 20, "a bomb is small: {}", packed.len());
     std::fs::write(&bomb, &packed).unwrap();
     for path in [&huge, &bomb] {
-        let (code, err) = run_on(&["report", "awr"], path);
+        let (code, _, err) = run_on(&["report", "awr"], path, &[]);
         assert_eq!(code, 2, "{err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains("more than 64 MiB"), "{err}");
         assert!(err.contains(&path.display().to_string()), "{err}");
-        let (code, err) = run_on(&["check", "--replay"], path);
+        let (code, _, err) = run_on(&["check", "--replay"], path, &[]);
         assert_eq!(code, 3, "{err}");
         assert!(err.contains("more than 64 MiB"), "{err}");
     }
@@ -741,26 +747,13 @@ fn a_huge_file_or_a_gzip_bomb_is_refused_in_one_line() {
     gz.write_all(plain.as_bytes()).unwrap();
     let small = dir.path().join("awrrpt_1_1200_1201.html.gz");
     std::fs::write(&small, gz.finish().unwrap()).unwrap();
-    let (code, err) = run_on(&["report", "awr"], &small);
+    let (code, _, err) = run_on(&["report", "awr"], &small, &[]);
     assert_eq!(code, 0, "{err}");
 }
 
 /// The report as text, written to a `.txt` file and read as JSON.
 fn json_text(text: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("awrrpt_1_1200_1201.txt");
-    std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("dgscope")
-        .unwrap()
-        .env_remove("DGSCOPE_CONFIG")
-        .env("XDG_CONFIG_HOME", "/nonexistent")
-        .args(["report", "awr"])
-        .arg(&path)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_named("awrrpt_1_1200_1201.txt", text)
 }
 
 /// An AWR text report (`report_type = text`) reads as the HTML report with the same figures:

@@ -43,6 +43,27 @@ pub struct HistTable {
     pub rows: Vec<(&'static str, &'static str, Vec<&'static str>)>,
 }
 
+impl HistTable {
+    /// Its columns and rows, each event's name as `name` prints it (the text report cuts it).
+    fn table(
+        &self,
+        name: fn(&'static str) -> &'static str,
+    ) -> (Vec<&'static str>, Vec<Vec<&'static str>>) {
+        let mut cols = vec!["Event", self.count_header];
+        cols.extend(self.labels.iter().copied());
+        let rows = self
+            .rows
+            .iter()
+            .map(|(e, n, p)| {
+                let mut r = vec![name(e), *n];
+                r.extend(p.iter().copied());
+                r
+            })
+            .collect();
+        (cols, rows)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct AwrFixture {
     pub layout: Layout,
@@ -186,6 +207,23 @@ impl AwrFixture {
             }],
             ..AwrFixture::v19()
         }
+    }
+
+    /// The wait event tables' columns, as awrrpt writes them in this layout.
+    fn wait_columns(&self, share: &'static str) -> [&'static str; 7] {
+        let avg = match self.layout {
+            Layout::V19 => "Avg wait",
+            Layout::V112 => "Avg wait (ms)",
+        };
+        [
+            "Event",
+            "Waits",
+            "%Time -outs",
+            "Total Wait Time (s)",
+            avg,
+            "Waits /txn",
+            share,
+        ]
     }
 
     fn has(&self, title: &str) -> bool {
@@ -350,10 +388,6 @@ impl AwrFixture {
                 &rows,
             );
         }
-        let avg_h = match self.layout {
-            Layout::V19 => "Avg wait",
-            Layout::V112 => "Avg wait (ms)",
-        };
         for (title, evs, share) in [
             ("Foreground Wait Events", &self.fg, "% DB time"),
             ("Background Wait Events", &self.bg, "% bg time"),
@@ -365,36 +399,13 @@ impl AwrFixture {
                 .iter()
                 .map(|e| vec![e.name, e.waits, "0", e.total_s, e.avg, "1.00", "1.2"])
                 .collect();
-            table(
-                &mut h,
-                Some(title),
-                &[
-                    "Event",
-                    "Waits",
-                    "%Time -outs",
-                    "Total Wait Time (s)",
-                    avg_h,
-                    "Waits /txn",
-                    share,
-                ],
-                &rows,
-            );
+            table(&mut h, Some(title), &self.wait_columns(share), &rows);
         }
         for t in &self.hists {
             if !self.has(t.title) {
                 continue;
             }
-            let mut cols = vec!["Event", t.count_header];
-            cols.extend(t.labels.iter().copied());
-            let rows: Vec<Vec<&str>> = t
-                .rows
-                .iter()
-                .map(|(e, n, p)| {
-                    let mut r = vec![*e, *n];
-                    r.extend(p.iter().copied());
-                    r
-                })
-                .collect();
+            let (cols, rows) = t.table(|e| e);
             // Two header rows, as awrrpt writes them: the share's caption over the buckets.
             let _ = write!(
                 h,
@@ -607,10 +618,6 @@ impl AwrFixture {
                 &rows,
             );
         }
-        let avg_h = match self.layout {
-            Layout::V19 => "Avg wait",
-            Layout::V112 => "Avg wait (ms)",
-        };
         for (t, evs, share) in [
             ("Foreground Wait Events", &self.fg, "% DB time"),
             ("Background Wait Events", &self.bg, "% bg time"),
@@ -626,15 +633,7 @@ impl AwrFixture {
                 &mut s,
                 t,
                 "-> s  - second, ms - millisecond -    1000th of a second\n",
-                &[
-                    "Event",
-                    "Waits",
-                    "%Time -outs",
-                    "Total Wait Time (s)",
-                    avg_h,
-                    "Waits /txn",
-                    share,
-                ],
+                &self.wait_columns(share),
                 &rows,
             );
         }
@@ -642,17 +641,7 @@ impl AwrFixture {
             if !self.has(h.title) {
                 continue;
             }
-            let mut cols = vec!["Event", h.count_header];
-            cols.extend(h.labels.iter().copied());
-            let rows: Vec<Vec<&str>> = h
-                .rows
-                .iter()
-                .map(|(e, n, p)| {
-                    let mut r = vec![cut26(e), *n];
-                    r.extend(p.iter().copied());
-                    r
-                })
-                .collect();
+            let (cols, rows) = h.table(cut26);
             s.push_str(&title(h.title));
             s.push_str("-> % of Waits: value of .0 indicates value was <.05%\n\n");
             // The caption over the buckets, underlined with one run, as awrrpt writes it.

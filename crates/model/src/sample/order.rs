@@ -105,10 +105,8 @@ impl<I> Steady<I> {
             self.interval_ms = Some(self.interval_ms.map_or(d, |m| m.min(d)));
         }
         self.frontier = Some(self.frontier.map_or(t, |f| f.max(t)));
-        if let Entry::Sample(_) = &e {
-            self.span = Some(self.span.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
-        }
         if let Entry::Sample(s) = &e {
+            self.span = Some(self.span.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
             // No clone of the slot's name per sample: only its first.
             let room = self.last.len() < MAX_SLOTS;
             match self.last.get_mut(&s.slot) {
