@@ -312,17 +312,18 @@ impl<'a> Context<'a> {
         since.or(Some(last.t))
     }
 
-    pub fn primary_points(&self) -> Vec<&Point> {
+    /// The primary's points of the last `secs` seconds, oldest first.
+    pub fn primary_points(&self, secs: f64) -> Vec<&Point> {
         self.primary
-            .map_or(Vec::new(), |p| p.points().iter().collect())
+            .map_or(Vec::new(), |p| points_since(p, self.now, secs))
     }
 
-    /// The standby's point history, empty while its samples fail: a trend that ends in
-    /// stale figures is not a trend now.
-    pub fn standby_points(&self) -> Vec<&Point> {
+    /// The standby's points of the last `secs` seconds, oldest first; empty while its samples
+    /// fail: a trend that ends in stale figures is not a trend now.
+    pub fn standby_points(&self, secs: f64) -> Vec<&Point> {
         self.standby
             .filter(|_| self.standby_current)
-            .map_or(Vec::new(), |p| p.points().iter().collect())
+            .map_or(Vec::new(), |p| points_since(p, self.now, secs))
     }
 
     /// Good standby samples of the last `secs` seconds, newest first; empty while stale.
@@ -472,11 +473,6 @@ impl<'a> Context<'a> {
             .collect()
     }
 
-    /// Points of `series` within the last `secs` seconds.
-    pub fn recent<'p>(points: &[&'p Point], now: Timestamp, secs: f64) -> Vec<&'p Point> {
-        let from = secs_before(now, secs);
-        points.iter().copied().filter(|p| p.t >= from).collect()
-    }
 
     /// w_await (ms) of a file type on the primary and on the standby over the window.
     pub fn w_await(&self, ft: &str) -> (Option<f64>, Option<f64>) {
@@ -516,6 +512,15 @@ fn secs_before(now: Timestamp, secs: f64) -> Timestamp {
 }
 
 /// Good samples of `st` within `secs` of `now`, newest first.
+/// A series' points from `secs` before `now`: points are in time order (the engine drops a
+/// sample older than its slot's last), so the window's start is a binary search, not a walk
+/// of the whole history at every instant.
+fn points_since(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Point> {
+    let from = secs_before(now, secs);
+    let first = st.points().partition_point(|p| p.t < from);
+    st.points().iter_from(first).collect()
+}
+
 fn recent_samples(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Arc<Sample>> {
     let from = secs_before(now, secs);
     st.raw_samples().rev().take_while(|s| s.t >= from).collect()

@@ -227,8 +227,7 @@ pub(crate) enum ApplyWhy {
 
 /// The apply lag's trend (s/s) over the trend window, net of nothing (a DELAY is constant).
 fn apply_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
-    let points = ctx.standby_points();
-    let recent = Context::recent(&points, ctx.now, secs);
+    let recent = ctx.standby_points(secs);
     let first = recent
         .iter()
         .find_map(|p| p.apply_lag_s.map(|v| (p.t, v)))?;

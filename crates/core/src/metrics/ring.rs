@@ -41,6 +41,11 @@ impl<T> Ring<T> {
         self.items.iter()
     }
 
+    /// The entries from index `i` on, oldest first.
+    pub fn iter_from(&self, i: usize) -> impl DoubleEndedIterator<Item = &T> {
+        self.items.range(i.min(self.items.len())..)
+    }
+
     pub fn last(&self) -> Option<&T> {
         self.items.back()
     }
@@ -72,5 +77,7 @@ mod tests {
         assert_eq!(r.get(0), Some(&7));
         assert_eq!(r.partition_point(|x| *x < 9), 2);
         assert_eq!(r.partition_point(|x| *x < 100), 3);
+        assert_eq!(r.iter_from(1).copied().collect::<Vec<_>>(), vec![8, 9]);
+        assert_eq!(r.iter_from(7).count(), 0);
     }
 }

@@ -114,8 +114,7 @@ fn slope(
     secs: f64,
     f: impl Fn(&crate::metrics::Point) -> Option<f64>,
 ) -> Option<f64> {
-    let points = ctx.standby_points();
-    let recent = Context::recent(&points, ctx.now, secs);
+    let recent = ctx.standby_points(secs);
     let first = recent.iter().find_map(|p| f(p).map(|v| (p.t, v)))?;
     let last = recent.iter().rev().find_map(|p| f(p).map(|v| (p.t, v)))?;
     let dt = last.0.secs_since(first.0);
@@ -352,12 +351,10 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // A known apply rate slower than redo generation, held for the rate window.
     let zero_is_unknown = apply_rate_unknown_if_zero(ctx);
     let rates = {
-        let pp = ctx.primary_points();
-        let sp = ctx.standby_points();
-        let redo = Context::recent(&pp, ctx.now, th.apply_rate_window_s);
-        let applied: Vec<&crate::metrics::Point> =
-            Context::recent(&sp, ctx.now, th.apply_rate_window_s)
-                .into_iter()
+        let redo = ctx.primary_points(th.apply_rate_window_s);
+        let applied: Vec<&crate::metrics::Point> = ctx
+            .standby_points(th.apply_rate_window_s)
+            .into_iter()
                 .filter(|p| p.apply_mb_s.is_some_and(|a| !(zero_is_unknown && a == 0.0)))
                 .collect();
         let span = applied
