@@ -10,6 +10,8 @@ use crate::metrics::{Delta, Engine, Point, SlotSeries, Window};
 use dgscope_model::sample::names::{event, filetype};
 use dgscope_model::sample::{Dest, DestStatus, Process, Role, Sample, Slot};
 use dgscope_model::timestamp::Timestamp;
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 pub struct Context<'a> {
@@ -23,10 +25,10 @@ pub struct Context<'a> {
     pub standby: Option<&'a SlotSeries>,
     /// The standby's newest sample has data (see the module's stale rule).
     pub standby_current: bool,
-    /// Primary delta over the window.
-    pub p: Option<Delta>,
-    /// Standby delta over the window.
-    pub s: Option<Delta>,
+    /// Primary delta over the window, computed when a rule first asks (see [`Self::p`]).
+    p: OnceCell<Option<Delta>>,
+    /// Standby delta over the window, computed when a rule first asks (see [`Self::s`]).
+    s: OnceCell<Option<Delta>>,
 }
 
 impl<'a> Context<'a> {
@@ -45,15 +47,32 @@ impl<'a> Context<'a> {
             standby_slot,
             standby,
             standby_current,
-            p: primary.and_then(|s| s.window(window)),
-            s: standby
-                .filter(|_| standby_current)
-                .and_then(|s| s.window(window)),
+            p: OnceCell::new(),
+            s: OnceCell::new(),
         }
     }
 
+    /// The primary's delta over the window. Computed once, on first use: a context built
+    /// only for a member's state (the overview) never pays for the window's deltas.
+    pub fn p(&self) -> Option<&Delta> {
+        self.p
+            .get_or_init(|| self.primary.and_then(|s| s.window(self.window)))
+            .as_ref()
+    }
+
+    /// The standby's delta over the window while its samples are current (the stale rule).
+    pub fn s(&self) -> Option<&Delta> {
+        self.s
+            .get_or_init(|| {
+                self.standby
+                    .filter(|_| self.standby_current)
+                    .and_then(|s| s.window(self.window))
+            })
+            .as_ref()
+    }
+
     pub fn window_len_s(&self) -> Option<f64> {
-        self.p.as_ref().map(|d| d.secs)
+        self.p().map(|d| d.secs)
     }
 
     pub fn p_last(&self) -> Option<&Arc<Sample>> {
@@ -76,22 +95,17 @@ impl<'a> Context<'a> {
     }
 
     pub fn lfs(&self) -> Option<f64> {
-        self.p
-            .as_ref()?
-            .event_avg(event::LOG_FILE_SYNC)
-            .map(|m| m.0)
+        self.p()?.event_avg(event::LOG_FILE_SYNC).map(|m| m.0)
     }
 
     pub fn lfs_waits(&self) -> u64 {
-        self.p
-            .as_ref()
+        self.p()
             .and_then(|d| d.event(event::LOG_FILE_SYNC))
             .map_or(0, |e| e.waits)
     }
 
     pub fn lfpw(&self) -> Option<f64> {
-        self.p
-            .as_ref()?
+        self.p()?
             .event_avg(event::LOG_FILE_PARALLEL_WRITE)
             .map(|m| m.0)
     }
@@ -99,7 +113,7 @@ impl<'a> Context<'a> {
     /// The SYNC remote write average. On 11.2 it is `LNS wait on SENDREQ`, which the ASYNC
     /// shipping process waits on too: it is in the commit path only with a SYNC destination.
     pub fn remote(&self) -> Option<f64> {
-        let p = self.p.as_ref()?;
+        let p = self.p()?;
         if let Some(m) = p.event_avg(event::SYNC_REMOTE_WRITE) {
             return Some(m.0);
         }
@@ -108,14 +122,14 @@ impl<'a> Context<'a> {
     }
 
     pub fn rfs(&self) -> Option<f64> {
-        self.s.as_ref()?.rfs_avg().map(|m| m.0)
+        self.s()?.rfs_avg().map(|m| m.0)
     }
 
     /// `redo write broadcast ack time` per commit (RAC broadcast on commit), in ms: the part
     /// of `log file sync` spent waiting for the other instances' acknowledgement, beyond
     /// the log write. `None` without the statistic or commits.
     pub fn broadcast_ms(&self) -> Option<f64> {
-        broadcast_ms(self.p.as_ref()?)
+        broadcast_ms(self.p()?)
     }
 
     /// The standby's role as it reports it (`db.role`), never guessed from the slot name.
@@ -171,12 +185,13 @@ impl<'a> Context<'a> {
     }
 
     /// A member's delta over the window while its samples are current (the stale rule).
-    pub fn member_delta(&self, m: &SlotSeries) -> Option<Delta> {
+    /// The panes' standby's is the context's own, borrowed (a rule asks at every instant).
+    pub fn member_delta(&self, m: &SlotSeries) -> Option<Cow<'_, Delta>> {
         if self.standby.is_some_and(|s| std::ptr::eq(s, m)) {
-            return self.s.clone();
+            return self.s().map(Cow::Borrowed);
         }
         m.current()?;
-        m.window(self.window)
+        m.window(self.window).map(Cow::Owned)
     }
 
     /// The RFS write latency of the member a destination ships to (ms).
@@ -200,7 +215,7 @@ impl<'a> Context<'a> {
     /// responses of 2 s and more). Each SYNC destination is judged from its own buckets.
     pub fn dest_resp(&self, dest_id: u32) -> Option<(u64, u64)> {
         let last = self.p_last()?;
-        let from = self.p.as_ref()?.from;
+        let from = self.p()?.from;
         let first = self
             .primary?
             .raw_samples_from(from)
@@ -473,11 +488,10 @@ impl<'a> Context<'a> {
             .collect()
     }
 
-
     /// w_await (ms) of a file type on the primary and on the standby over the window.
     pub fn w_await(&self, ft: &str) -> (Option<f64>, Option<f64>) {
-        let get = |d: &Option<Delta>| d.as_ref()?.io(ft)?.w_await.map(|m| m.0);
-        (get(&self.p), get(&self.s))
+        let get = |d: Option<&Delta>| d?.io(ft)?.w_await.map(|m| m.0);
+        (get(self.p()), get(self.s()))
     }
 
     pub fn log_file_w_await(&self) -> (Option<f64>, Option<f64>) {
@@ -490,20 +504,26 @@ pub(crate) fn broadcast_ms(d: &Delta) -> Option<f64> {
     d.broadcast_ack_ms()
 }
 
+/// `name` starts with `prefix`, ignoring ASCII case (asked of every process at every instant:
+/// no upper-cased copy).
+fn starts_with_ignore_case(name: &str, prefix: &str) -> bool {
+    name.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
 fn is_mrp(p: &Process) -> bool {
-    let n = p.name.to_ascii_uppercase();
-    n.starts_with("MRP")
-        || n == "MR(FG)"
+    starts_with_ignore_case(&p.name, "MRP")
+        || p.name.eq_ignore_ascii_case("MR(FG)")
         || p.role
             .as_deref()
             .is_some_and(|r| r.eq_ignore_ascii_case("managed recovery"))
 }
 
 fn is_recovery_slave(p: &Process) -> bool {
-    p.name.to_ascii_uppercase().starts_with("PR")
+    starts_with_ignore_case(&p.name, "PR")
         || p.role
             .as_deref()
-            .is_some_and(|r| r.to_ascii_lowercase().starts_with("recovery"))
+            .is_some_and(|r| starts_with_ignore_case(r, "recovery"))
 }
 
 /// The start of the last `secs` seconds before `now` (any `secs`: the conversion saturates).

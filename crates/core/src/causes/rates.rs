@@ -99,7 +99,7 @@ pub(crate) struct LogSizing {
 /// other piece of evidence uses); sizing for a busier hour is the DBA's call, and the advice
 /// says so.
 pub(crate) fn log_size_for(ctx: &Context, minutes: f64) -> Option<LogSizing> {
-    let total = ctx.p.as_ref()?.redo_mb_s().filter(|r| *r > 0.0)?;
+    let total = ctx.p()?.redo_mb_s().filter(|r| *r > 0.0)?;
     let logs = ctx.p_last().and_then(|s| s.logs.as_ref());
     let log_mb = |thread: u32| {
         logs.and_then(|l| {

@@ -948,7 +948,7 @@ fn logs_for_20_minutes_is_one_figure_per_thread() {
         .clone();
     // Per thread: thread 1 switched 30 of the 52.5 logs per hour (equal sizes), so it carries
     // 30/52.5 of the redo, not all of it.
-    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s()).unwrap();
+    let redo = ctx.p().and_then(|d| d.redo_mb_s()).unwrap();
     let expected = redo * 30.0 / 52.5 * 1200.0;
     assert!(
         (size.value - expected).abs() < 1.0,

@@ -11,7 +11,7 @@ pub(crate) use dgscope_model::sample::vocab::whatif::{Change, Observed, WhatIfMo
 
 /// The observed figures of the engine `ctx` reads, for a model to mirror.
 pub fn observed_from(ctx: &Context) -> Observed {
-    let p = ctx.p.as_ref();
+    let p = ctx.p();
     let transport = ctx
         .s_last()
         .and_then(|s| s.dg.as_ref())

@@ -127,9 +127,9 @@ struct CommitWeight {
 /// when they matter, are unknown, or stopped (no commit at all is idle or `primary-hung`,
 /// never "not the problem").
 fn negligible(ctx: &Context, th: &Thresholds) -> Option<CommitWeight> {
-    let d = ctx.p.as_ref()?;
+    let d = ctx.p()?;
     let commits = d.stat(stat::USER_COMMITS)?;
-    if commits == 0 || d.secs <= 0.0 || super::primary::primary_hung(ctx, th).is_some() {
+    if commits == 0 || d.secs <= 0.0 {
         return None;
     }
     let per_h = commits as f64 * 3600.0 / d.secs;
@@ -144,7 +144,11 @@ fn negligible(ctx: &Context, th: &Thresholds) -> Option<CommitWeight> {
         .map(|cs| lfs_us as f64 / (cs as f64 * 100.0));
     let few = per_h < th.commit_min_per_h;
     let small = db_time_pct.is_some_and(|p| p < th.commit_min_db_time_pct);
-    (few || small).then_some(CommitWeight {
+    // A hung primary is never "not the problem"; asked last, as it is the dearer question.
+    if !(few || small) || super::primary::primary_hung(ctx, th).is_some() {
+        return None;
+    }
+    Some(CommitWeight {
         per_h,
         db_time_pct,
         few,
@@ -648,7 +652,7 @@ impl CommitPath {
 /// summed over hosts against the busiest host's LOAD hides a saturated node, and an average
 /// over LGWRs hides the slow one), the cluster's otherwise.
 fn commit_paths(ctx: &Context) -> Vec<CommitPath> {
-    let Some(d) = ctx.p.as_ref() else {
+    let Some(d) = ctx.p() else {
         return Vec::new();
     };
     if d.instances.is_empty() {
@@ -838,7 +842,7 @@ pub(super) fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding
 }
 
 pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let d = ctx.p.as_ref()?;
+    let d = ctx.p()?;
     // On RAC each instance's LGWR writes its own thread: judge each, name the slowest.
     let lgwrs: Vec<(Option<Inst>, &Delta)> = if d.instances.is_empty() {
         vec![(None, d)]
@@ -953,7 +957,7 @@ pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding>
 }
 
 pub(super) fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let d = ctx.p.as_ref()?;
+    let d = ctx.p()?;
     let e = d.event(event::LOG_FILE_SYNC)?;
     let h = &e.hist;
     if h.total() < th.outlier_min_waits {

@@ -140,8 +140,7 @@ pub(super) fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Find
     // What the switches cost commits: the part of the log file sync average carried by waits
     // of 8 ms and more (standby checkpoint bursts after each switch).
     let tail_ms = ctx
-        .p
-        .as_ref()
+        .p()
         .and_then(|d| d.event(event::LOG_FILE_SYNC))
         .filter(|e| e.waits > 0)
         .map(|e| {
@@ -191,8 +190,7 @@ pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Fin
     // A handful of slow requests in the window is no saturation: the standby's average
     // counts only over enough writes.
     let writes = |ft: &str| {
-        ctx.s
-            .as_ref()
+        ctx.s()
             .and_then(|d| d.iostat.get(ft))
             .map_or(0, |io| io.wreq)
     };
@@ -234,7 +232,7 @@ pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Fin
             ));
         }
     }
-    if let Some(io) = ctx.s.as_ref().and_then(|d| d.io(ft)) {
+    if let Some(io) = ctx.s().and_then(|d| d.io(ft)) {
         evidence.push(ev(
             &format!("standby {ft} writes"),
             io.w_s,

@@ -142,12 +142,11 @@ fn shipping_too_slowly(ctx: &Context, th: &Thresholds, rising: Option<f64>) -> b
     // A measured, non-zero shipped rate (principle 2): the lag's trend over the rise window
     // against the redo rate. Without a trend nothing is measured yet; at (nearly) the
     // clock's rate nothing arrives.
-    let redo = ctx.p.as_ref().and_then(|d| d.redo_mb_s()).unwrap_or(0.0);
+    let redo = ctx.p().and_then(|d| d.redo_mb_s()).unwrap_or(0.0);
     let something_ships = redo > 0.0 && rising.is_some_and(|r| r < 0.9);
     // RFS writes into the standby redo logs: a measured zero is not a slow link.
     let rfs_writes_zero = ctx
-        .s
-        .as_ref()
+        .s()
         .and_then(|d| d.io(dgscope_model::sample::names::filetype::LOG_FILE))
         .is_some_and(|io| io.w_mb_s <= 0.0);
     let explained_elsewhere = matches!(
@@ -225,7 +224,7 @@ pub(super) fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Find
             "V$DATAGUARD_STATS",
         ));
     }
-    if let Some(redo) = ctx.p.as_ref().and_then(|d| d.redo_mb_s()) {
+    if let Some(redo) = ctx.p().and_then(|d| d.redo_mb_s()) {
         evidence.push(ev("primary redo rate", redo, "MB/s", None, "V$SYSSTAT"));
         if let Some(r) = rising {
             // What reaches the standby: the redo of (1 − lag growth) seconds per second.
@@ -273,11 +272,7 @@ pub(super) fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Find
     // Where the time goes on an ASYNC link: the transport process waiting on the network
     // send (12c+ `ASYNC Remote Write`), and the standby's RFS writing what arrives. A slow
     // send next to fast RFS writes puts the limit on the link, not on the standby's disk.
-    if let Some(m) = ctx
-        .p
-        .as_ref()
-        .and_then(|d| d.event_avg(event::ASYNC_REMOTE_WRITE))
-    {
+    if let Some(m) = ctx.p().and_then(|d| d.event_avg(event::ASYNC_REMOTE_WRITE)) {
         evidence.push(ev(
             "ASYNC Remote Write avg",
             m.0,
@@ -355,8 +350,8 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         let applied: Vec<&crate::metrics::Point> = ctx
             .standby_points(th.apply_rate_window_s)
             .into_iter()
-                .filter(|p| p.apply_mb_s.is_some_and(|a| !(zero_is_unknown && a == 0.0)))
-                .collect();
+            .filter(|p| p.apply_mb_s.is_some_and(|a| !(zero_is_unknown && a == 0.0)))
+            .collect();
         let span = applied
             .first()
             .zip(applied.last())
@@ -428,7 +423,7 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // What apply waits on, worst first: the advice depends on it. Background processes
     // only (total − foreground): on an Active Data Guard standby the queries' own reads
     // are not apply's.
-    if let Some(s) = ctx.s.as_ref() {
+    if let Some(s) = ctx.s() {
         let mut waits: Vec<(&str, f64)> = [
             event::CHECKPOINT_COMPLETED,
             event::RECOVERY_READ,
@@ -491,11 +486,7 @@ pub(super) fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         (Some(c), Some(d)) => Some(c.secs_since(d)),
         _ => None,
     };
-    let redo_flowing = ctx
-        .p
-        .as_ref()
-        .and_then(|d| d.redo_mb_s())
-        .is_some_and(|r| r > 0.0);
+    let redo_flowing = ctx.p().and_then(|d| d.redo_mb_s()).is_some_and(|r| r > 0.0);
     let frozen = redo_flowing
         && dg
             .datum

@@ -129,7 +129,7 @@ pub(super) const RULES: &[RuleSpec] = &[
 
 /// Waits and seconds waited on `name` by the primary over the window.
 fn waited(ctx: &Context, name: &str) -> Option<(u64, f64)> {
-    let e = ctx.p.as_ref()?.event(name)?;
+    let e = ctx.p()?.event(name)?;
     (e.waits > 0 || e.us > 0).then_some((e.waits, e.us as f64 / 1e6))
 }
 
@@ -477,7 +477,13 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let now = waits_now::commit_path_stalled(ctx, th.primary_hung_wait_s);
     let in_flight = !now.is_empty() && commits_stopped_for(ctx, th.primary_hung_wait_s);
     // Completed waits: commits read and none in the window, the stall waits piling up.
-    let d = ctx.p.as_ref();
+    let d = ctx.p();
+    let no_commits = d.and_then(|d| d.stat(stat::USER_COMMITS)) == Some(0);
+    // Asked at every instant by every commit-path rule: the usual answer (commits flow, no
+    // wait in flight) is found before the stall waits are gathered.
+    if !in_flight && !no_commits {
+        return None;
+    }
     let mut waits: Vec<(&str, u64, f64)> = COMMIT_PATH_STALLS
         .iter()
         .chain(std::iter::once(&event::LOG_FILE_SYNC))
@@ -485,8 +491,7 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .collect();
     waits.sort_by(|a, b| b.2.total_cmp(&a.2));
     let total: f64 = waits.iter().map(|w| w.2).sum();
-    let completed =
-        d.and_then(|d| d.stat(stat::USER_COMMITS)) == Some(0) && total >= th.primary_hung_wait_s;
+    let completed = no_commits && total >= th.primary_hung_wait_s;
     if !in_flight && !completed {
         return None;
     }

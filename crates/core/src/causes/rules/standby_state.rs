@@ -172,10 +172,7 @@ fn window_secs(ctx: &Context) -> f64 {
 }
 
 fn redo_flowing(ctx: &Context) -> bool {
-    ctx.p
-        .as_ref()
-        .and_then(|d| d.redo_mb_s())
-        .is_some_and(|r| r > 0.0)
+    ctx.p().and_then(|d| d.redo_mb_s()).is_some_and(|r| r > 0.0)
 }
 
 fn text(metric: String, source: &str) -> crate::causes::finding::Evidence {
