@@ -35,7 +35,12 @@ pub enum Transition {
 #[derive(Debug, Clone)]
 pub struct CauseEngine {
     thresholds: Thresholds,
-    states: BTreeMap<&'static str, RuleState>,
+    /// Each registered rule's state, in the registry's order (`rules::all()`): found by
+    /// position at every instant, not looked up by id.
+    states: Vec<RuleState>,
+    /// Positions in `states` ordered by rule id: findings are gathered in id order before
+    /// ranking, so equal ranks come out the same way at every run.
+    by_id: Vec<usize>,
     last_eval: Option<Timestamp>,
 }
 
@@ -47,9 +52,13 @@ impl Default for CauseEngine {
 
 impl CauseEngine {
     pub fn new(thresholds: Thresholds) -> Self {
+        let ids: Vec<&str> = rules::all().map(|r| r.id).collect();
+        let mut by_id: Vec<usize> = (0..ids.len()).collect();
+        by_id.sort_by_key(|&i| ids[i]);
         CauseEngine {
             thresholds,
-            states: BTreeMap::new(),
+            states: vec![RuleState::default(); ids.len()],
+            by_id,
             last_eval: None,
         }
     }
@@ -86,7 +95,7 @@ impl CauseEngine {
         let mut transitions = Vec::new();
         if fresh {
             self.last_eval = Some(now);
-            for spec in rules::all() {
+            for (spec, st) in rules::all().zip(self.states.iter_mut()) {
                 let id = spec.id;
                 let current = if (!rates_ready && spec.kind != Kind::State)
                     || (transport_only && spec.apply)
@@ -95,7 +104,6 @@ impl CauseEngine {
                 } else {
                     (spec.eval)(&ctx, th)
                 };
-                let st = self.states.entry(id).or_default();
                 match current {
                     Some(mut f) => {
                         st.false_since = None;
@@ -143,9 +151,9 @@ impl CauseEngine {
             }
         }
         let mut findings: Vec<Finding> = self
-            .states
-            .values()
-            .filter_map(|s| s.raised.clone())
+            .by_id
+            .iter()
+            .filter_map(|&i| self.states[i].raised.clone())
             .collect();
         rank(&mut findings);
         (
