@@ -3,6 +3,7 @@
 //! reach the internals they need through `sample::test_support`.
 
 mod ahead {
+    use crate::sample::ahead::ParseHere;
     use crate::sample::recording::{
         Entry, Header, RecordingError, RecordingReader, RecordingWriter,
     };
@@ -76,9 +77,9 @@ mod ahead {
     fn ahead(
         bytes: &[u8],
         behind: usize,
-        primary_here: bool,
+        here: ParseHere,
     ) -> (Vec<Result<Entry, String>>, Vec<Vec<u8>>, bool) {
-        let mut r = ahead_with(reader(bytes), behind, primary_here);
+        let mut r = ahead_with(reader(bytes), behind, here);
         assert_eq!(r.path(), "rec.jsonl");
         let (out, lines) = drain(|l| r.next_with_line(l));
         assert!(r.next().is_none(), "the end stays the end");
@@ -95,11 +96,11 @@ mod ahead {
             // 0: every batch parsed on the reading thread; MAX: every batch here; 2: adaptive
             // (version 1); the primary's lines there or here (version 2).
             for behind in [0, usize::MAX, BEHIND] {
-                for primary_here in [true, false] {
+                for here in [ParseHere::Primary, ParseHere::Nothing, ParseHere::All] {
                     assert_eq!(
-                        ahead(&bytes, behind, primary_here),
+                        ahead(&bytes, behind, here),
                         want,
-                        "zstd {zstd}, version {version}, behind {behind}, primary there {primary_here}"
+                        "zstd {zstd}, version {version}, behind {behind}, parsed there {here:?}"
                     );
                 }
             }
@@ -121,8 +122,8 @@ mod ahead {
             let want = direct(bytes);
             assert!(want.0.last().unwrap().is_err() || want.2);
             for behind in [0, usize::MAX, BEHIND] {
-                for primary_here in [true, false] {
-                    assert_eq!(ahead(bytes, behind, primary_here), want, "behind {behind}");
+                for here in [ParseHere::Primary, ParseHere::Nothing, ParseHere::All] {
+                    assert_eq!(ahead(bytes, behind, here), want, "behind {behind}");
                 }
             }
         }
@@ -140,7 +141,7 @@ mod ahead {
     #[test]
     fn dropping_a_read_ahead_early_stops_its_thread() {
         let bytes = twin_recording(400, false);
-        let mut r = ahead_with(reader(&bytes), BEHIND, true);
+        let mut r = ahead_with(reader(&bytes), BEHIND, ParseHere::Primary);
         assert!(r.next().unwrap().is_ok());
         drop(r);
     }

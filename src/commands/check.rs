@@ -317,7 +317,7 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
             Err(e) => return Err(unknown(e)),
         };
         // A whole pass: parse on a second core while this one runs the checks.
-        let mut reader = crate::sample::ahead::recording_ahead(reader);
+        let mut reader = crate::sample::ahead::recording_ahead_judged(reader);
         let mut r = run_check(
             reader.by_ref(),
             args.duration,

@@ -15,9 +15,9 @@ pub const BEHIND: usize = super::ahead::BEHIND;
 pub fn ahead_with<R: BufRead + Send + 'static>(
     reader: RecordingReader<R>,
     behind: usize,
-    primary_here: bool,
+    here: super::ahead::ParseHere,
 ) -> super::ahead::RecordingAhead {
-    super::ahead::ahead_with(reader, behind, primary_here)
+    super::ahead::ahead_with(reader, behind, here)
 }
 
 /// A changes line applied to its base by the hand parser's merge.
