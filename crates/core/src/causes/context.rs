@@ -6,9 +6,11 @@
 //! apply rate, I/O, processes, recovery area) are stale, so the standby side of the context
 //! is empty and no rule judges from them; only `standby-down` speaks about the standby then.
 
+use super::finding::Severity;
+use super::text::starts_with_ignore_case;
 use crate::metrics::{Delta, Engine, Point, SlotSeries, Window};
 use dgscope_model::sample::names::{event, filetype};
-use dgscope_model::sample::{Dest, DestStatus, Process, Role, Sample, Slot};
+use dgscope_model::sample::{Dest, DestStatus, DgMessage, Process, Role, Sample, Slot};
 use dgscope_model::timestamp::Timestamp;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -29,6 +31,9 @@ pub struct Context<'a> {
     p: OnceCell<Option<Delta>>,
     /// Standby delta over the window, computed when a rule first asks (see [`Self::s`]).
     s: OnceCell<Option<Delta>>,
+    /// The newest recovery-area message of the standby's window and its severity: six rules
+    /// ask at every instant (`standby_state::fra_full`), the window's messages are read once.
+    pub(crate) standby_fra_message: OnceCell<Option<(DgMessage, Severity)>>,
 }
 
 impl<'a> Context<'a> {
@@ -49,6 +54,7 @@ impl<'a> Context<'a> {
             standby_current,
             p: OnceCell::new(),
             s: OnceCell::new(),
+            standby_fra_message: OnceCell::new(),
         }
     }
 
@@ -502,13 +508,6 @@ impl<'a> Context<'a> {
 /// `redo write broadcast ack time` per commit in ms (see [`Delta::broadcast_ack_ms`]).
 pub(crate) fn broadcast_ms(d: &Delta) -> Option<f64> {
     d.broadcast_ack_ms()
-}
-
-/// `name` starts with `prefix`, ignoring ASCII case (asked of every process at every instant:
-/// no upper-cased copy).
-fn starts_with_ignore_case(name: &str, prefix: &str) -> bool {
-    name.get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 fn is_mrp(p: &Process) -> bool {

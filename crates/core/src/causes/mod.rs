@@ -7,6 +7,7 @@ pub(crate) mod finding;
 pub(crate) mod rates;
 pub mod rules;
 pub(crate) mod state;
+pub(crate) mod text;
 pub(crate) mod thresholds;
 pub(crate) mod whatif;
 

@@ -10,6 +10,7 @@ use crate::causes::state::{
     apply_finish_s, apply_off, apply_off_in, explain_apply, explain_transport, ApplyWhy,
     TransportWhy,
 };
+use crate::causes::text::starts_with_ignore_case;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use dgscope_model::display::dur;
@@ -248,7 +249,7 @@ pub(super) fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding>
                 && !s
                     .processes
                     .iter()
-                    .any(|p| p.name.to_ascii_uppercase().starts_with("MRP")))
+                    .any(|p| starts_with_ignore_case(&p.name, "MRP")))
     };
     let off_since = ctx
         .standby

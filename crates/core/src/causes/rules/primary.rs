@@ -16,6 +16,7 @@ use super::waits_now;
 use super::{ev, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Evidence, Finding, Severity};
+use crate::causes::text::contains_ignore_case;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::metrics::Window;
@@ -240,13 +241,13 @@ fn fra_evidence(f: &Fra) -> Vec<Evidence> {
 /// and 19815 when it reports the area 100 % used.
 fn is_stuck_message(m: &DgMessage) -> bool {
     let code = m.error_code.unwrap_or(0).abs();
-    let text = m.message.to_ascii_lowercase();
-    let has = |c: i64, s: &str| code == c || text.contains(s);
+    let text = |needle: &str| contains_ignore_case(&m.message, needle);
+    let has = |c: i64, s: &str| code == c || text(s);
     has(257, "ora-00257")
         || has(16038, "ora-16038")
         || has(19809, "ora-19809")
         || has(19804, "ora-19804")
-        || ((code == 19815 || text.contains("ora-19815")) && text.contains("100.00%"))
+        || ((code == 19815 || text("ora-19815")) && text("100.00%"))
 }
 
 fn message_text(m: &DgMessage) -> String {

@@ -9,6 +9,7 @@ use super::spec::{state_hold_s, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
 use super::{ev, Draft};
 use crate::causes::context::{held_for, Context};
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::text::{contains_ignore_case, starts_with_ignore_case};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::metrics::Window;
@@ -225,12 +226,12 @@ pub(crate) struct FraFull {
 
 fn is_fra_message(m: &DgMessage) -> Option<Severity> {
     let code = m.error_code.unwrap_or(0);
-    let text = m.message.to_ascii_lowercase();
-    if code == ORA_FRA_LIMIT || text.contains("ora-19809") {
+    let text = |needle: &str| contains_ignore_case(&m.message, needle);
+    if code == ORA_FRA_LIMIT || text("ora-19809") {
         Some(Severity::Crit)
     } else if code == ORA_FRA_WARNING
-        || text.contains("ora-19815")
-        || text.contains("no standby redo logfiles available")
+        || text("ora-19815")
+        || text("no standby redo logfiles available")
     {
         Some(Severity::Warn)
     } else {
@@ -250,10 +251,15 @@ pub(crate) fn fra_full(ctx: &Context, th: &Thresholds) -> Option<FraFull> {
             None
         }
     });
-    let msg = messages(ctx, false)
-        .into_iter()
-        .rev()
-        .find_map(|m| is_fra_message(m).map(|sev| (m.clone(), sev)));
+    let msg = ctx
+        .standby_fra_message
+        .get_or_init(|| {
+            messages(ctx, false)
+                .into_iter()
+                .rev()
+                .find_map(|m| is_fra_message(m).map(|sev| (m.clone(), sev)))
+        })
+        .clone();
     let severity = by_pct.max(msg.as_ref().map(|m| m.1))?;
     Some(FraFull {
         used_pct,
@@ -281,8 +287,7 @@ fn gap_rows_held(ctx: &Context, th: &Thresholds) -> bool {
             return false;
         };
         let applying = s.processes.iter().find(|p| {
-            let n = p.name.to_ascii_uppercase();
-            (n.starts_with("MRP") || n == "MR(FG)")
+            (starts_with_ignore_case(&p.name, "MRP") || p.name.eq_ignore_ascii_case("MR(FG)"))
                 && p.action
                     .as_deref()
                     .is_some_and(|a| a.eq_ignore_ascii_case("APPLYING_LOG"))
@@ -333,10 +338,9 @@ pub(crate) fn not_receiving_cause(
 /// Why apply is stopped, in the words of the evidence, when it is (one sample's view).
 fn stopped_reason(s: &Sample, dest: Option<&Dest>) -> Option<String> {
     let procs = &s.processes;
-    let mrp = procs.iter().find(|p| {
-        let n = p.name.to_ascii_uppercase();
-        n.starts_with("MRP") || n == "MR(FG)"
-    });
+    let mrp = procs
+        .iter()
+        .find(|p| starts_with_ignore_case(&p.name, "MRP") || p.name.eq_ignore_ascii_case("MR(FG)"));
     // An empty process list may be a view not read: "no MRP0" only when other processes show
     // the view was read.
     match mrp {
@@ -358,7 +362,7 @@ fn stopped_reason(s: &Sample, dest: Option<&Dest>) -> Option<String> {
 /// Redo reaches the standby: an RFS process receiving, or a transport lag Oracle can compute.
 fn redo_arriving(s: &Sample) -> bool {
     let rfs = s.processes.iter().any(|p| {
-        p.name.to_ascii_uppercase().starts_with("RFS")
+        starts_with_ignore_case(&p.name, "RFS")
             && p.action
                 .as_deref()
                 .is_some_and(|a| a.eq_ignore_ascii_case("RECEIVING"))
@@ -609,7 +613,7 @@ pub(super) fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Fi
     let rfs: Vec<String> = ctx
         .processes()
         .iter()
-        .filter(|p| p.name.to_ascii_uppercase().starts_with("RFS"))
+        .filter(|p| starts_with_ignore_case(&p.name, "RFS"))
         .map(|p| format!("{} {}", p.name, p.action.as_deref().unwrap_or("–")))
         .collect();
     evidence.push(text(
