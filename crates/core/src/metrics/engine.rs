@@ -232,10 +232,13 @@ impl SlotSeries {
             if restarted {
                 self.since_startup = WindowAcc::new();
             } else if let Some(p) = self.last_good.as_deref() {
-                let down = s
-                    .stats
-                    .iter()
-                    .find(|(name, v)| p.stats.get(*name).is_some_and(|before| **v < *before));
+                // Both maps in name order, walked side by side: a comparison per statistic
+                // at every sample, not a lookup.
+                let mut before = p.stats.iter().peekable();
+                let down = s.stats.iter().find(|(name, v)| {
+                    while before.next_if(|(k, _)| k < name).is_some() {}
+                    before.next_if(|(k, _)| k == name).is_some_and(|(_, b)| *v < b)
+                });
                 if let Some((name, _)) = down {
                     self.counters_down.0 += 1;
                     self.counters_down
