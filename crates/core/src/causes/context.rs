@@ -355,6 +355,14 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The newest good standby sample, if it is within the last `secs` seconds (the first of
+    /// [`Self::standby_recent`]); `None` while stale.
+    pub fn standby_newest(&self, secs: f64) -> Option<&Arc<Sample>> {
+        let st = self.standby.filter(|_| self.standby_current)?;
+        let from = secs_before(self.now, secs);
+        st.raw_samples().next_back().filter(|s| s.t >= from)
+    }
+
     /// Good standby samples of the last `secs` seconds that carry Data Guard messages, newest
     /// first; empty while stale.
     pub fn standby_with_messages(&self, secs: f64) -> Vec<&Arc<Sample>> {

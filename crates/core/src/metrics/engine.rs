@@ -237,7 +237,9 @@ impl SlotSeries {
                 let mut before = p.stats.iter().peekable();
                 let down = s.stats.iter().find(|(name, v)| {
                     while before.next_if(|(k, _)| k < name).is_some() {}
-                    before.next_if(|(k, _)| k == name).is_some_and(|(_, b)| *v < b)
+                    before
+                        .next_if(|(k, _)| k == name)
+                        .is_some_and(|(_, b)| *v < b)
                 });
                 if let Some((name, _)) = down {
                     self.counters_down.0 += 1;

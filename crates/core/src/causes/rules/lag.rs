@@ -338,11 +338,18 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         .mrp()
         .and_then(|p| p.action.as_deref())
         .is_some_and(|a| a.eq_ignore_ascii_case("APPLYING_LOG"));
+    // Asked at every instant: the trend and the rates are read only for an applying MRP.
+    if !applying {
+        return None;
+    }
     let gap_trend = slope(ctx, th.transport_rise_window_s, |p| {
         Some(p.apply_lag_s? - p.transport_lag_s.unwrap_or(0.0))
     });
     let growing = gap_trend.is_some_and(|t| t >= th.apply_lag_rise_s_per_s);
     let at_threshold = gap >= th.apply_gap_s && gap_trend.is_none_or(|t| t >= -0.1);
+    if !(growing || at_threshold) {
+        return None;
+    }
     // A known apply rate slower than redo generation, held for the rate window.
     let zero_is_unknown = apply_rate_unknown_if_zero(ctx);
     let rates = {
@@ -369,7 +376,7 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         }
     };
     let slow_apply = rates.is_some_and(|(a, r)| a < 0.95 * r);
-    if !(applying && (growing || at_threshold) && slow_apply) {
+    if !slow_apply {
         return None;
     }
     let mut evidence = vec![

@@ -378,8 +378,9 @@ pub(crate) fn apply_stopped_now(ctx: &Context, th: &Thresholds) -> Option<String
         return None;
     }
     let dest = ctx.standby_dest();
+    // The newest sample first: the hold's samples are gathered only when it says stopped.
+    let reason = stopped_reason(ctx.standby_newest(state_hold_s(th))?, dest)?;
     let recent = ctx.standby_recent(state_hold_s(th));
-    let reason = stopped_reason(recent.first()?, dest)?;
     let lasted = held_for(&recent, state_hold_s(th), |s| {
         redo_arriving(s) && stopped_reason(s, dest).is_some()
     });
