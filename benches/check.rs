@@ -3,7 +3,12 @@
 //! twin what-ifs at the end) for 1 h and 24 h of virtual time, the twin alone for the same
 //! time (what the pipeline adds is the difference), and a check of a pair with 10,000
 //! standby slots; and `check --replay` of a 1 h and a 4 h twin recording, judged whole (a
-//! sliding hour assessed every second: its time per hour must not grow with the file). Run with `cargo bench --bench check`; prints measured figures, asserts none.
+//! sliding hour assessed every second: its time per hour must not grow with the file), and a
+//! 24 h recording judged the way `check --replay` judges it, stage by stage (`day-read`:
+//! reading and parsing; `day-metrics`: + the metrics engine; `day-check`: + the causes at
+//! every instant, target < 2 s). Run with `cargo bench --bench check` (or `-- day` for the
+//! cases whose name holds `day`); prints measured figures, asserts none. The first run writes the recordings
+//! into `target/bench-cache/` (the day takes about a minute and a half).
 //!
 //! Peak memory is per process: each case runs in a child process (this binary again, with
 //! `DGSCOPE_BENCH_CASE` set) and reports its own `VmHWM` from `/proc/self/status`.
@@ -18,6 +23,10 @@ use dgscope::source::PullSource;
 use std::convert::Infallible;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+// The binary's allocator, so the figures are the product's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const CASE_ENV: &str = "DGSCOPE_BENCH_CASE";
 
@@ -102,10 +111,10 @@ fn many_standbys(standbys: usize, secs: u64) -> String {
     format!("{} samples, status {:?}", r.samples, r.worst)
 }
 
-/// `check --replay` of a `secs`-long twin recording (written once into target/bench-cache),
-/// as the command runs it: no `--duration`, so the last hour slides.
-fn replay_check(secs: u64) -> String {
-    use dgscope::sample::recording::{Header, RecordingReader, RecordingWriter};
+/// A `secs`-long twin recording (healthy-sync, seed 1, primary and standby at 1 s), written
+/// once into target/bench-cache by the product's writer.
+fn twin_recording(secs: u64) -> std::path::PathBuf {
+    use dgscope::sample::recording::{Header, RecordingWriter};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-cache");
     std::fs::create_dir_all(&dir).expect("bench cache");
     let path = dir.join(format!("check-replay-{secs}s.jsonl"));
@@ -127,6 +136,14 @@ fn replay_check(secs: u64) -> String {
         w.finish().expect("flush");
         std::fs::rename(&tmp, &path).expect("rename");
     }
+    path
+}
+
+/// `check --replay` of a `secs`-long twin recording, judged whole: no `--duration`, so the
+/// last hour slides.
+fn replay_check(secs: u64) -> String {
+    use dgscope::sample::recording::RecordingReader;
+    let path = twin_recording(secs);
     let cpu0 = cpu_secs();
     let reader = RecordingReader::open(&path).expect("open");
     let r = run_check(
@@ -145,6 +162,51 @@ fn replay_check(secs: u64) -> String {
     )
 }
 
+/// Issue 29's day, stage by stage: each stage runs in a process of its own and adds one
+/// layer to the one before, as `check --replay` runs them (the reading thread parsing every
+/// line, the engine and the causes on this one). What a stage costs is its difference from
+/// the one before.
+fn day_stage(stage: &str) -> String {
+    use dgscope::sample::ahead::recording_ahead_judged;
+    use dgscope::sample::recording::RecordingReader;
+    let path = twin_recording(24 * 3600);
+    let reader = || recording_ahead_judged(RecordingReader::open(&path).expect("open"));
+    match stage {
+        "read" => {
+            let mut n = 0;
+            for e in reader() {
+                e.expect("a readable recording");
+                n += 1;
+            }
+            format!("{n} entries read and parsed")
+        }
+        "metrics" => {
+            let mut engine = dgscope::metrics::Engine::default();
+            for e in reader() {
+                engine.push(e.expect("a readable recording"));
+            }
+            format!(
+                "{} slots through the metrics engine",
+                engine.slots().count()
+            )
+        }
+        _ => {
+            let mut entries = reader();
+            let r = run_check(
+                entries.by_ref(),
+                None,
+                Thresholds::default(),
+                Some(&TwinWhatIf::default()),
+            )
+            .expect("a readable recording");
+            format!(
+                "{} samples judged at every instant, status {:?}; target < 2 s",
+                r.samples, r.worst
+            )
+        }
+    }
+}
+
 fn child(case: &str) {
     let cpu0 = cpu_secs();
     let start = Instant::now();
@@ -157,12 +219,15 @@ fn child(case: &str) {
         "standbys-30-20m" => many_standbys(30, 1200),
         "replay-1h" => replay_check(3600),
         "replay-4h" => replay_check(4 * 3600),
+        "day-read" => day_stage("read"),
+        "day-metrics" => day_stage("metrics"),
+        "day-check" => day_stage("check"),
         other => panic!("unknown case {other}"),
     };
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu0.zip(cpu_secs()).map_or(f64::NAN, |(a, b)| b - a);
     let hwm = status_kb("VmHWM:").unwrap_or(0) as f64 / 1024.0;
-    println!("{case}: {wall:.1} s wall, {cpu:.1} s CPU, peak RSS {hwm:.0} MB ({what})");
+    println!("{case}: {wall:.2} s wall, {cpu:.2} s CPU, peak RSS {hwm:.0} MB ({what})");
 }
 
 fn main() {
@@ -170,25 +235,28 @@ fn main() {
         child(&case);
         return;
     }
-    let cases: Vec<String> = match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
-        Some(only) => vec![only],
-        None => [
-            "twin-1h",
-            "check-1h",
-            "twin-24h",
-            "check-24h",
-            "standbys-10000-60s",
-            "standbys-30-20m",
-            "replay-1h",
-            "replay-4h",
-        ]
-        .map(String::from)
-        .to_vec(),
-    };
+    // `cargo bench --bench check -- day` runs every case whose name holds "day".
+    let only = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let cases: Vec<&str> = [
+        "twin-1h",
+        "check-1h",
+        "twin-24h",
+        "check-24h",
+        "standbys-10000-60s",
+        "standbys-30-20m",
+        "replay-1h",
+        "replay-4h",
+        "day-read",
+        "day-metrics",
+        "day-check",
+    ]
+    .into_iter()
+    .filter(|c| only.as_deref().is_none_or(|o| c.contains(o)))
+    .collect();
     let exe = std::env::current_exe().expect("own path");
     for case in cases {
         let out = Command::new(&exe)
-            .env(CASE_ENV, &case)
+            .env(CASE_ENV, case)
             .output()
             .expect("run a case");
         print!("{}", String::from_utf8_lossy(&out.stdout));
