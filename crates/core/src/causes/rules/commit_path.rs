@@ -310,6 +310,10 @@ fn dest_label(d: &dgscope_model::sample::Dest) -> String {
 
 pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let (remote, lfpw) = (ctx.remote()?, ctx.lfpw()?);
+    // The remote leg first: it needs no member's window (asked at every instant).
+    if !(remote >= th.remote_min_ms && remote >= th.remote_vs_lfpw_ratio * lfpw) {
+        return None;
+    }
     // Each SYNC AFFIRM destination is judged by the RFS writes of the member it ships to
     // (matched by DB_UNIQUE_NAME): an ASYNC standby's slow disk is never blamed for
     // commits, and with several the slowest holding one is named.
@@ -318,11 +322,7 @@ pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<
         .into_iter()
         .filter(|d| d.affirm)
         .filter_map(|d| Some((d, ctx.rfs_of(d)?)))
-        .filter(|(_, rfs)| {
-            remote >= th.remote_min_ms
-                && remote >= th.remote_vs_lfpw_ratio * lfpw
-                && *rfs >= th.rfs_share_of_remote * remote
-        })
+        .filter(|(_, rfs)| *rfs >= th.rfs_share_of_remote * remote)
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     let far_sync = ctx.dest_is_far_sync(dest);
     let mut evidence = remote_leg_evidence(remote, lfpw, th).to_vec();
@@ -409,6 +409,11 @@ pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding>
         .rev() // the first of equals
         .max_by_key(|d| ctx.dest_resp(d.id).map(|r| r.1))?;
     let remote = ctx.remote()?;
+    // An RFS average is never negative, so the network's share is at most the remote time:
+    // below both thresholds nothing holds, and no member's window is needed.
+    if remote < th.network_share_ms && remote < th.network_remote_ms {
+        return None;
+    }
     // The RFS writes of the member this destination ships to, never another standby's. With
     // several SYNC AFFIRM destinations SYNC Remote Write mixes them and each commit waits for
     // the slowest: only what the slowest member's disk leaves unexplained can be network.
