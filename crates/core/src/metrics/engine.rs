@@ -108,6 +108,9 @@ impl Point {
 #[derive(Debug)]
 struct Raw {
     s: Arc<Sample>,
+    /// The sample's time, kept beside it: the window's binary searches (several per
+    /// instant) read the ring's own memory, not every probed sample's.
+    t: Timestamp,
     breaks: u64,
 }
 
@@ -258,6 +261,7 @@ impl SlotSeries {
             let breaks = self.raw.last().map_or(0, |r| r.breaks) + u64::from(restarted || repeated);
             self.raw.push(Raw {
                 s: s.clone(),
+                t: s.t,
                 breaks,
             });
             if let Some(msgs) = s.dg_messages.as_ref().filter(|m| !m.is_empty()) {
@@ -293,7 +297,7 @@ impl SlotSeries {
                     .collect();
                 self.dest_gap_since = since;
             }
-            let oldest = self.raw.get(0).map(|r| r.s.t);
+            let oldest = self.raw.get(0).map(|r| r.t);
             while let (Some(m), Some(o)) = (self.with_messages.front(), oldest) {
                 if m.t >= o {
                     break;
@@ -390,7 +394,7 @@ impl SlotSeries {
 
     /// Good raw samples from `t` on, oldest first (a binary search, not a walk).
     pub fn raw_samples_from(&self, t: Timestamp) -> impl Iterator<Item = &Arc<Sample>> {
-        let i = self.raw.partition_point(|r| r.s.t < t);
+        let i = self.raw.partition_point(|r| r.t < t);
         self.raw.iter().skip(i).map(|r| &r.s)
     }
 
@@ -425,8 +429,8 @@ impl SlotSeries {
         }
         let start = end.add_millis(-(len.min(self.raw_span).as_millis() as i64));
         // Raw samples are in time order: the window is [i, j).
-        let i = self.raw.partition_point(|r| r.s.t < start);
-        let j = self.raw.partition_point(|r| r.s.t <= end);
+        let i = self.raw.partition_point(|r| r.t < start);
+        let j = self.raw.partition_point(|r| r.t <= end);
         let mut acc = WindowAcc::new();
         match (
             self.raw.get(i),
@@ -453,7 +457,7 @@ impl SlotSeries {
             return 0;
         };
         let start = end.add_millis(-(len.as_millis() as i64));
-        self.raw.len() - self.raw.partition_point(|r| r.s.t < start)
+        self.raw.len() - self.raw.partition_point(|r| r.t < start)
     }
 }
 
