@@ -67,6 +67,9 @@ fn lower_edge(upper: Micros) -> Micros {
 pub struct Histogram {
     /// `(exclusive upper bound, count)`, ascending by bound, zero buckets omitted.
     buckets: Vec<(Micros, u64)>,
+    /// The buckets' sum, counted once when they are set: screens ask for it (shares,
+    /// percentiles) at every draw, of histograms that can hold 100,000 buckets.
+    total: u64,
 }
 
 /// One bucket as reports show it.
@@ -90,7 +93,12 @@ impl Histogram {
             }
         }
         out.retain(|b| b.1 > 0);
-        Histogram { buckets: out }
+        Histogram::of(out)
+    }
+
+    fn of(buckets: Vec<(Micros, u64)>) -> Self {
+        let total = buckets.iter().map(|b| b.1).sum();
+        Histogram { buckets, total }
     }
 
     /// Bucket-wise `later − earlier` of two cumulative histograms of the same event. A bucket
@@ -117,7 +125,7 @@ impl Histogram {
         if out.windows(2).any(|w| w[0].0 >= w[1].0) {
             return Histogram::from_buckets(out);
         }
-        Histogram { buckets: out }
+        Histogram::of(out)
     }
 
     pub fn add(&mut self, other: &Histogram) {
@@ -134,7 +142,7 @@ impl Histogram {
     }
 
     pub fn total(&self) -> u64 {
-        self.buckets.iter().map(|b| b.1).sum()
+        self.total
     }
 
     pub fn is_empty(&self) -> bool {
@@ -144,12 +152,19 @@ impl Histogram {
     /// The first bucket whose cumulative share reaches `p` (0 < p ≤ 1): at most its upper
     /// bound, or, in the open-ended last bucket, above its lower edge.
     pub fn percentile(&self, p: f64) -> Option<Percentile> {
+        let [x] = self.percentiles([p]);
+        x
+    }
+
+    /// Several percentiles in one walk of the buckets (a screen asks for p50, p90 and p99
+    /// of histograms that can hold 100,000 buckets), each as [`Histogram::percentile`].
+    pub fn percentiles<const N: usize>(&self, ps: [f64; N]) -> [Option<Percentile>; N] {
         let total = self.total();
+        let mut out = [None; N];
         if total == 0 {
-            return None;
+            return out;
         }
-        let target = p.clamp(0.0, 1.0) * total as f64;
-        let mut cum = 0u64;
+        let target = ps.map(|p| p.clamp(0.0, 1.0) * total as f64);
         let of = |bound: Micros| {
             if is_open_bucket(bound) {
                 Percentile::Above(lower_edge(bound))
@@ -157,14 +172,23 @@ impl Histogram {
                 Percentile::AtMost(bound)
             }
         };
+        let mut left = N;
+        let mut cum = 0u64;
         for &(bound, count) in &self.buckets {
             cum += count;
-            // Tolerance so that p = 0.9 of 10 waits is reached at exactly 9.
-            if cum as f64 + 1e-9 >= target {
-                return Some(of(bound));
+            for (o, t) in out.iter_mut().zip(target) {
+                // Tolerance so that p = 0.9 of 10 waits is reached at exactly 9.
+                if o.is_none() && cum as f64 + 1e-9 >= t {
+                    *o = Some(of(bound));
+                    left -= 1;
+                }
+            }
+            if left == 0 {
+                return out;
             }
         }
-        self.buckets.last().map(|b| of(b.0))
+        let last = self.buckets.last().map(|b| of(b.0));
+        out.map(|o| o.or(last))
     }
 
     /// Share (0..=1) of waits in buckets whose bound is at most `ms` milliseconds, in Oracle's
@@ -317,6 +341,26 @@ mod tests {
             for (&p, v) in ps.iter().zip(&vals) {
                 let at_or_below: u64 = h.buckets().iter().filter(|b| b.0 <= *v).map(|b| b.1).sum();
                 prop_assert!(at_or_below as f64 >= p * h.total() as f64 - 1e-6);
+            }
+        }
+
+        #[test]
+        fn percentiles_in_one_walk_match_the_smallest_bucket_holding_each(
+            counts in arb_hist(),
+            ps in proptest::collection::vec(0.0f64..=1.0, 4),
+        ) {
+            let h = Histogram::from_buckets(counts.iter().enumerate().map(|(i, &c)| (Micros(1 << i), c)).collect());
+            let got = h.percentiles([ps[0], ps[1], ps[2], ps[3]]);
+            for (p, g) in ps.iter().zip(got) {
+                // The first bucket whose running count reaches p of the waits, in any order
+                // the ps are asked.
+                let target = p * h.total() as f64;
+                let mut cum = 0;
+                let want = (h.total() > 0).then(|| {
+                    h.buckets().iter().find(|b| { cum += b.1; cum as f64 + 1e-9 >= target }).map_or(h.buckets().last().unwrap().0, |b| b.0)
+                });
+                prop_assert_eq!(g.map(|x| x.bound()), want);
+                prop_assert_eq!(g, h.percentile(*p));
             }
         }
 

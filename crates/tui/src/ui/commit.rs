@@ -6,7 +6,7 @@ use super::chart::{self, Series};
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
-use dgscope_core::metrics::{Delta, Histogram};
+use dgscope_core::metrics::{Delta, Histogram, Percentile};
 use dgscope_model::sample::names::event;
 use dgscope_model::units::{bound_ms, Micros};
 use ratatui::layout::Rect;
@@ -72,8 +72,8 @@ pub(crate) fn waits(d: Option<&Delta>) -> [Wait<'_>; 3] {
 
 /// A percentile as the table shows it: "≤8", or ">2098s" in Oracle's open-ended last
 /// bucket (only a lower bound is known there).
-fn pct(h: Option<&Histogram>, p: f64, ascii: bool) -> String {
-    match h.and_then(|h| h.percentile(p)) {
+fn pct(p: Option<Percentile>, ascii: bool) -> String {
+    match p {
         Some(p) if p.is_open() => fmt::bound_above(p.ms(), ascii),
         p => fmt::bound(p.map(|p| p.ms()), ascii),
     }
@@ -88,16 +88,23 @@ fn table(cx: &Ctx, w: &[Wait<'_>; 3], style: Style) -> Vec<Line<'static>> {
         ),
         t.muted(),
     )];
-    for x in w {
+    for (i, x) in w.iter().enumerate() {
+        // A walk of the buckets, once per set of deltas (not per draw).
+        let [p50, p90, p99] = *cx
+            .app
+            .derived(&cx.d, ("percentiles", [i, inst_key(cx)]), || {
+                x.hist
+                    .map_or([None; 3], |h| h.percentiles([0.5, 0.9, 0.99]))
+            });
         out.push(Line::from(vec![
             Span::styled(format!("{:<15}", x.label), t.style(x.role)),
             Span::styled(
                 format!(
                     "{:>8}{:>7}{:>7}{:>7}{:>10}",
                     fmt::opt_ms(x.avg),
-                    pct(x.hist, 0.5, cx.ascii),
-                    pct(x.hist, 0.9, cx.ascii),
-                    pct(x.hist, 0.99, cx.ascii),
+                    pct(p50, cx.ascii),
+                    pct(p90, cx.ascii),
+                    pct(p99, cx.ascii),
                     fmt::opt(x.per_s, 0),
                 ),
                 style,
