@@ -7,7 +7,8 @@
 //!   merges buckets to what it can draw, so the cost must not grow with the square of the
 //!   bucket count (compare the three figures),
 //! - full-frame draw time of the zoomed commit pane at 80×24 (taller than the view: scrolled)
-//!   and 160×48,
+//!   and 160×48, and the worst of every pane zoomed at five sizes from the smallest screen
+//!   to 240×70 (target < 5 ms each),
 //! - bytes written per second to a pty by `dgscope replay` at ×1 (1 s samples),
 //! - CPU used by an idle `dgscope replay` (recording ended, nothing changing) over 30 s
 //!   (target < 2 % of one core).
@@ -58,17 +59,24 @@ fn draw_time(w: u16, h: u16, secs: usize) -> (f64, f64) {
     (times[times.len() / 2], times[times.len() * 99 / 100])
 }
 
-/// Full-frame draws of the zoomed commit pane: at 80×24 its text is taller than the view, so
-/// each frame measures the pane's height (a few off-screen draws) before copying its rows.
-fn zoom_time(w: u16, h: u16) -> f64 {
-    let mut a = app(Setup::default());
+/// Full-frame draws of pane `pane` (1-5: commit path, throughput, lag, standby I/O,
+/// causes) zoomed at `w`×`h`. Where its text is taller than the view, each frame measures
+/// the pane's height (a few off-screen draws) before copying the rows in view.
+fn zoom_time(pane: u8, w: u16, h: u16, buckets: Option<usize>) -> f64 {
+    let mut a = app(Setup {
+        buckets,
+        ..Setup::default()
+    });
     common::screen::act(
         &mut a,
-        &[dgscope::app::Action::Focus(1), dgscope::app::Action::Enter],
+        &[
+            dgscope::app::Action::Focus(pane),
+            dgscope::app::Action::Enter,
+        ],
     );
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| ui::draw(f, &a)).unwrap();
-    let n = 200;
+    let n = 100;
     let s = Instant::now();
     for _ in 0..n {
         t.clear().unwrap();
@@ -152,10 +160,34 @@ fn main() {
     );
     for (w, h) in [(80, 24), (160, 48)] {
         println!(
-            "full-frame draw {w}x{h}, commit pane zoomed: {:.3} ms",
-            zoom_time(w, h)
+            "full-frame draw {w}x{h}, commit pane zoomed: {:.3} ms (target < 5 ms)",
+            zoom_time(1, w, h, None)
         );
     }
+    // Every pane zoomed, from the smallest screen to a large one: the worst of them.
+    let mut worst = (0.0, 0, 0, 0);
+    for (w, h) in [
+        (ui::MIN_WIDTH, ui::MIN_HEIGHT),
+        (80, 24),
+        (120, 40),
+        (160, 48),
+        (240, 70),
+    ] {
+        for pane in 1..=5 {
+            let ms = zoom_time(pane, w, h, None);
+            if ms > worst.0 {
+                worst = (ms, pane, w, h);
+            }
+        }
+    }
+    println!(
+        "full-frame draw, any pane zoomed at any of 5 sizes: worst {:.3} ms (pane {} at {}x{}; target < 5 ms)",
+        worst.0, worst.1, worst.2, worst.3
+    );
+    println!(
+        "full-frame draw 80x24, commit pane zoomed, 100000 histogram buckets: {:.3} ms (target < 5 ms)",
+        zoom_time(1, 80, 24, Some(100_000))
+    );
     for buckets in [1_000, 10_000, 100_000] {
         println!(
             "full-frame draw 160x48 with {buckets} histogram buckets: {:.3} ms",

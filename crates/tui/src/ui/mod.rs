@@ -21,6 +21,7 @@ pub mod theme;
 pub(crate) mod throughput;
 pub(crate) mod topology;
 pub(crate) mod waits;
+pub(crate) mod zoom;
 
 use crate::app::{Overlay, Pane, Screen};
 use dgscope_core::metrics::WindowDeltas;
@@ -321,7 +322,7 @@ pub fn draw_in(
         }
         Screen::Zoom(p) => {
             if let Some((_, r)) = l.panes.first() {
-                render_zoom(frame, *r, &cx, p);
+                zoom::render(frame, *r, &cx, p);
             }
         }
         Screen::Cause(i) => {
@@ -631,15 +632,15 @@ pub fn search_rows(area: Rect, app: &App) -> Vec<u16> {
     };
     match app.screen {
         Screen::Cause(i) => drill::search_rows(&cx, *r, i),
-        Screen::Zoom(p) => {
-            let full_h = zoom_height(&cx, p, r.width, r.height).max(r.height);
-            let doc = pane_buffer(&cx, p, r.width, full_h, false);
+        Screen::Zoom(p) => zoom::OffScreen::with(r.width, r.height, |off| {
+            let full_h = off.height(&cx, p, r.height).max(r.height);
+            let doc = off.draw(&cx, p, full_h, false);
             let inside = Rect::new(1, 1, r.width.saturating_sub(2), full_h.saturating_sub(2));
-            find::match_rows(&doc, inside, &s.query)
+            find::match_rows(doc, inside, &s.query)
                 .into_iter()
                 .map(|(y, _)| y)
                 .collect()
-        }
+        }),
         _ => Vec::new(),
     }
 }
@@ -660,134 +661,10 @@ pub fn scroll_max(area: Rect, app: &App) -> u16 {
         Screen::Members => members::scroll_max(&cx, *r),
         Screen::Waits => waits::scroll_max(&cx, *r),
         Screen::Zoom(p) => {
-            let h = zoom_height(&cx, p, r.width, r.height);
+            let h = zoom::OffScreen::with(r.width, r.height, |off| off.height(&cx, p, r.height));
             h.saturating_sub(r.height)
         }
         Screen::Main => 0,
-    }
-}
-
-/// A zoomed pane drawn off-screen at `w`×`h` (`plain`: without charts, to measure its text).
-fn pane_buffer(cx: &Ctx, pane: Pane, w: u16, h: u16, plain: bool) -> Buffer {
-    use ratatui::backend::TestBackend;
-    let Ok(mut term) = ratatui::Terminal::new(TestBackend::new(w.max(1), h.max(1)));
-    let _ = term.draw(|f| {
-        let cx = Ctx {
-            app: cx.app,
-            theme: cx.theme,
-            ascii: cx.ascii,
-            d: cx.d.clone(),
-            plain,
-        };
-        render_pane(f, Rect::new(0, 0, w, h), &cx, pane, Detail::Full);
-    });
-    term.backend().buffer().clone()
-}
-
-/// The text rows inside a pane's border that are not blank, top to bottom.
-fn text_rows(buf: &Buffer) -> Vec<String> {
-    let a = buf.area;
-    (a.y + 1..a.bottom().saturating_sub(1))
-        .map(|y| {
-            let mut s = String::new();
-            for x in a.x + 1..a.right().saturating_sub(1) {
-                s.push_str(buf[(x, y)].symbol());
-            }
-            s.trim_end().to_string()
-        })
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// The tallest a zoomed pane is measured at (rows): no pane's text is longer (the commit
-/// pane's, the longest, stays under 120: histogram bars capped at 40 rows, its bucket table
-/// at 64). Each measuring draw costs in proportion to this.
-const ZOOM_TALL: u16 = 160;
-
-/// How tall a zoomed pane must be for none of its text to be cut: `h` when it fits in the
-/// view (charts then take the room left, as always), else the smallest height that shows
-/// every text row a very tall view would (charts are left out of the measure: they fill
-/// whatever room they get).
-pub fn zoom_height(cx: &Ctx, pane: Pane, w: u16, h: u16) -> u16 {
-    let tall = ZOOM_TALL.max(h);
-    let all = text_rows(&pane_buffer(cx, pane, w, tall, true));
-    let fits = |hh: u16| text_rows(&pane_buffer(cx, pane, w, hh, true)) == all;
-    if fits(h) {
-        return h;
-    }
-    // Showing more rows never hides one: the smallest fitting height by bisection.
-    let (mut lo, mut hi) = (h, tall);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    hi
-}
-
-/// A zoomed pane scrolls as a whole, like a drill-down: drawn at the height its text needs,
-/// the rows in view copied out, stopping at its end, with where you are (`12/48`) in the
-/// bottom border.
-fn render_zoom(frame: &mut Frame, area: Rect, cx: &Ctx, pane: Pane) {
-    let full_h = zoom_height(cx, pane, area.width, area.height);
-    let searching = cx.app.search.is_some();
-    if full_h <= area.height && !searching {
-        render_pane(frame, area, cx, pane, Detail::Full);
-        return;
-    }
-    // The border and title at the real size, then the document's rows inside it.
-    render_pane(frame, area, cx, pane, Detail::Full);
-    let full_h = full_h.max(area.height);
-    let mut doc = pane_buffer(cx, pane, area.width, full_h, false);
-    let inside = Rect::new(1, 1, area.width.saturating_sub(2), full_h.saturating_sub(2));
-    find::mark(&mut doc, inside, cx);
-    let view = area.height.saturating_sub(2) as usize;
-    let total = full_h.saturating_sub(2) as usize;
-    let top = (cx.app.scroll as usize).min(total.saturating_sub(view));
-    let shown_to = (top + view).min(total);
-    let out = frame.buffer_mut();
-    for (row, y) in (top..shown_to).enumerate() {
-        for x in 1..area.width.saturating_sub(1) {
-            out[(area.x + x, area.y + 1 + row as u16)] = doc[(x, 1 + y as u16)].clone();
-        }
-    }
-    let more = if shown_to < total {
-        if cx.ascii {
-            " v"
-        } else {
-            " ↓"
-        }
-    } else {
-        " end"
-    };
-    if total > view {
-        let label = format!(" {shown_to}/{total}{more} ");
-        let lw = label.chars().count() as u16;
-        if area.width > lw + 2 {
-            out.set_string(
-                area.right() - 1 - lw,
-                area.bottom() - 1,
-                label,
-                cx.theme.muted(),
-            );
-        }
-    }
-    if let Some(label) = find::counter(cx) {
-        let room = area.width.saturating_sub(2) as usize / 2;
-        let label = if label.chars().count() > room {
-            fmt::fit(&label, room)
-        } else {
-            label
-        };
-        out.set_string(
-            area.x + 1,
-            area.bottom() - 1,
-            label,
-            cx.theme.style(Role::Title),
-        );
     }
 }
 
