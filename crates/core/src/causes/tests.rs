@@ -423,6 +423,46 @@ fn log_switch_thresholds() {
 }
 
 #[test]
+fn frequent_switches_rank_above_writes_slow_only_below_critical() {
+    // A log every 90 s and LGWR's writes just over the 1 ms threshold (an AWR of 42
+    // switches an hour at 2 ms writes): the switches lead, the writes follow under them,
+    // saying why.
+    let pair = |lfpw_ms: f64| Pair {
+        sync: false,
+        remote_ms: None,
+        rfs_ms: None,
+        lfs_ms: lfpw_ms + 0.5,
+        lfpw_ms,
+        switch_every_s: 90.0,
+        ..Pair::default()
+    };
+    let a = assess(&pair(1.8), 40);
+    assert_eq!(top_warn(&a), Some("log-switch-frequent"), "{:?}", ids(&a));
+    let w = finding(&a, "lgwr-write-slow");
+    assert_eq!(w.caused_by, Some("log-switch-frequent"));
+    assert!(
+        w.evidence
+            .iter()
+            .any(|e| e.metric.starts_with("log switches per hour") && e.value == 40.0),
+        "{:?}",
+        w.evidence
+    );
+    // Critical writes lead on their own, whatever the switches.
+    let a = assess(&pair(12.0), 40);
+    let w = finding(&a, "lgwr-write-slow");
+    assert_eq!(w.severity, Severity::Crit);
+    assert_eq!(w.caused_by, None);
+    assert_eq!(ids(&a)[0], "lgwr-write-slow", "{:?}", ids(&a));
+    // Without frequent switches the writes stand alone.
+    let calm = Pair {
+        switch_every_s: 1200.0,
+        ..pair(1.8)
+    };
+    let a = assess(&calm, 40);
+    assert_eq!(finding(&a, "lgwr-write-slow").caused_by, None);
+}
+
+#[test]
 fn seed002_transport_lag_is_transport_not_apply() {
     // Transport lag of 4 min 11 s, equal to the apply lag, ASYNC, redo 140 MB/s.
     let pair = Pair {

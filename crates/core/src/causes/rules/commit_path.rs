@@ -1,6 +1,6 @@
 //! Causes on the commit path: where `log file sync` time goes (seed 000, seed 001).
 
-use super::spec::{RuleSpec, BASE};
+use super::spec::{Reads, RuleSpec, BASE};
 use super::{ev, ms, Draft};
 use crate::causes::context::{broadcast_ms, Context};
 use crate::causes::finding::{Evidence, Finding, Severity};
@@ -83,7 +83,9 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LGWR_WRITE_SLOW,
-        reads: super::waits_now::COMMIT_PATH_READS,
+        // The commit path's, and the log switches (below critical, frequent switches rank
+        // first).
+        reads: &[Reads::Window, Reads::WaitsNow, Reads::Latest],
         eval: |c, t| unless_negligible(c, t, lgwr_write_slow),
         severity: "WARN (CRIT at 10 ms)",
         verify: &[
@@ -938,6 +940,25 @@ pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding>
     } else {
         Severity::Warn
     };
+    // Below critical, logs that switch too often come first: each switch has the archiver
+    // read the log just filled and a checkpoint write, on storage LGWR shares. The writes
+    // are still named slow, under that finding.
+    let switching = (severity == Severity::Warn)
+        .then(|| super::config::switches_per_hour(ctx))
+        .flatten()
+        .filter(|s| s.1 > th.switches_per_hour);
+    if let Some((thread, per_hour, _)) = switching {
+        evidence.push(ev(
+            &format!("log switches per hour on thread {thread}"),
+            per_hour,
+            "/h",
+            Some(format!(
+                "> {:.0} /h: each switch adds archiving and checkpoint I/O",
+                th.switches_per_hour
+            )),
+            "V$LOG_HISTORY",
+        ));
+    }
     Some(
         Draft {
             id: LGWR_WRITE_SLOW,
@@ -959,6 +980,10 @@ pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding>
         }
         .finish(ctx),
     )
+    .map(|mut f| {
+        f.caused_by = switching.map(|_| super::config::LOG_SWITCH_FREQUENT);
+        f
+    })
 }
 
 pub(super) fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding> {
