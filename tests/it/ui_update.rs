@@ -591,3 +591,55 @@ fn the_report_written_while_warming_up_does_not_say_healthy() {
     assert!(!old.warming_up());
     assert!(tui::incident_markdown(&old).contains("looked healthy"));
 }
+
+/// `watch` on its first sample: each database's state and lags are shown at once (they are
+/// read, not rates); rates need a second sample and say `–` until then, never 0.
+#[test]
+fn watch_shows_state_and_lags_from_the_first_sample_and_rates_from_the_second() {
+    use dgscope::source::SourceEvent;
+    let mut a = app(Setup {
+        secs: 0,
+        baseline_at: None,
+        findings: false,
+        ..Setup::default()
+    });
+    a.cfg.mode = Mode::Live;
+    let mut g = common::synthetic::Synth::new(1);
+    macro_rules! feed {
+        () => {{
+            let (p, s) = g.next_pair();
+            a.now = p.t;
+            a.ingest(SourceEvent::Sample(Box::new(p)));
+            a.ingest(SourceEvent::Sample(Box::new(s)));
+            render(&a, 160, 48)
+        }};
+    }
+    let line = |t: &str, what: &str| -> String {
+        t.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what:?} in\n{t}"))
+            .to_string()
+    };
+    let first = feed!();
+    // State and lags from the first sample: roles in the header, the lags and the apply
+    // process in the lag pane.
+    assert!(first.contains("prod_a PRIMARY"), "{first}");
+    assert!(first.contains("PHYSICAL STANDBY (MOUNTED)"), "{first}");
+    assert!(
+        line(&first, "transport ").contains("apply   1.0 s"),
+        "{first}"
+    );
+    assert!(first.contains("MRP0 APPLYING_LOG"), "{first}");
+    // Rates: not yet, and said as unknown.
+    assert!(line(&first, "TPS ").contains("– /s"), "{first}");
+    assert!(line(&first, "redo ").contains("– MB/s"), "{first}");
+    let second = feed!();
+    let tps = line(&second, "TPS ");
+    assert!(
+        tps.split_whitespace()
+            .nth(2)
+            .is_some_and(|x| x.chars().all(|c| c.is_ascii_digit())),
+        "{tps}"
+    );
+    assert!(!line(&second, "log file sync ").contains(" –"), "{second}");
+}
