@@ -8,7 +8,7 @@
 
 use super::finding::Severity;
 use super::text::starts_with_ignore_case;
-use crate::metrics::{Delta, Engine, Point, SlotSeries, Window};
+use crate::metrics::{Delta, Engine, Parts, Point, SlotSeries, Window};
 use dgscope_model::sample::names::{event, filetype};
 use dgscope_model::sample::{Dest, DestStatus, DgMessage, Process, Role, Sample, Slot};
 use dgscope_model::timestamp::Timestamp;
@@ -31,6 +31,9 @@ pub struct Context<'a> {
     p: OnceCell<Option<Delta>>,
     /// Standby delta over the window, computed when a rule first asks (see [`Self::s`]).
     s: OnceCell<Option<Delta>>,
+    /// The standby's file I/O over the window, when a rule asks for that alone first (see
+    /// [`Self::s_io`]).
+    s_io: OnceCell<Option<Delta>>,
     /// The newest recovery-area message of the standby's window and its severity: six rules
     /// ask at every instant (`standby_state::fra_full`), the window's messages are read once.
     pub(crate) standby_fra_message: OnceCell<Option<(DgMessage, Severity)>>,
@@ -54,6 +57,7 @@ impl<'a> Context<'a> {
             standby_current,
             p: OnceCell::new(),
             s: OnceCell::new(),
+            s_io: OnceCell::new(),
             standby_fra_message: OnceCell::new(),
         }
     }
@@ -73,6 +77,23 @@ impl<'a> Context<'a> {
                 self.standby
                     .filter(|_| self.standby_current)
                     .and_then(|s| s.window(self.window))
+            })
+            .as_ref()
+    }
+
+    /// The standby's window for its file I/O (`iostat`, `secs`): the whole delta when a rule
+    /// has asked for it already, else the I/O part alone, the same figures at a fraction of
+    /// the cost (standby-io-saturated asks at every instant; no other rule of a healthy pair
+    /// needs the standby's window).
+    pub fn s_io(&self) -> Option<&Delta> {
+        if let Some(s) = self.s.get() {
+            return s.as_ref();
+        }
+        self.s_io
+            .get_or_init(|| {
+                self.standby
+                    .filter(|_| self.standby_current)
+                    .and_then(|s| s.window_parts(self.window, Parts::Io))
             })
             .as_ref()
     }
@@ -505,7 +526,7 @@ impl<'a> Context<'a> {
     /// w_await (ms) of a file type on the primary and on the standby over the window.
     pub fn w_await(&self, ft: &str) -> (Option<f64>, Option<f64>) {
         let get = |d: Option<&Delta>| d?.io(ft)?.w_await.map(|m| m.0);
-        (get(self.p()), get(self.s()))
+        (get(self.p()), get(self.s_io()))
     }
 
     pub fn log_file_w_await(&self) -> (Option<f64>, Option<f64>) {

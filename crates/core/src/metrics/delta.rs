@@ -65,6 +65,14 @@ pub struct Delta {
     pub sync_dest: bool,
 }
 
+/// What of a delta is computed: all of it, or the file I/O alone (a rule asking only a
+/// standby's `V$IOSTAT_FILE` at every instant needs no statistic or wait event of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parts {
+    All,
+    Io,
+}
+
 /// Were both samples taken in the same incarnation of the instance? Unknown startup on either
 /// side is trusted as the same; counters going down are caught per counter below.
 pub(crate) fn same_incarnation(a: &Sample, b: &Sample) -> bool {
@@ -77,6 +85,12 @@ pub(crate) fn same_incarnation(a: &Sample, b: &Sample) -> bool {
 impl Delta {
     /// `later − earlier`. `None` when either failed, they straddle a restart, or no time passed.
     pub fn between(earlier: &Sample, later: &Sample) -> Option<Delta> {
+        Delta::between_parts(earlier, later, Parts::All)
+    }
+
+    /// As [`Delta::between`] with `parts` of it: [`Parts::Io`] leaves the statistics, events,
+    /// OS figures and instances empty (the rest is the same).
+    pub(crate) fn between_parts(earlier: &Sample, later: &Sample, parts: Parts) -> Option<Delta> {
         if earlier.is_error() || later.is_error() || !same_incarnation(earlier, later) {
             return None;
         }
@@ -91,10 +105,12 @@ impl Delta {
             sync_dest: later.has_sync_dest(),
             ..Delta::default()
         };
-        d.add_counters(
-            (&earlier.stats, &earlier.events, &earlier.os),
-            (&later.stats, &later.events, &later.os),
-        );
+        if parts == Parts::All {
+            d.add_counters(
+                (&earlier.stats, &earlier.events, &earlier.os),
+                (&later.stats, &later.events, &later.os),
+            );
+        }
         for (ft, io) in &later.iostat {
             if let Some(b) = earlier.iostat.get(ft) {
                 if let Some(x) = io_sub(io, b) {
@@ -103,7 +119,7 @@ impl Delta {
             }
         }
         // Matched by inst_id: an instance present in one sample only has no delta.
-        if let (Some(a), Some(b)) = (&earlier.instances, &later.instances) {
+        if let (Parts::All, Some(a), Some(b)) = (parts, &earlier.instances, &later.instances) {
             for li in b {
                 let Some(ei) = a.iter().find(|e| e.inst_id == li.inst_id) else {
                     continue;

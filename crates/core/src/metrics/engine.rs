@@ -1,7 +1,7 @@
 //! The live metrics engine: fed every entry in order (from any source), it keeps bounded
 //! history per slot and answers window queries for the causes, the screens and the reports.
 
-use super::delta::{same_incarnation, Delta};
+use super::delta::{same_incarnation, Delta, Parts};
 use super::freshness::Freshness;
 use super::impact::{impact_table, ImpactRow, WindowDeltas};
 use super::ring::Ring;
@@ -404,15 +404,29 @@ impl SlotSeries {
 
     /// Delta over the window ending at the newest sample.
     pub fn window(&self, w: Window) -> Option<Delta> {
+        self.window_parts(w, Parts::All)
+    }
+
+    /// As [`SlotSeries::window`], with `parts` of it (the same figures in what is computed).
+    pub(crate) fn window_parts(&self, w: Window, parts: Parts) -> Option<Delta> {
         match w {
-            Window::Last(len) => self.window_ending(len, None),
-            Window::SinceBaseline => self.since_baseline.as_ref()?.delta(),
-            Window::SinceStartup => self.since_startup.delta(),
+            Window::Last(len) => self.window_ending_parts(len, None, parts),
+            Window::SinceBaseline => self.since_baseline.as_ref()?.delta_parts(parts),
+            Window::SinceStartup => self.since_startup.delta_parts(parts),
         }
     }
 
     /// Delta over `len` ending at `end` (default: the newest sample), from the raw history.
     pub fn window_ending(&self, len: Duration, end: Option<Timestamp>) -> Option<Delta> {
+        self.window_ending_parts(len, end, Parts::All)
+    }
+
+    fn window_ending_parts(
+        &self,
+        len: Duration,
+        end: Option<Timestamp>,
+        parts: Parts,
+    ) -> Option<Delta> {
         let newest = self.last_good.as_ref().map(|s| s.t);
         let end = end.or(newest)?;
         // A window from before the first sample to the newest one is everything seen: the
@@ -425,7 +439,7 @@ impl SlotSeries {
             })
             && (len > self.raw_span || self.raw.len() < self.raw.capacity());
         if covers_all {
-            return self.since_first.delta();
+            return self.since_first.delta_parts(parts);
         }
         let start = end.add_millis(-(len.min(self.raw_span).as_millis() as i64));
         // Raw samples are in time order: the window is [i, j).
@@ -448,7 +462,7 @@ impl SlotSeries {
                 }
             }
         }
-        acc.delta()
+        acc.delta_parts(parts)
     }
 
     /// Good samples available in the window (for "warming up").
@@ -687,6 +701,60 @@ mod tests {
         let all = p.window(Window::Last(Duration::from_secs(900))).unwrap();
         assert_eq!(all.secs, 199.0);
         assert_eq!(all.tps(), Some(10.0));
+    }
+
+    #[test]
+    fn the_file_io_window_alone_has_the_whole_window_s_io_figures() {
+        // Log file writes growing unevenly, a restart at 100 s and a failed sample: every
+        // window's I/O part (and its length) is the whole delta's.
+        use dgscope_model::sample::names::filetype;
+        use dgscope_model::sample::IoStat;
+        let mk = |t: i64| {
+            let mut e = sample("standby", t, t as u64 * 3, Role::PhysicalStandby);
+            if let Entry::Sample(s) = &mut e {
+                let startup = if t >= 100 { 100_000 } else { 0 };
+                s.db.as_mut().unwrap().startup = Some(Timestamp::from_millis(startup));
+                let n = (t % 100) as u64;
+                s.iostat.insert(
+                    filetype::LOG_FILE.into(),
+                    IoStat {
+                        wreq: n * n,
+                        wms: n * n * 3 + n,
+                        wmb: n,
+                        ..IoStat::default()
+                    },
+                );
+                if t == 130 {
+                    s.error = Some(dgscope_model::sample::SampleError {
+                        kind: SampleErrorKind::ConnectionLost,
+                        message: "ORA-03113".into(),
+                    });
+                }
+            }
+            e
+        };
+        let mut e = Engine::new(EngineConfig {
+            raw_span: Duration::from_secs(120),
+            history_len: 10,
+        });
+        let mut checked = 0;
+        for t in 0..180 {
+            e.push(mk(t));
+            let slot = e.slot(&Slot::from("standby")).unwrap();
+            for w in [10, 45, 100, 900].map(|s| Window::Last(Duration::from_secs(s))) {
+                let (all, io) = (slot.window(w), slot.window_parts(w, Parts::Io));
+                assert_eq!(all.is_some(), io.is_some(), "t={t} {w:?}");
+                if let (Some(all), Some(io)) = (all, io) {
+                    assert_eq!(
+                        (all.secs, &all.iostat),
+                        (io.secs, &io.iostat),
+                        "t={t} {w:?}"
+                    );
+                    checked += usize::from(!all.iostat.is_empty());
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub(crate) mod impact;
 pub(crate) mod ring;
 pub(crate) mod window;
 
+pub(crate) use delta::Parts;
 pub use delta::{Delta, EventDelta, IoRates};
 pub use engine::{is_recovery_cancel, Engine, EngineConfig, Point, SlotSeries};
 pub use freshness::Freshness;

@@ -2,7 +2,7 @@
 //! first and last sample of each restart-free stretch inside it: accumulation is O(1) memory
 //! whatever the window's length.
 
-use super::delta::{same_incarnation, Delta};
+use super::delta::{same_incarnation, Delta, Parts};
 use dgscope_model::sample::Sample;
 use dgscope_model::timestamp::Timestamp;
 use std::fmt;
@@ -62,8 +62,14 @@ impl WindowAcc {
 
     /// The window's delta, `None` until two samples of one incarnation were seen.
     pub fn delta(&self) -> Option<Delta> {
+        self.delta_parts(Parts::All)
+    }
+
+    /// As [`WindowAcc::delta`], with `parts` of the open stretch (closed stretches are kept
+    /// whole).
+    pub(crate) fn delta_parts(&self, parts: Parts) -> Option<Delta> {
         let open = match (&self.first, &self.last) {
-            (Some(a), Some(b)) => Delta::between(a, b),
+            (Some(a), Some(b)) => Delta::between_parts(a, b, parts),
             _ => None,
         };
         match (&self.done, open) {

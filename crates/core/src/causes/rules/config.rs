@@ -190,7 +190,7 @@ pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Fin
     // A handful of slow requests in the window is no saturation: the standby's average
     // counts only over enough writes.
     let writes = |ft: &str| {
-        ctx.s()
+        ctx.s_io()
             .and_then(|d| d.iostat.get(ft))
             .map_or(0, |io| io.wreq)
     };

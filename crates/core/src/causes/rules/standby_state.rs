@@ -254,10 +254,22 @@ pub(crate) fn fra_full(ctx: &Context, th: &Thresholds) -> Option<FraFull> {
     let msg = ctx
         .standby_fra_message
         .get_or_init(|| {
-            messages(ctx, false)
-                .into_iter()
-                .rev()
-                .find_map(|m| is_fra_message(m).map(|sev| (m.clone(), sev)))
+            // The newest in time, the last read of equals: as the window's messages in time
+            // order read backwards, without gathering and sorting them.
+            let mut newest: Option<(&DgMessage, Severity)> = None;
+            let window = ctx.standby_with_messages(window_secs(ctx));
+            for m in window
+                .iter()
+                .filter_map(|s| s.dg_messages.as_ref())
+                .flatten()
+            {
+                if newest.is_none_or(|(n, _)| m.time >= n.time) {
+                    if let Some(sev) = is_fra_message(m) {
+                        newest = Some((m, sev));
+                    }
+                }
+            }
+            newest.map(|(m, sev)| (m.clone(), sev))
         })
         .clone();
     let severity = by_pct.max(msg.as_ref().map(|m| m.1))?;
