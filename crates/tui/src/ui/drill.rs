@@ -325,23 +325,8 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, idx: usize) {
             area.width.saturating_sub(2),
         ));
     // Where you are: the last row shown of all rows ("12/48"), and whether more follows.
-    if total > view {
-        let more = if shown_to < total {
-            if cx.ascii {
-                " v"
-            } else {
-                " ↓"
-            }
-        } else {
-            " end"
-        };
-        block = block.title_bottom(
-            Line::from(Span::styled(
-                format!(" {shown_to}/{total}{more} "),
-                t.muted(),
-            ))
-            .right_aligned(),
-        );
+    if let Some(label) = super::scroll_position(shown_to, total, view, cx.ascii) {
+        block = block.title_bottom(Line::from(Span::styled(label, t.muted())).right_aligned());
     }
     if let Some(label) = super::find::counter(cx) {
         block = block.title_bottom(Line::from(Span::styled(label, t.style(Role::Title))));

@@ -668,6 +668,22 @@ pub fn scroll_max(area: Rect, app: &App) -> u16 {
     }
 }
 
+/// Where a scrolled view is, for its bottom border: the last row shown of all rows and
+/// whether more follows (" 12/48 ↓ ", " 48/48 end "); `None` when everything fits.
+pub(crate) fn scroll_position(
+    shown_to: usize,
+    total: usize,
+    view: usize,
+    ascii: bool,
+) -> Option<String> {
+    let more = match (shown_to < total, ascii) {
+        (true, true) => " v",
+        (true, false) => " ↓",
+        (false, _) => " end",
+    };
+    (total > view).then(|| format!(" {shown_to}/{total}{more} "))
+}
+
 /// Severity badge text and style.
 pub fn badge(cx: &Ctx, sev: dgscope_core::causes::Severity) -> (String, Style) {
     use dgscope_core::causes::Severity;

@@ -31,21 +31,17 @@ thread_local! {
 }
 
 impl OffScreen {
-    /// For a view `w` wide and `h` high.
-    fn new(w: u16, h: u16) -> Self {
-        let (w, tall) = (w.max(1), ZOOM_TALL.max(h).max(1));
-        let Ok(term) = Terminal::new(TestBackend::new(w, tall));
-        OffScreen { term, w, tall }
-    }
-
     /// `f` with an off-screen buffer for a view `w` wide and `h` high: the one the last
     /// call used when it has that size.
     pub(crate) fn with<R>(w: u16, h: u16, f: impl FnOnce(&mut OffScreen) -> R) -> R {
-        let (w1, tall) = (w.max(1), ZOOM_TALL.max(h).max(1));
+        let (w, tall) = (w.max(1), ZOOM_TALL.max(h).max(1));
         let mut off = KEPT
             .with(|k| k.borrow_mut().take())
-            .filter(|o| o.w == w1 && o.tall == tall)
-            .unwrap_or_else(|| OffScreen::new(w, h));
+            .filter(|o| (o.w, o.tall) == (w, tall))
+            .unwrap_or_else(|| {
+                let Ok(term) = Terminal::new(TestBackend::new(w, tall));
+                OffScreen { term, w, tall }
+            });
         let r = f(&mut off);
         KEPT.with(|k| *k.borrow_mut() = Some(off));
         r
@@ -181,17 +177,7 @@ fn render_with(off: &mut OffScreen, frame: &mut Frame, area: Rect, cx: &Ctx, pan
             out[(area.x + x, area.y + 1 + row as u16)] = doc[(x, 1 + y as u16)].clone();
         }
     }
-    let more = if shown_to < total {
-        if cx.ascii {
-            " v"
-        } else {
-            " ↓"
-        }
-    } else {
-        " end"
-    };
-    if total > view {
-        let label = format!(" {shown_to}/{total}{more} ");
+    if let Some(label) = super::scroll_position(shown_to, total, view, cx.ascii) {
         let lw = label.chars().count() as u16;
         if area.width > lw + 2 {
             out.set_string(
