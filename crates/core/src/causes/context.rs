@@ -559,7 +559,6 @@ fn secs_before(now: Timestamp, secs: f64) -> Timestamp {
     now.add_millis(-(secs * 1000.0) as i64)
 }
 
-/// Good samples of `st` within `secs` of `now`, newest first.
 /// A series' points from `secs` before `now`: points are in time order (the engine drops a
 /// sample older than its slot's last), so the window's start is a binary search, not a walk
 /// of the whole history at every instant.
@@ -569,6 +568,7 @@ fn points_since(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Point> {
     st.points().iter_from(first).collect()
 }
 
+/// Good samples of `st` within `secs` of `now`, newest first.
 fn recent_samples(st: &SlotSeries, now: Timestamp, secs: f64) -> Vec<&Arc<Sample>> {
     let from = secs_before(now, secs);
     st.raw_samples().rev().take_while(|s| s.t >= from).collect()

@@ -9,9 +9,8 @@
 //! - version 2 (changes lines read against their slot's previous line): each slot's lines are
 //!   parsed on one thread, the primary's on the reading thread and the rest by the consumer;
 //!   on a `.zst` file, which decompresses on a thread of its own, the consumer parses all.
-//!   A consumer that judges every instant (`check --replay`, `report incident`) is the slower
-//!   side whatever it parses: every line is parsed on the reading thread then
-//!   ([`recording_ahead_judged`]).
+//!   A consumer that judges every instant (`check --replay`) is the slower side whatever it
+//!   parses: every line is parsed on the reading thread then ([`recording_ahead_judged`]).
 
 use super::changes::Chains;
 use super::recording::{entry_of_line, Entry, Header, RecordingError, RecordingReader};
