@@ -1,11 +1,15 @@
-//! How long an on-call DBA looks at a blank screen: `dgscope demo` in a pseudo-terminal
-//! (120×40), from spawn to the first frame and to the first frame with data (the commit
-//! pane's `log file sync` row with a figure, and the causes judged). Five runs each; prints
-//! the median and the worst against the target (first frame with data < 200 ms).
+//! How long an on-call DBA looks at a blank screen: `dgscope demo`, and `dgscope replay` of a
+//! 24-hour recording (plain and `.zst`), in a pseudo-terminal (120×40), from spawn to the
+//! first frame and to the first frame with data (the commit pane's `log file sync` row with a
+//! figure, and the causes judged). Five runs each; prints the median and the worst against
+//! the target (first frame with data < 200 ms).
 //!
-//! `cargo bench --bench first_frame`.
+//! `cargo bench --bench first_frame`. The day is the one `cargo bench --bench check` writes
+//! (`target/bench-cache/check-replay-86400s.jsonl`), compressed here once with `dgscope
+//! recording compact`; without it, replay is skipped with a line saying how to make it.
 
 use expectrl::Session;
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -22,9 +26,9 @@ fn has_data(screen: &vt100::Screen) -> bool {
     figure && !text.contains("warming up")
 }
 
-fn one() -> (f64, f64) {
+fn one(args: &[&str]) -> (f64, f64) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_dgscope"));
-    cmd.arg("demo").env("TERM", "xterm-256color");
+    cmd.args(args).env("TERM", "xterm-256color");
     let start = Instant::now();
     let mut s = Session::spawn(cmd).expect("spawn dgscope demo in a pty");
     s.get_process_mut().set_window_size(120, 40).unwrap();
@@ -55,21 +59,49 @@ fn one() -> (f64, f64) {
     )
 }
 
-fn main() {
+/// Five runs of `args`, one line of figures.
+fn measure(what: &str, args: &[&str]) {
     let mut firsts = Vec::new();
     let mut datas = Vec::new();
     for _ in 0..RUNS {
-        let (f, d) = one();
+        let (f, d) = one(args);
         firsts.push(f);
         datas.push(d);
     }
     firsts.sort_by(f64::total_cmp);
     datas.sort_by(f64::total_cmp);
     println!(
-        "demo, 120x40: first frame median {:.0} ms (worst {:.0}); first frame with data median {:.0} ms (worst {:.0}), target < 200 ms; {RUNS} runs",
+        "{what}, 120x40: first frame median {:.0} ms (worst {:.0}); first frame with data median {:.0} ms (worst {:.0}), target < 200 ms; {RUNS} runs",
         firsts[RUNS / 2],
         firsts[RUNS - 1],
         datas[RUNS / 2],
         datas[RUNS - 1],
     );
+}
+
+fn main() {
+    measure("demo", &["demo"]);
+    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-cache");
+    let plain = cache.join("check-replay-86400s.jsonl");
+    if !plain.exists() {
+        println!(
+            "replay of a day: skipped, {} is missing (cargo bench --bench check -- day writes it)",
+            plain.display()
+        );
+        return;
+    }
+    let zst = cache.join("check-replay-86400s.jsonl.zst");
+    if !zst.exists() {
+        let ok = Command::new(env!("CARGO_BIN_EXE_dgscope"))
+            .args(["recording", "compact"])
+            .arg(&plain)
+            .arg("-o")
+            .arg(&zst)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "dgscope recording compact {}", plain.display());
+    }
+    let (plain, zst) = (plain.to_str().unwrap(), zst.to_str().unwrap());
+    measure("replay of a 24 h recording, plain", &["replay", plain]);
+    measure("replay of a 24 h recording, .zst", &["replay", zst]);
 }

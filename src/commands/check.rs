@@ -115,7 +115,7 @@ pub fn judge_live(
                 contacts.borrow_mut().entry(slot).or_default().last_error = Some((reason, true));
                 continue;
             }
-            SourceEvent::Status { .. } => continue,
+            SourceEvent::Status { .. } | SourceEvent::Checking(_) => continue,
             SourceEvent::End => return None,
         }
     });

@@ -35,10 +35,18 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
     opts.pace = Pace::Speed(a.speed);
     let assessor = super::screen::assessor();
     let speed = a.speed;
+    let damage = source.damage();
     let r = tui::launch(opts, assessor, move |tx, ctl| {
         replay::play(source, tx, ctl, speed)
-    });
-    Ok(r?)
+    })?;
+    // A long recording was read through behind the screen and a line was damaged: the
+    // header said so; the whole message and exit 2 now that the terminal is back.
+    if let Some(message) = damage.as_ref().and_then(|d| d.get()) {
+        return Err(Failure::bad_input(format!(
+            "{message} (replay stops before that line)"
+        )));
+    }
+    Ok(r)
 }
 
 /// A report on the triage screen: one observation of its snapshot interval, both snapshots

@@ -358,6 +358,41 @@ fn header_keeps_fault_rec_and_baseline_at_160() {
     }
 }
 
+/// Issue 29: a long recording read through behind the replay screen says how far, and a
+/// damaged line found there says DAMAGED with the last good time, at 160 and at 80 columns.
+#[test]
+fn header_says_how_the_read_through_behind_replay_goes() {
+    use dgscope::source::{Checking, SourceEvent};
+    let mut a = app(Setup {
+        mode: Mode::Replay,
+        ..Setup::default()
+    });
+    a.ingest(SourceEvent::Checking(Checking::Reading(Some(43))));
+    let wide = render(&a, 160, 48).lines().next().unwrap().to_string();
+    assert!(wide.contains("checking 43 %"), "{wide}");
+    snap("header_checking_160x48", wide);
+    let last_good = a.engine().latest().unwrap().add_millis(-60_000);
+    a.ingest(SourceEvent::Checking(Checking::Damaged {
+        message: "r.jsonl:5: bad sample".into(),
+        last_good: Some(last_good),
+    }));
+    let wide = render(&a, 160, 48).lines().next().unwrap().to_string();
+    assert!(!wide.contains("checking"), "{wide}");
+    assert!(
+        wide.contains(&format!("DAMAGED after {}", last_good.clock())),
+        "{wide}"
+    );
+    let narrow = render(&a, 80, 24).lines().next().unwrap().to_string();
+    assert!(narrow.contains("DAMAGED"), "{narrow}");
+    snap("header_damaged_80x24", narrow);
+    a.ingest(SourceEvent::Checking(Checking::Whole));
+    let whole = render(&a, 160, 48).lines().next().unwrap().to_string();
+    assert!(
+        !whole.contains("checking") && !whole.contains("DAMAGED"),
+        "{whole}"
+    );
+}
+
 /// A 100 000-bucket histogram: merged to what the pane can draw; the chart stays.
 #[test]
 fn commit_pane_with_a_many_bucket_histogram_keeps_its_chart() {

@@ -366,7 +366,9 @@ impl Driver {
         match ev {
             SourceEvent::Sample(s) => (true, self.push(Entry::Sample(s))),
             SourceEvent::Mark(m) => (true, self.push(Entry::Mark(m))),
-            SourceEvent::Status { .. } | SourceEvent::End => (false, Vec::new()),
+            SourceEvent::Status { .. } | SourceEvent::End | SourceEvent::Checking(_) => {
+                (false, Vec::new())
+            }
         }
     }
 

@@ -164,6 +164,35 @@ impl Entry {
     }
 }
 
+/// How far a reader has come through its file: a second descriptor of the same open file
+/// shares its offset, so asking costs one `lseek` and nothing is counted on the reading path.
+#[derive(Debug)]
+pub struct ReadProbe {
+    file: Option<File>,
+    len: u64,
+}
+
+impl ReadProbe {
+    fn of(file: &File) -> Self {
+        ReadProbe {
+            file: file.try_clone().ok(),
+            len: file.metadata().map(|m| m.len()).unwrap_or(0),
+        }
+    }
+
+    /// The share of the file read, 0.0..=1.0; `None` when it cannot be told (a FIFO, a file
+    /// of unknown length).
+    pub fn fraction(&self) -> Option<f64> {
+        use std::io::Seek;
+        let mut file = self.file.as_ref()?;
+        if self.len == 0 {
+            return None;
+        }
+        let at = file.stream_position().ok()?;
+        Some((at as f64 / self.len as f64).clamp(0.0, 1.0))
+    }
+}
+
 /// What is wrong with a recording, always naming the file and, where there is one, the line.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordingError {
@@ -247,11 +276,30 @@ pub struct RecordingReader<R> {
 impl RecordingReader<FileInput> {
     /// Opens a recording in either form: zstd is recognised by its magic bytes.
     pub fn open(path: &Path) -> Result<Self, RecordingError> {
+        let (display, file) = Self::file(path)?;
+        Self::open_file(display, file)
+    }
+
+    /// [`RecordingReader::open`], with a probe that tells how far into the file (in bytes on
+    /// disk, compressed or not) the reader has come: for a progress indication.
+    pub fn open_probed(path: &Path) -> Result<(Self, ReadProbe), RecordingError> {
+        let (display, file) = Self::file(path)?;
+        let probe = ReadProbe::of(&file);
+        Self::open_file(display, file).map(|reader| (reader, probe))
+    }
+
+    fn file(path: &Path) -> Result<(String, File), RecordingError> {
         let display = path.display().to_string();
-        let file = File::open(path).map_err(|source| RecordingError::Open {
-            path: display.clone(),
-            source,
-        })?;
+        match File::open(path) {
+            Ok(file) => Ok((display, file)),
+            Err(source) => Err(RecordingError::Open {
+                path: display,
+                source,
+            }),
+        }
+    }
+
+    fn open_file(display: String, file: File) -> Result<Self, RecordingError> {
         if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
             return Err(RecordingError::Open {
                 path: display,

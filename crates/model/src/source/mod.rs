@@ -60,4 +60,22 @@ pub enum SourceEvent {
     },
     /// The source has no more data (end of a recording, duration reached).
     End,
+    /// How a pass over the whole source behind the screen goes (replay reads a long
+    /// recording through while it plays, to find a damaged line before playback reaches it).
+    Checking(Checking),
+}
+
+/// A background read of the whole source, as [`SourceEvent::Checking`] reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Checking {
+    /// This many per cent of the file read so far; `None` when it cannot be told (a FIFO).
+    Reading(Option<u8>),
+    /// Read through: every line is whole.
+    Whole,
+    /// A damaged line. `message` names the file and the line; playback stops after
+    /// `last_good`, the time of the last entry before it.
+    Damaged {
+        message: String,
+        last_good: Option<Timestamp>,
+    },
 }

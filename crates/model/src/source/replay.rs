@@ -1,13 +1,16 @@
 //! A recording as a source: entries grouped into sampling instants, played at the recording's
 //! own pace times a speed, with pause. The screen scrubs through what was played already.
 
-use super::{Control, PullSource, SourceEvent, Tick};
+use super::{Checking, Control, PullSource, SourceEvent, Tick};
 use crate::sample::order::Steady;
-use crate::sample::recording::{Entry, RecordingError, RecordingReader};
+use crate::sample::recording::{Entry, ReadProbe, RecordingError, RecordingReader};
 use crate::sample::zst::FileInput;
 use crate::sample::Mark;
+use crate::timestamp::Timestamp;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -27,9 +30,12 @@ pub struct ReplaySource<R> {
     /// The file as opened, to tell at the end whether it changed underneath the replay.
     opened: Option<FileId>,
     /// The time of the last entry played (where an end note is placed).
-    last_t: Option<crate::timestamp::Timestamp>,
+    last_t: Option<Timestamp>,
     /// Whether samples stamped outside 2000..2100 were said on the timeline (once).
     said_implausible: bool,
+    /// The read-through going on behind the screen, if the file was too long to finish it
+    /// before.
+    check: Option<Check>,
 }
 
 /// Identity and size of a file when replay opened it.
@@ -72,18 +78,81 @@ impl FileId {
     }
 }
 
-impl ReplaySource<FileInput> {
-    /// Opens a recording (either form) after reading it once through, so a corrupt line is
-    /// reported as one clear error before the screen starts rather than as a half-played
-    /// incident.
-    pub fn open(path: &Path) -> Result<Self, RecordingError> {
-        let opened = FileId::of(path);
-        let check = RecordingReader::open(path)?;
-        for e in check {
-            e?;
+/// How long `replay` reads a recording through before the screen starts. A file read in
+/// this time (about an hour of 1 s samples) is checked whole first, so a damaged line is one
+/// error before anything is shown; a longer one plays at once and is read through behind
+/// the screen, its progress in the header, so a day's recording shows data as fast as an
+/// hour's.
+pub const CHECK_BEFORE_SCREEN: Duration = Duration::from_millis(100);
+
+/// A damaged line: what is wrong, and the time of the last entry before it.
+type Damage = (RecordingError, Option<Timestamp>);
+
+/// The read-through of a recording still going on when the screen started.
+struct Check {
+    probe: ReadProbe,
+    done: std::sync::mpsc::Receiver<Result<(), Damage>>,
+    /// What the check found wrong, for the command to say after the screen.
+    damage: Arc<OnceLock<String>>,
+}
+
+/// Reads a recording through: `Ok` when every line is whole.
+fn read_through(reader: RecordingReader<FileInput>) -> Result<(), Damage> {
+    let mut last_good = None;
+    for e in reader {
+        match e {
+            Ok(e) => last_good = Some(e.t()),
+            Err(e) => return Err((e, last_good)),
         }
+    }
+    Ok(())
+}
+
+impl ReplaySource<FileInput> {
+    /// Opens a recording (either form) and reads it once through, so a damaged line is
+    /// reported as one clear error rather than as a half-played incident: before the
+    /// screen for a file read in [`CHECK_BEFORE_SCREEN`], behind it for a longer one.
+    pub fn open(path: &Path) -> Result<Self, RecordingError> {
+        Self::open_checking(path, CHECK_BEFORE_SCREEN)
+    }
+
+    /// [`ReplaySource::open`] waiting at most `before_screen` for the read-through
+    /// (`Duration::ZERO`: not at all).
+    pub fn open_checking(path: &Path, before_screen: Duration) -> Result<Self, RecordingError> {
+        let opened = FileId::of(path);
+        let (reader, probe) = RecordingReader::open_probed(path)?;
+        let (tx, done) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("replay-check".into())
+            .spawn(move || {
+                let _ = tx.send(read_through(reader));
+            });
+        let check = match spawned {
+            Err(_) => {
+                // No thread to spare: read it through here, as before the screen.
+                read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
+                None
+            }
+            // Zero waits not at all (even for a file read in no time): the screen starts
+            // with the read-through behind it.
+            Ok(_) if before_screen.is_zero() => Some(Check {
+                probe,
+                done,
+                damage: Arc::new(OnceLock::new()),
+            }),
+            Ok(_) => match done.recv_timeout(before_screen) {
+                Ok(Ok(())) | Err(RecvTimeoutError::Disconnected) => None,
+                Ok(Err((e, _))) => return Err(e),
+                Err(RecvTimeoutError::Timeout) => Some(Check {
+                    probe,
+                    done,
+                    damage: Arc::new(OnceLock::new()),
+                }),
+            },
+        };
         let mut source = ReplaySource::new(RecordingReader::open(path)?);
         source.opened = opened;
+        source.check = check;
         Ok(source)
     }
 }
@@ -100,7 +169,15 @@ impl<R: BufRead> ReplaySource<R> {
             opened: None,
             last_t: None,
             said_implausible: false,
+            check: None,
         }
+    }
+
+    /// Where the read-through behind the screen puts the damage it finds (its message), for
+    /// the command to say once the screen is gone; `None` when the file was read through
+    /// before the screen.
+    pub fn damage(&self) -> Option<Arc<OnceLock<String>>> {
+        self.check.as_ref().map(|c| c.damage.clone())
     }
 
     pub fn error(&self) -> Option<&RecordingError> {
@@ -267,7 +344,13 @@ pub async fn play<R: BufRead + Send>(
         paused: false,
         speed: speed.clamp(0.01, MAX_SPEED),
     };
+    if let Some(check) = source.check.take() {
+        tokio::spawn(watch(check, tx.clone()));
+    }
     let mut last_t = None;
+    // The first two instants go out at once: a rate needs two samples, so the first frame
+    // has figures instead of waiting one recorded interval for them.
+    let mut unpaced = 2;
     loop {
         pacer.settle().await;
         let Some(tick) = source.next_tick() else {
@@ -282,8 +365,9 @@ pub async fn play<R: BufRead + Send>(
         // Only samples set the pace: an instant of marks alone (the file's tail) goes out at
         // once.
         if !tick.samples.is_empty() {
-            if let Some(prev) = last_t {
-                pacer.sleep(tick.t.secs_since(prev)).await;
+            match last_t {
+                Some(prev) if unpaced == 0 => pacer.sleep(tick.t.secs_since(prev)).await,
+                _ => unpaced -= 1,
             }
             last_t = Some(tick.t);
         }
@@ -297,6 +381,44 @@ pub async fn play<R: BufRead + Send>(
                 return;
             }
         }
+    }
+}
+
+/// How often the header's "checking N %" moves.
+const CHECK_EVERY: Duration = Duration::from_millis(250);
+
+/// Says how the read-through behind the screen goes until it ends: the share read every
+/// [`CHECK_EVERY`], then whether every line was whole. A damaged line is kept for the
+/// command to say (and exit 2) once the screen is gone.
+async fn watch(check: Check, tx: mpsc::Sender<SourceEvent>) {
+    let mut said = None;
+    loop {
+        let state = match check.done.try_recv() {
+            Ok(Ok(())) => Checking::Whole,
+            Ok(Err((e, last_good))) => {
+                let message = crate::sanitize::field(&e.to_string());
+                let _ = check.damage.set(message.clone());
+                Checking::Damaged { message, last_good }
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                let percent = check.probe.fraction().map(|f| (f * 100.0).floor() as u8);
+                if said != Some(percent) {
+                    said = Some(percent);
+                    if tx
+                        .send(SourceEvent::Checking(Checking::Reading(percent)))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                tokio::time::sleep(CHECK_EVERY).await;
+                continue;
+            }
+        };
+        let _ = tx.send(SourceEvent::Checking(state)).await;
+        return;
     }
 }
 
@@ -446,15 +568,16 @@ mod tests {
                 SourceEvent::Sample(_) => samples += 1,
                 SourceEvent::Mark(_) => marks += 1,
                 SourceEvent::End => ended = true,
-                SourceEvent::Status { .. } => {}
+                SourceEvent::Status { .. } | SourceEvent::Checking(_) => {}
             }
         }
         task.await.unwrap();
         assert_eq!((samples, marks, ended), (10, 1, true));
-        // Four recorded seconds at speed 4: one second of (virtual) playback.
+        // Four recorded seconds at speed 4, the first two instants at once: three seconds at
+        // ×4 of (virtual) playback.
         let took = start.elapsed();
         assert!(
-            took >= Duration::from_millis(999) && took <= Duration::from_millis(1100),
+            took >= Duration::from_millis(749) && took <= Duration::from_millis(800),
             "{took:?}"
         );
     }
@@ -506,10 +629,15 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(64);
         let (ctl, crx) = mpsc::channel(4);
         let start = tokio::time::Instant::now();
-        tokio::spawn(play(source(2), tx, crx, 1.0));
-        for _ in 0..2 {
-            assert!(matches!(rx.recv().await, Some(SourceEvent::Sample(_))));
+        tokio::spawn(play(source(3), tx, crx, 1.0));
+        // The first two instants (two samples each, and a mark) at once.
+        for _ in 0..5 {
+            assert!(matches!(
+                rx.recv().await,
+                Some(SourceEvent::Sample(_) | SourceEvent::Mark(_))
+            ));
         }
+        assert_eq!(start.elapsed(), Duration::ZERO);
         // Half of the one recorded second passes at ×1, the other half at ×2.
         tokio::time::sleep(Duration::from_millis(500)).await;
         ctl.send(Control::Speed(2.0)).await.unwrap();
@@ -519,6 +647,69 @@ mod tests {
             took >= Duration::from_millis(749) && took <= Duration::from_millis(760),
             "{took:?}"
         );
+    }
+
+    /// Issue 29: a long recording plays at once and is read through behind the screen.
+    /// Whole, the header's "checking" ends; a damaged line is said with the time of the last
+    /// entry before it, and kept for the command to say on leaving (exit 2).
+    #[tokio::test(start_paused = true)]
+    async fn a_recording_read_through_behind_the_screen_says_how_it_went() {
+        async fn checking_of(src: ReplaySource<FileInput>) -> (usize, Vec<Checking>) {
+            let (tx, mut rx) = mpsc::channel(64);
+            let (_ctl, crx) = mpsc::channel(4);
+            tokio::spawn(play(src, tx, crx, 64.0));
+            let (mut samples, mut states) = (0, vec![]);
+            while let Some(ev) = rx.recv().await {
+                match ev {
+                    SourceEvent::Sample(_) => samples += 1,
+                    SourceEvent::Checking(c) => states.push(c),
+                    _ => {}
+                }
+            }
+            (samples, states)
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let whole = dir.path().join("whole.jsonl");
+        std::fs::write(&whole, recording(4)).unwrap();
+        let src = ReplaySource::open_checking(&whole, Duration::ZERO).unwrap();
+        let damage = src.damage().expect("checked behind the screen");
+        let (samples, states) = checking_of(src).await;
+        assert_eq!(samples, 8);
+        assert_eq!(states.last(), Some(&Checking::Whole), "{states:?}");
+        assert!(
+            states[..states.len() - 1]
+                .iter()
+                .all(|c| matches!(c, Checking::Reading(Some(0..=100)))),
+            "{states:?}"
+        );
+        assert_eq!(damage.get(), None);
+
+        // The fourth line (the second instant's standby sample) damaged.
+        let text = String::from_utf8(recording(4)).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[4] = "{\"t\": not json";
+        let damaged = dir.path().join("damaged.jsonl");
+        std::fs::write(&damaged, lines.join("\n") + "\n").unwrap();
+        // Before the screen (time enough): one error, as before.
+        let before = ReplaySource::open_checking(&damaged, Duration::from_secs(30));
+        let e = before
+            .err()
+            .expect("a damaged line before the screen")
+            .to_string();
+        assert!(e.contains("damaged.jsonl") && e.contains(":5"), "{e}");
+        // Behind it: playback stops before the line, the check says where.
+        let src = ReplaySource::open_checking(&damaged, Duration::ZERO).unwrap();
+        let damage = src.damage().unwrap();
+        let (samples, states) = checking_of(src).await;
+        assert_eq!(samples, 3, "the samples before the damaged line");
+        match states.last() {
+            Some(Checking::Damaged { message, last_good }) => {
+                assert_eq!(message, &e);
+                assert_eq!(*last_good, Some(at(1000)));
+            }
+            other => panic!("{other:?} in {states:?}"),
+        }
+        assert_eq!(damage.get(), Some(&e));
     }
 
     async fn marks_of_playing(src: ReplaySource<FileInput>) -> Vec<String> {

@@ -8,7 +8,7 @@ use dgscope_core::metrics::{Engine, Window, WindowDeltas};
 use dgscope_core::pipeline::Driver;
 use dgscope_model::sample::recording::Entry;
 use dgscope_model::sample::{LogSwitch, Mark, Slot};
-use dgscope_model::source::{ConnState, SourceEvent};
+use dgscope_model::source::{Checking, ConnState, SourceEvent};
 use dgscope_model::timestamp::Timestamp;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -215,6 +215,9 @@ pub struct App<T> {
     pub conn: BTreeMap<Slot, ConnState>,
     /// The source has no more data (the end of a recording).
     pub ended: bool,
+    /// The read-through of a long recording behind the screen, while it goes on or when it
+    /// found a damaged line (the header says which); `None` once every line was whole.
+    pub checking: Option<Checking>,
     /// One line for the footer: what the last action did ("report written to …").
     pub status: Option<String>,
     /// Deltas of the window current when the baseline was set (changes vs baseline).
@@ -272,6 +275,7 @@ impl<T> App<T> {
             recording: None,
             conn: BTreeMap::new(),
             ended: false,
+            checking: None,
             status: None,
             baseline_deltas: None,
             baseline_switches_h: None,
@@ -328,6 +332,8 @@ impl<T> App<T> {
                 self.conn.insert(slot, state);
             }
             SourceEvent::End => self.ended = true,
+            SourceEvent::Checking(Checking::Whole) => self.checking = None,
+            SourceEvent::Checking(c) => self.checking = Some(c),
         }
     }
 

@@ -5,6 +5,7 @@ use super::theme::Role;
 use super::{fmt, Ctx};
 use crate::app::{Mode, Pace};
 use dgscope_model::sample::{Dest, Sample};
+use dgscope_model::source::Checking;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -179,6 +180,30 @@ pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         vec![Span::styled(pace, h)],
         short.map(|s| vec![Span::styled(s, h)]),
     );
+    // A long recording read through behind the screen: how far, or that a line is damaged
+    // (playback stops there; the message is said in full on leaving).
+    match &app.checking {
+        Some(Checking::Reading(p)) => {
+            let p = p.map_or_else(String::new, |p| format!(" {p} %"));
+            push(
+                &mut fields,
+                5,
+                vec![Span::styled(format!(" checking{p}"), h)],
+                None,
+            );
+        }
+        Some(Checking::Damaged { last_good, .. }) => {
+            let crit = t.style(Role::Crit).bg(t.color(Role::HeaderBg));
+            let at = last_good.map_or_else(String::new, |good| format!(" after {}", good.clock()));
+            push(
+                &mut fields,
+                1,
+                vec![Span::styled(format!(" DAMAGED{at}"), crit)],
+                Some(vec![Span::styled(" DAMAGED", crit)]),
+            );
+        }
+        Some(Checking::Whole) | None => {}
+    }
 
     // Topology: primary ══ SYNC AFFIRM ══▶ standby (open mode).
     let pname = db_name(primary, "primary");
