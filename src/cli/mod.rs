@@ -378,9 +378,11 @@ pub enum ReportCommand {
         after_help = "Windows are A..B: offsets from the first sample (0s, 15m, 980s) or RFC 3339 \
 times (2026-11-30T05:00:00Z). Either end may be left open (15m..). With two reports, \
 --baseline names the report taken before the change and FILE the one after; a report has no \
-standby side, so the RFS row stays empty.\n\n\
+standby side, so the RFS row stays empty. An AWR Compare Periods report (awrddrpt, HTML) holds \
+both periods: give it alone.\n\n\
 Examples:\n  dgscope report impact incident.jsonl --baseline 0s..15m --compare 20m..35m\n  \
-dgscope report impact --baseline awr_sync_off.html awr_sync_on.html"
+dgscope report impact --baseline awr_sync_off.html awr_sync_on.html\n  \
+dgscope report impact awrdiff_1_812_813_1_912_913.html"
     )]
     Impact(ImpactArgs),
     /// One wait event's latency histogram over a window: buckets, shares, avg and
@@ -429,11 +431,13 @@ pub struct IncidentArgs {
 #[derive(Debug, Args)]
 pub struct ImpactArgs {
     /// Recording file (.jsonl) written by `dgscope record`, `watch --record` or by hand; or,
-    /// when --baseline names a report, the AWR/Statspack report after the change
+    /// when --baseline names a report, the AWR/Statspack report after the change; or an AWR
+    /// Compare Periods report (awrddrpt, HTML), which holds both periods
     pub file: PathBuf,
     /// Baseline window A..B (e.g. 0s..15m), or the AWR/Statspack report before the change
+    /// (not needed for a Compare Periods report)
     #[arg(long)]
-    pub baseline: String,
+    pub baseline: Option<String>,
     /// Window of the recording to compare with the baseline, A..B (e.g. 20m..35m)
     #[arg(long)]
     pub compare: Option<String>,

@@ -59,24 +59,43 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `report impact` of two windows of a recording, or of two reports when --baseline names a
-/// file (a window spec never names one: `0s..15m` is not a path that exists).
+/// `report impact` of two windows of a recording, of two reports when --baseline names a
+/// file (a window spec never names one: `0s..15m` is not a path that exists), or of the two
+/// periods of one Compare Periods report.
 fn impact_of(a: &crate::cli::ImpactArgs) -> Result<impact::ImpactReport, Failure> {
-    let baseline = std::path::Path::new(&a.baseline);
-    if baseline.is_file() {
+    let Some(baseline) = a.baseline.as_deref() else {
+        if a.compare.is_some() {
+            return Err(Failure::bad_input(format!(
+                "report impact: --compare {} without --baseline: give both windows of {} \
+                 (e.g. --baseline 0s..15m --compare 20m..35m)",
+                a.compare.as_deref().unwrap_or_default(),
+                a.file.display()
+            )));
+        }
+        return match impact::compare_periods(&a.file) {
+            Some(r) => r.map_err(Failure::bad_input),
+            None => Err(Failure::bad_input(format!(
+                "report impact: --baseline is missing: for {}, name the windows (--baseline \
+                 0s..15m --compare 20m..35m of a recording) or the report before the change \
+                 (--baseline BEFORE.html); only an AWR Compare Periods report holds both alone",
+                a.file.display()
+            ))),
+        };
+    };
+    let baseline_path = std::path::Path::new(baseline);
+    if baseline_path.is_file() {
         if a.compare.is_some() {
             return Err(Failure::bad_input(format!(
                 "report impact: --baseline names a report ({}), so the report after the change \
                  is FILE and --compare has nothing to name; drop --compare",
-                a.baseline
+                baseline
             )));
         }
-        return impact::impact_of_reports(baseline, &a.file).map_err(Failure::bad_input);
+        return impact::impact_of_reports(baseline_path, &a.file).map_err(Failure::bad_input);
     }
-    if !a.baseline.contains("..") {
+    if !baseline.contains("..") {
         return Err(Failure::bad_input(format!(
-            "report impact: --baseline {}: no such report, and not a window A..B (e.g. 0s..15m)",
-            a.baseline
+            "report impact: --baseline {baseline}: no such report, and not a window A..B (e.g. 0s..15m)"
         )));
     }
     let Some(compare) = a.compare.as_deref() else {
@@ -84,8 +103,8 @@ fn impact_of(a: &crate::cli::ImpactArgs) -> Result<impact::ImpactReport, Failure
             "report impact: --compare A..B is missing (the window of {} to set against the \
              baseline {}); or give --baseline the report taken before the change",
             a.file.display(),
-            a.baseline
+            baseline
         )));
     };
-    impact::impact(&a.file, &a.baseline, compare).map_err(Failure::bad_input)
+    impact::impact(&a.file, baseline, compare).map_err(Failure::bad_input)
 }

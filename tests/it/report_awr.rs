@@ -1,7 +1,7 @@
 //! `dgscope report awr`: reports written by tests/it/common/awr_writer.rs in the 19c and
 //! 11.2 layouts are read back figure by figure; bad input is one line and exit 2.
 
-use crate::common::awr_writer::{ev, AwrFixture};
+use crate::common::awr_writer::{compare_periods, ev, AwrFixture, ComparePeriod};
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -374,6 +374,196 @@ fn two_reports_give_seed_000s_impact_table() {
     assert!(out.contains("+251.4 %"), "{out}");
 }
 
+/// Seed 000's two runs as the two periods of one Compare Periods report (`awrddrpt`): the
+/// Wait Events table's waits per second and total seconds, the exact counts of the events on
+/// the Top Timed Events lists, the Instance Activity Stats' values.
+fn seed_000_compare() -> (ComparePeriod, ComparePeriod) {
+    let off = ComparePeriod {
+        begin_snap: "812",
+        begin_time: "17-Feb-23 08:00:05 (Fri)",
+        end_snap: "813",
+        end_time: "17-Feb-23 08:15:05 (Fri)",
+        elapsed_min: "15.0",
+        db_time_min: "75.0",
+        events: vec![
+            (
+                "log file sync",
+                "Commit",
+                "5,514.94",
+                "3,673.00",
+                "740.00us",
+                "4,963,446",
+            ),
+            (
+                "log file parallel write",
+                "System I/O",
+                "2,419.66",
+                "1,023.50",
+                "470.00us",
+                "",
+            ),
+            ("SYNC Remote Write", "Other", "", "", "", ""),
+        ],
+        stats: vec![
+            ("redo size", "23,592,960,000"),
+            ("redo writes", "2,177,696"),
+            ("user commits", "4,963,446"),
+            ("user rollbacks", "0"),
+        ],
+    };
+    let on = ComparePeriod {
+        begin_snap: "912",
+        begin_time: "24-Feb-23 08:00:05 (Fri)",
+        end_snap: "913",
+        end_time: "24-Feb-23 08:15:05 (Fri)",
+        elapsed_min: "15.0",
+        db_time_min: "240.0",
+        events: vec![
+            (
+                "log file sync",
+                "Commit",
+                "5,280.20",
+                "12,355.67",
+                "2.60ms",
+                "4,752,180",
+            ),
+            (
+                "log file parallel write",
+                "System I/O",
+                "1,248.78",
+                "573.19",
+                "510.00us",
+                "",
+            ),
+            (
+                "SYNC Remote Write",
+                "Other",
+                "1,248.78",
+                "1,067.71",
+                "950.00us",
+                "1,123,902",
+            ),
+        ],
+        stats: vec![
+            ("redo size", "23,592,960,000"),
+            ("redo writes", "1,123,902"),
+            ("user commits", "4,752,180"),
+            ("user rollbacks", "0"),
+        ],
+    };
+    (off, on)
+}
+
+/// Issue 26: one Compare Periods report gives seed 000's impact table, as the two periods'
+/// own reports give it (`report impact FILE`, no --baseline).
+#[test]
+fn one_compare_periods_report_gives_seed_000s_impact_table() {
+    let (off, on) = seed_000_compare();
+    let files = [(
+        "awrdiff_1_812_1_912.html",
+        compare_periods(&off, &on, &["waits", "stats"]),
+    )];
+    let (code, out, err) = impact(&["awrdiff_1_812_1_912.html", "--format", "json"], &files);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["baseline"]["from"], "2023-02-17T08:00:05.000Z");
+    assert_eq!(v["compare"]["to"], "2023-02-24T08:15:05.000Z");
+    let row = |id: &str| -> Value {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["metric"] == id)
+            .unwrap_or_else(|| panic!("no row {id}: {out}"))
+            .clone()
+    };
+    let tps = row("tps");
+    near(&tps["baseline"], 5514.94, 0.01);
+    near(&tps["compare"], 5280.20, 0.01);
+    near(&tps["change_pct"], -4.26, 0.01);
+    let lfs = row("log_file_sync_ms");
+    near(&lfs["baseline"], 0.74, 0.001);
+    near(&lfs["compare"], 2.60, 0.001);
+    near(&lfs["change_pct"], 251.4, 0.1);
+    let lfpw = row("log_file_parallel_write_ms");
+    near(&lfpw["baseline"], 0.47, 0.001);
+    near(&lfpw["compare"], 0.51, 0.001);
+    near(&row("redo_write_kb")["baseline"], 10.58, 0.01);
+    near(&row("redo_write_kb")["compare"], 20.50, 0.01);
+    near(&row("redo_rate_mb_s")["change_pct"], 0.0, 1e-6);
+    // Not waited in the first period: unknown, not 0.
+    assert!(row("sync_remote_write_ms")["baseline"].is_null(), "{out}");
+    near(&row("sync_remote_write_ms")["compare"], 0.95, 0.001);
+    // What the report kind cannot give is said once, of the file.
+    assert_eq!(
+        err.matches("no Wait Event Histogram").count(),
+        1,
+        "stderr: {err}"
+    );
+    assert!(!err.contains("no Wait Events section"), "stderr: {err}");
+
+    // The text table names the periods.
+    let (code, out, err) = impact(&["awrdiff_1_812_1_912.html"], &files);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(
+        out.contains("(1st period)") && out.contains("(2nd period)"),
+        "{out}"
+    );
+    assert!(out.contains("+251.3 %"), "{out}");
+}
+
+/// A Compare Periods report without its Wait Events and Instance Activity sections: the
+/// rows they feed are unknown and the warnings name what is missing; the commands that read
+/// one window say what to run instead; a text one is refused with the way to get HTML.
+#[test]
+fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_says_so() {
+    let (off, on) = seed_000_compare();
+    let html = compare_periods(&off, &on, &[]);
+    let files = [("awrdiff.html", html.clone())];
+    let (code, out, err) = impact(&["awrdiff.html", "--format", "json"], &files);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    for r in v["rows"].as_array().unwrap() {
+        if r["metric"] != "tps" {
+            continue;
+        }
+        assert!(r["baseline"].is_null() && r["compare"].is_null(), "{r}");
+    }
+    assert!(err.contains("no Wait Events section"), "stderr: {err}");
+    assert!(err.contains("no Instance Activity Stats"), "stderr: {err}");
+
+    let (code, out, err) = run_named("awrdiff.html", &html, "text");
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("Compare Periods") && err.contains("report impact FILE"),
+        "stderr: {err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+
+    let text = "WORKLOAD REPOSITORY COMPARE PERIOD REPORT\n\nSnapshot Set    DB Id\n";
+    let (code, _, err) = impact(&["awrdiff.txt"], &[("awrdiff.txt", text.to_string())]);
+    assert_eq!(code, 2);
+    assert!(err.contains("only the HTML form"), "stderr: {err}");
+
+    // Cut before its snapshot table: said as a Compare Periods report that is not whole.
+    let cut = &html[..html.find("summary=\"This table displays snapshot").unwrap()];
+    let (code, _, err) = impact(&["cut.html"], &[("cut.html", cut.to_string())]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("an AWR Compare Periods report, but without its snapshot table"),
+        "stderr: {err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+
+    // A recording (or any other file) without --baseline: what to give.
+    let (code, _, err) = impact(&["incident.jsonl"], &[("incident.jsonl", "{}\n".into())]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--baseline is missing") && err.contains("Compare Periods"),
+        "stderr: {err}"
+    );
+}
+
 #[test]
 fn impact_arguments_that_cannot_go_together_are_one_line_and_exit_2() {
     let files = [
@@ -547,7 +737,7 @@ fn check_replay_of_a_report_it_cannot_judge_says_why() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
     assert!(stdout.starts_with("dgscope check: UNKNOWN"), "{stdout}");
-    assert!(stdout.contains("not read yet"), "{stdout}");
+    assert!(stdout.contains("report impact"), "{stdout}");
     assert!(stdout.contains("Compare Periods"), "{stdout}");
     assert!(!stdout.contains("dgscope recording"), "{stdout}");
 }

@@ -85,11 +85,16 @@ pub(crate) fn millis(cell: &str, bare_unit_ms: f64) -> Option<Fig> {
     num(n).map(|f| f.scale(k))
 }
 
-/// A snapshot or startup time as AWR prints it: `17-Feb-23 08:00:05`, `04-Dec-20 18:12`.
+/// A snapshot or startup time as AWR prints it: `17-Feb-23 08:00:05`, `04-Dec-20 18:12`,
+/// `08-Dec-23 00:29:40 (Fri)` (Compare Periods reports add the weekday).
 /// The report says no time zone: the database host's clock is read as UTC.
 /// Returns milliseconds since the epoch.
 pub(crate) fn snap_time(cell: &str) -> Option<i64> {
     let s = cell.trim();
+    let s = match s.rfind(" (") {
+        Some(i) if s.ends_with(')') => s[..i].trim_end(),
+        _ => s,
+    };
     let (date, time) = s.split_once(' ')?;
     let mut d = date.split('-');
     let day: i64 = d.next()?.parse().ok()?;
@@ -174,5 +179,9 @@ mod tests {
         assert_eq!(snap_time("01-Jan-70 00:00:01"), Some(1000));
         assert_eq!(snap_time("17-Feb-23 08:00:05"), Some(1_676_620_805_000));
         assert_eq!(snap_time("17-Foo-23 08:00:05"), None);
+        assert_eq!(
+            snap_time("17-Feb-23 08:00:05 (Fri)"),
+            Some(1_676_620_805_000)
+        );
     }
 }

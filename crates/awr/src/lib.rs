@@ -8,6 +8,7 @@
 #![warn(unreachable_pub)]
 
 mod cell;
+mod compare;
 mod html;
 mod read;
 mod text;
@@ -41,9 +42,13 @@ pub enum AwrError {
     /// Not an AWR report: what was looked for and not found.
     #[error("not an AWR report: {0}")]
     NotAReport(String),
-    /// A report kind this version does not read yet (AWR Compare Periods reports).
-    #[error("not read yet: {0}")]
+    /// A report kind this version does not read (a text Compare Periods report), or not
+    /// for this command (a Compare Periods report where one window is needed).
+    #[error("{0}")]
     Unsupported(String),
+    /// A Compare Periods report that cannot be read: what is wrong with it.
+    #[error("an AWR Compare Periods report, but {0}")]
+    BadCompare(String),
 }
 
 /// The report's section that a sample's source view stands for, in evidence that cites
@@ -72,6 +77,10 @@ pub enum Kind {
     /// An instance report as text (`awrrpt`, `report_type = text`, or `AWR_REPORT_TEXT`
     /// spooled).
     Text,
+    /// One period of a Compare Periods report (`awrddrpt`, HTML).
+    CompareHtml,
+    /// One period of a Compare Periods report of PDB snapshots.
+    ComparePdbHtml,
 }
 
 impl Kind {
@@ -82,6 +91,8 @@ impl Kind {
             Kind::PdbHtml => "awr-pdb-html",
             Kind::Statspack => "statspack",
             Kind::Text => "awr-text",
+            Kind::CompareHtml => "awr-compare-html",
+            Kind::ComparePdbHtml => "awr-compare-pdb-html",
         }
     }
 }
@@ -175,8 +186,55 @@ pub struct AwrReport {
     pub warnings: Vec<String>,
 }
 
-/// Reads an AWR (HTML) or Statspack (text) report file, gzip'd or not.
+/// What a report file holds: one window, or the two of a Compare Periods report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Periods {
+    One(Box<AwrReport>),
+    /// A Compare Periods report: the first period, then the second.
+    Two(Box<[AwrReport; 2]>),
+}
+
+/// Why a command that reads one window refuses a Compare Periods report.
+const TWO_WINDOWS: &str = "an AWR Compare Periods report (awrddrpt) holds two windows: `dgscope report impact FILE` sets them side by side; report awr, replay and check --replay read a report of one window (awrrpt)";
+
+impl Periods {
+    fn one(self) -> Result<AwrReport, AwrError> {
+        match self {
+            Periods::One(r) => Ok(*r),
+            Periods::Two(_) => Err(AwrError::Unsupported(TWO_WINDOWS.into())),
+        }
+    }
+}
+
+/// Reads an AWR (HTML) or Statspack (text) report file of one window, gzip'd or not.
 pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
+    let src = read_text(path)?;
+    if is_compare(&head(&src)) {
+        return Err(AwrError::Unsupported(TWO_WINDOWS.into()));
+    }
+    read_str(&src)
+}
+
+/// Reads a report file of one window or a Compare Periods report (HTML), gzip'd or not.
+pub fn read_periods_file(path: &Path) -> Result<Periods, AwrError> {
+    read_periods_str(&read_text(path)?)
+}
+
+/// The report's first 200,000 characters in lower case: where the titles are.
+fn head(src: &str) -> String {
+    src.chars()
+        .take(200_000)
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// awrddrpt's title.
+fn is_compare(lower_head: &str) -> bool {
+    lower_head.contains("compare period report")
+}
+
+/// A report file's text, gunzipped, within [`MAX_REPORT_BYTES`].
+fn read_text(path: &Path) -> Result<String, AwrError> {
     let shown = path.display().to_string();
     let io = |source| AwrError::Io {
         path: shown.clone(),
@@ -218,7 +276,7 @@ pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
             },
         })?;
     }
-    read_str(&String::from_utf8_lossy(&bytes))
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 enum Gunzip {
@@ -241,31 +299,37 @@ fn gunzip(bytes: &[u8], max: u64) -> Result<Vec<u8>, Gunzip> {
     Ok(out)
 }
 
-/// Reads an AWR report from its text.
+/// Reads an AWR report of one window from its text.
 pub fn read_str(src: &str) -> Result<AwrReport, AwrError> {
-    let lower_head: String = src
-        .chars()
-        .take(200_000)
-        .collect::<String>()
-        .to_ascii_lowercase();
+    read_periods_str(src)?.one()
+}
+
+/// Reads an AWR report from its text: one window, or a Compare Periods report's two.
+pub fn read_periods_str(src: &str) -> Result<Periods, AwrError> {
+    let lower_head = head(src);
     // awrddrpt: two periods side by side, which the readers of one window would mix up.
-    if lower_head.contains("compare period report") {
-        return Err(AwrError::Unsupported(
-            "AWR Compare Periods reports (awrddrpt); give report impact --baseline the two periods' own reports".into(),
-        ));
+    if is_compare(&lower_head) {
+        if !lower_head.contains("<table") {
+            return Err(AwrError::Unsupported(
+                "a text AWR Compare Periods report: only the HTML form is read (awrddrpt.sql, report type html), or give report impact --baseline the two periods' own reports".into(),
+            ));
+        }
+        let [first, second] = compare::read(&html::blocks(src))?;
+        return Ok(Periods::Two(Box::new([first, second])));
     }
     if lower_head.contains("statspack report for") && !lower_head.contains("<table") {
-        return read::read(&text::blocks(src, text::STATSPACK));
+        return read::read(&text::blocks(src, text::STATSPACK)).map(|r| Periods::One(Box::new(r)));
     }
     if !lower_head.contains("<table") {
         if lower_head.contains("workload repository report for") {
-            return read::read(&text::blocks(src, text::AWR_TEXT));
+            return read::read(&text::blocks(src, text::AWR_TEXT))
+                .map(|r| Periods::One(Box::new(r)));
         }
         return Err(AwrError::NotAReport(
             "no HTML tables and no \"WORKLOAD REPOSITORY report\" title".into(),
         ));
     }
-    read::read(&html::blocks(src))
+    read::read(&html::blocks(src)).map(|r| Periods::One(Box::new(r)))
 }
 
 impl AwrReport {

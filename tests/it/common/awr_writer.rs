@@ -834,3 +834,296 @@ pub fn statspack() -> String {
     s.push_str("NUM_CPUS                                      12\n");
     s.replace('\n', "\r\n")
 }
+
+/// One period of a Compare Periods report: its snapshots, elapsed minutes, and the figures
+/// the report prints for it (Wait Events: waits/s and total seconds; the Value column of the
+/// Instance Activity Stats).
+#[derive(Debug, Clone)]
+pub struct ComparePeriod {
+    pub begin_snap: &'static str,
+    pub begin_time: &'static str,
+    pub end_snap: &'static str,
+    pub end_time: &'static str,
+    pub elapsed_min: &'static str,
+    pub db_time_min: &'static str,
+    /// (event, wait class, waits/s, total wait time s, avg as printed, exact waits for Top
+    /// Timed Events or "" when it is not on the top list)
+    pub events: Vec<(
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    )>,
+    pub stats: Vec<(&'static str, &'static str)>,
+}
+
+/// An AWR Compare Periods report (`awrddrpt`, HTML) as 19c lays it out: identity and
+/// snapshot tables with `First (1st)`/`Second (2nd)` and `1st`/`2nd` rows, Host Configuration
+/// Comparison, Top Timed Events side by side, and detail tables with two header rows (groups
+/// over `1st | 2nd | Diff` columns). `sections` leaves out the detail sections not named
+/// ("waits", "stats").
+pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: &[&str]) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<html lang=\"en\"><head><title>AWR Compare Period Report for (1) DB: TESTDB, Inst: testdb1, Snaps: {}-{} (2) DB: TESTDB, Inst: testdb1, Snaps: {}-{}</title>\n\
+         <style type=\"text/css\">\n{STYLE}</style></head><body class=\"awr\">\n\
+         <h1 class=\"awr\">\nWORKLOAD REPOSITORY COMPARE PERIOD REPORT\n</h1>\n<h3 class=\"awr\">Report Summary</h3>\n",
+        first.begin_snap, first.end_snap, second.begin_snap, second.end_snap
+    );
+    let th = |h: &mut String, cells: &[&str]| {
+        h.push_str("<tr>");
+        for c in cells {
+            let _ = write!(h, "<th class=\"awrbg\" scope=\"col\">{c}</th>");
+        }
+        h.push_str("</tr>\n");
+    };
+    let td = |h: &mut String, cells: &[&str]| {
+        h.push_str("<tr>");
+        for c in cells {
+            let c = if c.is_empty() { "&nbsp;" } else { c };
+            let _ = write!(h, "<td class=\"awrc\">{c}</td>");
+        }
+        h.push_str("</tr>\n");
+    };
+    let open = |h: &mut String, what: &str| {
+        let _ = writeln!(
+            h,
+            "<table border=\"0\" class=\"tdiff\" summary=\"This table displays {what}\">"
+        );
+    };
+    open(&mut h, "database and instance information");
+    th(
+        &mut h,
+        &[
+            "Snapshot Set",
+            "DB Name",
+            "DB Id",
+            "Unique Name",
+            "DB Role",
+            "Edition",
+            "Release",
+            "Cluster",
+            "CDB",
+            "Host",
+            "Std Block Size",
+        ],
+    );
+    for label in ["First (1st)", "Second (2nd)"] {
+        td(
+            &mut h,
+            &[
+                label,
+                "TESTDB",
+                "1234567890",
+                "testdb_a",
+                "PRIMARY",
+                "EE",
+                "19.0.0.0.0",
+                "NO",
+                "NO",
+                "dbhost01",
+                "8192",
+            ],
+        );
+    }
+    h.push_str("</table><p />\n");
+    open(&mut h, "database and instance information");
+    th(&mut h, &["Snapshot Set", "Instance", "Inst num"]);
+    td(&mut h, &["First (1st)", "testdb1", "1"]);
+    td(&mut h, &["Second (2nd)", "testdb1", "1"]);
+    h.push_str("</table><p />\n");
+    open(&mut h, "snapshot information");
+    th(
+        &mut h,
+        &[
+            "Snapshot Set",
+            "Begin Snap Id",
+            "Begin Snap Time",
+            "End Snap Id",
+            "End Snap Time",
+            "Avg Active Users",
+            "Elapsed Time (min)",
+            "DB time (min)",
+        ],
+    );
+    for (label, p) in [("1st", first), ("2nd", second)] {
+        td(
+            &mut h,
+            &[
+                label,
+                p.begin_snap,
+                p.begin_time,
+                p.end_snap,
+                p.end_time,
+                "1.0",
+                p.elapsed_min,
+                p.db_time_min,
+            ],
+        );
+    }
+    td(
+        &mut h,
+        &[
+            "<span style=\"font-style:italic\">%Diff</span>",
+            "",
+            "",
+            "",
+            "",
+            "0.0",
+            "0.0",
+            "0.0",
+        ],
+    );
+    h.push_str("</table><p />\n<p>Host Configuration Comparison</p>\n<ul>\n</ul>\n");
+    open(&mut h, "host configuration comparisons");
+    th(&mut h, &["", "1st", "2nd", "Diff", "%Diff"]);
+    td(&mut h, &["Number of CPUs:", "16", "16", "0", "0.0"]);
+    td(
+        &mut h,
+        &["Load at Start Snapshot:", "2.1", "2.3", "0.2", "9.5"],
+    );
+    td(
+        &mut h,
+        &["Load at End Snapshot:", "2.2", "2.4", "0.2", "9.1"],
+    );
+    h.push_str("</table><p />\n<h3 class=\"awr\">Top Timed Events</h3>\n<ul>\n<li class=\"awr\"> Events with a \"-\" did not make the Top list in this set of snapshots, but are displayed for comparison purposes</li>\n</ul>\n");
+    open(&mut h, "top timed events in comparing data");
+    h.push_str("<tr><th class=\"awrbg\" colspan=\" 6\" id=\"1st\">1st</th><th class=\"awrbg\" colspan=\" 6\" id=\"2nd\">2nd</th></tr>\n");
+    let six = [
+        "Event",
+        "Wait Class",
+        "Waits",
+        "Time(s)",
+        "Avg Time",
+        "%DB time",
+    ];
+    th(&mut h, &[six, six].concat());
+    let top = |p: &ComparePeriod| -> Vec<[&'static str; 6]> {
+        p.events
+            .iter()
+            .filter(|e| !e.5.is_empty())
+            .map(|e| [e.0, e.1, e.5, e.3, e.4, "10.0"])
+            .collect()
+    };
+    let (t1, t2) = (top(first), top(second));
+    for i in 0..t1.len().max(t2.len()) {
+        let blank = ["-", "", "", "", "", ""];
+        let mut row: Vec<&str> = t1.get(i).unwrap_or(&blank).to_vec();
+        row.extend(t2.get(i).unwrap_or(&blank).iter().copied());
+        td(&mut h, &row);
+    }
+    h.push_str("</table><p />\n");
+    if sections.contains(&"waits") {
+        h.push_str("<h2 class=\"awr\">Wait Events</h2>\n<ul><li class=\"awr\"><a class=\"awr\" href=\"#1\">Wait Classes</a></li></ul>\n<h3 class=\"awr\">Wait Events</h3>\n<ul>\n<li class=\"awr\"> Ordered by absolute value of  'Diff' column of '% of DB time' descending (idle events last)</li>\n</ul>\n");
+        open(&mut h, "comparisons of wait events statistics");
+        h.push_str("<tr><td>&nbsp;</td><td>&nbsp;</td>");
+        for g in [
+            "% of DB time",
+            "# Waits/sec (Elapsed Time)",
+            "Total Wait Time (sec)",
+            "Avg Wait Time",
+        ] {
+            let _ = write!(h, "<th class=\"awrbg\" colspan=\" 3\">{g}</th>");
+        }
+        h.push_str("</tr>\n");
+        th(
+            &mut h,
+            &[
+                "Event",
+                "Wait Class",
+                "1st",
+                "2nd",
+                "Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+            ],
+        );
+        for e in &first.events {
+            let other = second.events.iter().find(|o| o.0 == e.0);
+            let (r2, t2, a2) = other.map_or(("", "", ""), |o| (o.2, o.3, o.4));
+            td(
+                &mut h,
+                &[
+                    e.0, e.1, "1.00", "1.00", "0.00", e.2, r2, "0.00", e.3, t2, "0.00", e.4, a2,
+                    "0.00",
+                ],
+            );
+        }
+        td(
+            &mut h,
+            &[
+                "SQL*Net message from client",
+                "Idle",
+                "50.00",
+                "50.00",
+                "0.00",
+                "900.00",
+                "900.00",
+                "0.00",
+                "9,000.00",
+                "9,000.00",
+                "0.00",
+                "11.11ms",
+                "11.11ms",
+                "0.00",
+            ],
+        );
+        h.push_str("</table><p />\n");
+    }
+    if sections.contains(&"stats") {
+        h.push_str("<h2 class=\"awr\">Instance Activity Statistics</h2>\n<h3 class=\"awr\">Key Instance Activity Stats</h3>\n<ul>\n<li class=\"awr\"> Ordered by statistic name</li>\n</ul>\n");
+        open(&mut h, "comparisons of key instance activity statistics");
+        h.push_str("<tr><td>&nbsp;</td>");
+        for g in [
+            "Value",
+            "per Second (DB time)",
+            "per Second (Elapsed Time)",
+            "per Trans",
+        ] {
+            let _ = write!(h, "<th class=\"awrbg\" colspan=\" 3\">{g}</th>");
+        }
+        h.push_str("</tr>\n");
+        th(
+            &mut h,
+            &[
+                "Statistic",
+                "1st",
+                "2nd",
+                "%Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+                "1st",
+                "2nd",
+                "%Diff",
+            ],
+        );
+        for (name, v) in &first.stats {
+            let v2 = second
+                .stats
+                .iter()
+                .find(|o| o.0 == *name)
+                .map_or("", |o| o.1);
+            td(
+                &mut h,
+                &[name, v, v2, "0.00", "", "", "", "", "", "", "", "", ""],
+            );
+        }
+        h.push_str("</table><p />\n");
+    }
+    h.push_str("</body></html>\n");
+    h
+}

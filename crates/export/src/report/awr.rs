@@ -45,7 +45,8 @@ impl AwrReportError {
             self,
             AwrReportError::NoWindow { .. }
                 | AwrReportError::Read {
-                    source: dgscope_awr::AwrError::Unsupported(_),
+                    source: dgscope_awr::AwrError::Unsupported(_)
+                        | dgscope_awr::AwrError::BadCompare(_),
                     ..
                 }
         )
@@ -170,18 +171,30 @@ pub struct AwrOutput {
 pub fn awr(path: &Path) -> Result<AwrOutput, AwrReportError> {
     let file = path.display().to_string();
     let (report, checked) = judged(path, Thresholds::default())?;
+    Ok(output(file, report, checked))
+}
+
+/// A report already read (one period of a Compare Periods report), run as [`awr`] runs a
+/// file; `file` names it in messages.
+pub fn awr_of(file: String, report: AwrReport) -> Result<AwrOutput, AwrReportError> {
+    let source = source_of(file.clone(), report)?;
+    let (report, checked) = judge(source, Thresholds::default());
+    Ok(output(file, report, checked))
+}
+
+fn output(file: String, report: AwrReport, checked: Checked) -> AwrOutput {
     let deltas = checked
         .driver
         .engine()
         .window_deltas(checked.driver.window(), None);
     let metrics = AwrMetrics::from_delta(deltas.primary.as_ref(), &report);
-    Ok(AwrOutput {
+    AwrOutput {
         file,
         report,
         result: checked.result,
         metrics,
         deltas,
-    })
+    }
 }
 
 /// A report read as a source: its figures, its two samples (the snapshots) and the length
@@ -200,6 +213,10 @@ pub fn source(path: &Path) -> Result<ReportSource, AwrReportError> {
         path: file.clone(),
         source,
     })?;
+    source_of(file, report)
+}
+
+fn source_of(file: String, report: AwrReport) -> Result<ReportSource, AwrReportError> {
     match (report.samples(), report.window.secs()) {
         (Some(samples), Some(secs)) => Ok(ReportSource {
             report,
@@ -213,11 +230,15 @@ pub fn source(path: &Path) -> Result<ReportSource, AwrReportError> {
 /// The report at `path` read and judged by `run_check` under `thresholds` (what `report awr`
 /// and `check --replay REPORT` share): its two samples, the window their span.
 pub fn judged(path: &Path, thresholds: Thresholds) -> Result<(AwrReport, Checked), AwrReportError> {
+    Ok(judge(source(path)?, thresholds))
+}
+
+fn judge(source: ReportSource, thresholds: Thresholds) -> (AwrReport, Checked) {
     let ReportSource {
         report,
         samples,
         window,
-    } = source(path)?;
+    } = source;
     let entries = samples
         .into_iter()
         .map(|s| Ok::<_, Infallible>(Entry::Sample(Box::new(s))));
@@ -231,7 +252,7 @@ pub fn judged(path: &Path, thresholds: Thresholds) -> Result<(AwrReport, Checked
         Ok(c) => c,
         Err(never) => match never {},
     };
-    Ok((report, checked))
+    (report, checked)
 }
 
 fn time(ms: Option<i64>) -> Value {

@@ -2,7 +2,7 @@
 //! recording or from two AWR/Statspack reports (before and after a change), each window
 //! judged by the same metrics engine.
 
-use super::awr::{awr, AwrReportError};
+use super::awr::{awr, awr_of, AwrReportError};
 use super::format::{cell, markdown_table, pct_cell, round, text_table, Format};
 use super::scan::{scan, ReportError, ScannedWindow};
 use dgscope_core::metrics::{impact_table, ImpactRow, WindowSpec};
@@ -65,8 +65,62 @@ pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport
 /// The table from two reports: `before` (the baseline) and `after`, each window's figures as
 /// `report awr` computes them. A report has no standby side: the standby's rows stay empty.
 pub fn impact_of_reports(before: &Path, after: &Path) -> Result<ImpactReport, AwrReportError> {
-    let side = |path: &Path| -> Result<(Side, _, Vec<String>), AwrReportError> {
-        let r = awr(path)?;
+    let (baseline, b, mut warnings) = side(awr(before)?)?;
+    let (compare, c, more) = side(awr(after)?)?;
+    warnings.extend(more);
+    Ok(ImpactReport {
+        baseline,
+        compare,
+        rows: impact_table(&b, &c),
+        warnings,
+    })
+}
+
+/// Whether `path` is an AWR Compare Periods report (then `report impact FILE` needs no
+/// `--baseline`): its two periods, else `None` (a recording, another report, unreadable).
+pub fn compare_periods(path: &Path) -> Option<Result<ImpactReport, AwrReportError>> {
+    let file = path.display().to_string();
+    let periods = match dgscope_awr::read_periods_file(path) {
+        Ok(dgscope_awr::Periods::Two(p)) => p,
+        // A text Compare Periods report: said, not taken for something else.
+        Err(
+            source @ (dgscope_awr::AwrError::Unsupported(_) | dgscope_awr::AwrError::BadCompare(_)),
+        ) => return Some(Err(AwrReportError::Read { path: file, source })),
+        _ => return None,
+    };
+    let [first, second] = *periods;
+    // What both periods lack is said once, of the file; what one lacks, of that period.
+    let (w1, w2) = (first.warnings.clone(), second.warnings.clone());
+    let mut warnings: Vec<String> = w1
+        .iter()
+        .map(|w| match w2.contains(w) {
+            true => format!("{file}: {w}"),
+            false => format!("{file} (1st period): {w}"),
+        })
+        .collect();
+    warnings.extend(
+        w2.iter()
+            .filter(|w| !w1.contains(w))
+            .map(|w| format!("{file} (2nd period): {w}")),
+    );
+    let one = |n: &str, r| awr_of(format!("{file} ({n} period)"), r).and_then(side);
+    Some((|| {
+        let (baseline, b, _) = one("1st", first)?;
+        let (compare, c, _) = one("2nd", second)?;
+        Ok(ImpactReport {
+            baseline,
+            compare,
+            rows: impact_table(&b, &c),
+            warnings,
+        })
+    })())
+}
+
+/// One report's side of the table: its name and window, its deltas, its warnings.
+fn side(
+    r: super::awr::AwrOutput,
+) -> Result<(Side, dgscope_core::metrics::WindowDeltas, Vec<String>), AwrReportError> {
+    {
         // The window's times as its two samples carry them (awr() has checked they exist).
         let Some([begin, end]) = r.report.samples() else {
             return Err(AwrReportError::NoWindow { path: r.file });
@@ -83,16 +137,7 @@ pub fn impact_of_reports(before: &Path, after: &Path) -> Result<ImpactReport, Aw
             .map(|w| format!("{}: {w}", r.file))
             .collect();
         Ok((side, r.deltas, warnings))
-    };
-    let (baseline, b, mut warnings) = side(before)?;
-    let (compare, c, more) = side(after)?;
-    warnings.extend(more);
-    Ok(ImpactReport {
-        baseline,
-        compare,
-        rows: impact_table(&b, &c),
-        warnings,
-    })
+    }
 }
 
 impl ImpactReport {
