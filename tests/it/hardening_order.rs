@@ -256,6 +256,55 @@ fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
     assert!(imp.err.contains(said), "{}", imp.err);
 }
 
+/// Issue 28.4: the sampling host's clock stepped an hour forward mid-run. The databases'
+/// hosts counted one second (`V$OSSTAT` BUSY_TIME + IDLE_TIME), so the stretch after it
+/// follows on instead of standing an hour later as a gap: the same samples and findings as
+/// the unstepped recording, and every reader says what it did.
+#[test]
+fn a_step_forward_of_the_whole_clock_is_followed_on_not_a_gap() {
+    let (dir, rec, text) = slow_srl_10m();
+    let mut stepped = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let Some(t) = l
+                .get(6..30)
+                .filter(|t| l.starts_with("{\"t\":\"") && t.ends_with('Z'))
+            else {
+                return l.to_string();
+            };
+            stepped |= t >= "2026-11-30T05:05:01.000Z";
+            if !stepped {
+                return l.to_string();
+            }
+            l.replacen(t, &t.replacen("T05:", "T06:", 1), 1)
+        })
+        .collect();
+    assert!(stepped);
+    let path = dir.path().join("ntp-forward.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let said = "the source's clock stepped forward 1h00m after 2026-11-30T05:05:00.000Z";
+    let json = |p: &std::path::Path| {
+        let r = run(&["check", "--replay", p.to_str().unwrap(), "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+        (r, v)
+    };
+    let (whole, w) = json(&rec);
+    let (r, v) = json(&path);
+    assert_eq!(r.code, whole.code, "{}", r.err);
+    assert!(r.err.contains(said), "{}", r.err);
+    assert_eq!(v["samples"], w["samples"], "no sample dropped");
+    assert_eq!(
+        v["findings"], w["findings"],
+        "judged as the unstepped recording"
+    );
+    assert_eq!(v["warnings"].as_array().unwrap().len(), 1, "{}", r.out);
+    let inc = run(&["report", "incident", path.to_str().unwrap()]);
+    assert_eq!(inc.code, 0, "{}", inc.err);
+    assert!(inc.out.contains(said), "{}", inc.out);
+    assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
+}
+
 /// Reliability review round 3: a recording stamped in year 9999 (or 0000) was judged without
 /// a word. The times are taken as they are (the verdict is the recording's), and `check` and
 /// the reports say the clock was set wrong.

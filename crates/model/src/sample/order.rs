@@ -43,9 +43,13 @@ pub struct Steady<I> {
     shift_ms: i64,
     /// The smallest step between two instants seen: where a followed-on stretch starts.
     interval_ms: Option<i64>,
-    /// Each step back: where it was (the time before it) and by how much the times after it
-    /// were moved.
+    /// Each step of the clock: where it was (the time before it) and by how much the times
+    /// after it were moved (later for a step back, earlier, negative, for one forward).
     steps: Vec<(Timestamp, i64)>,
+    /// Each slot's host clock at its latest sample: `V$OSSTAT`'s BUSY_TIME + IDLE_TIME in
+    /// centiseconds, per CPU. It counts the host's time whatever the sampler's wall clock
+    /// does, so a gap it did not see is the sampler's clock stepping forward.
+    host_cs: std::collections::BTreeMap<Slot, f64>,
     /// Whether marks are judged like samples (held when far ahead, and moving the frontier);
     /// replay places a mark by its time and never waits on it, so it passes them as they are.
     judge_marks: bool,
@@ -70,6 +74,7 @@ impl<I> Steady<I> {
             shift_ms: 0,
             interval_ms: None,
             steps: Vec::new(),
+            host_cs: std::collections::BTreeMap::new(),
             judge_marks: true,
             span: None,
         }
@@ -115,6 +120,16 @@ impl<I> Steady<I> {
                     self.last.insert(s.slot.clone(), t);
                 }
                 None => {}
+            }
+            if let Some(cs) = host_cs(s) {
+                let room = self.host_cs.len() < MAX_SLOTS;
+                match self.host_cs.get_mut(&s.slot) {
+                    Some(c) => *c = cs,
+                    None if room => {
+                        self.host_cs.insert(s.slot.clone(), cs);
+                    }
+                    None => {}
+                }
             }
         }
         self.ready.push_back(e);
@@ -174,22 +189,54 @@ impl<I> Steady<I> {
         ))
     }
 
-    /// Each step back of the source's clock followed on: where (the last time before it, as
+    /// Each step of the source's clock followed on: where (the last time before it, as
     /// judged) and one line for stderr, the JSON `warnings` and a report's timeline.
     pub fn steps(&self, user: &str) -> Vec<(Timestamp, String)> {
         self.steps
             .iter()
             .map(|&(at, ms)| {
-                let by = crate::display::dur(ms as f64 / 1000.0);
-                (
-                    at,
+                let by = crate::display::dur(ms.unsigned_abs() as f64 / 1000.0);
+                let line = if ms >= 0 {
                     format!(
                         "the source's clock stepped back {by} after {at} (an NTP step?): {user} takes the samples after it as following on, {by} later than stamped"
-                    ),
-                )
+                    )
+                } else {
+                    format!(
+                        "the source's clock stepped forward {by} after {at} (an NTP step? the databases' hosts counted less time): {user} takes the samples after it as following on, {by} earlier than stamped"
+                    )
+                };
+                (at, line)
             })
             .collect()
     }
+
+    /// How far the sampler's clock stepped forward at `h`, a sample stamped far ahead of
+    /// everything before it with the next entry agreeing: its stamp less its slot's last one
+    /// less the time its host counted between the two (whole intervals, at least one).
+    /// `None` when the host counted the gap too (sampling really stopped) or cannot tell.
+    fn step_forward(&self, h: &Entry) -> Option<i64> {
+        let Entry::Sample(s) = h else { return None };
+        let before = *self.last.get(&s.slot)?;
+        let counted_s = (host_cs(s)? - self.host_cs.get(&s.slot)?) / 100.0;
+        let stamped_ms = s.t.ms - before.ms;
+        // A host restarted (counters back to 0) tells nothing.
+        if !(0.0..=stamped_ms as f64 / 1000.0).contains(&counted_s) {
+            return None;
+        }
+        let interval = self.interval_ms.unwrap_or(1000).max(1);
+        let counted_ms = ((counted_s * 1000.0 / interval as f64).round() as i64).max(1) * interval;
+        let step = stamped_ms - counted_ms;
+        (step > AHEAD_MS).then_some(step)
+    }
+}
+
+/// A sample's host clock: `V$OSSTAT`'s BUSY_TIME + IDLE_TIME (centiseconds, all CPUs) per
+/// CPU; `None` without them.
+fn host_cs(s: &super::Sample) -> Option<f64> {
+    use super::names::os;
+    let cpus = *s.os.get(os::NUM_CPUS)?;
+    let ticks = s.os.get(os::BUSY_TIME)? + s.os.get(os::IDLE_TIME)?;
+    (cpus >= 1.0 && ticks.is_finite()).then(|| ticks / cpus)
 }
 
 fn shifted(mut e: Entry, ms: i64) -> Entry {
@@ -249,6 +296,17 @@ where
                     continue;
                 }
                 if t.ms >= h.t().ms - AHEAD_MS {
+                    // Time moved for the sampler; if not for the databases' hosts, its
+                    // clock stepped forward: the stretch from here follows on.
+                    if let Some(step) = self.step_forward(&h) {
+                        let at = self.frontier.unwrap_or(h.t());
+                        self.shift_ms -= step;
+                        self.steps.push((at, -step));
+                        let (h, e) = (shifted(h, -step), shifted(e, -step));
+                        self.pass(h);
+                        self.pass(e);
+                        continue;
+                    }
                     self.pass(h);
                 } else {
                     self.dropped += 1;
@@ -420,5 +478,64 @@ mod tests {
         let out: Vec<i64> = st.by_ref().map(|e| e.unwrap().t().ms).collect();
         assert_eq!(out, [10_000, 11_000, 12_000, 13_000]);
         assert_eq!(st.steps("x").len(), 1);
+    }
+
+    /// A sample of `slot` at `ms` whose host has counted `host_s` seconds (4 CPUs).
+    fn timed(slot: &str, ms: i64, host_s: f64) -> Result<Entry, ()> {
+        use crate::sample::names::os;
+        let mut x = Sample::new(Timestamp { ms }, Slot(slot.into()));
+        x.os.insert(os::NUM_CPUS.into(), 4.0);
+        x.os.insert(os::BUSY_TIME.into(), host_s * 100.0);
+        x.os.insert(os::IDLE_TIME.into(), host_s * 300.0);
+        Ok(Entry::Sample(Box::new(x)))
+    }
+
+    /// Issue 28.4: the sampler's clock stepped forward an hour after 3 s while the
+    /// databases' hosts counted one second: the stretch after it follows on, one interval
+    /// after the last sample before it, and the step is said. Had the hosts counted the hour
+    /// too, sampling really stopped: a gap, as stamped. Without the hosts' counters nothing
+    /// tells them apart: a gap.
+    #[test]
+    fn a_step_forward_is_told_from_a_gap_by_the_hosts_own_counters() {
+        let hour = 3_600_000;
+        let stamped = |host_gap_s: f64, with_os: bool| {
+            let mut v = Vec::new();
+            for i in 0..6i64 {
+                let (ms, host) = if i < 3 {
+                    (1000 * (i + 1), (i + 1) as f64)
+                } else {
+                    (1000 * (i + 1) + hour, (i + 1) as f64 + host_gap_s)
+                };
+                for slot in ["primary", "standby"] {
+                    v.push(if with_os {
+                        timed(slot, ms, 1000.0 + host)
+                    } else {
+                        s(slot, ms)
+                    });
+                }
+            }
+            let mut st = Steady::new(v.into_iter());
+            let out: Vec<i64> = st.by_ref().map(|e| e.unwrap().t().ms).collect();
+            (out, st.steps("check"))
+        };
+        let (out, steps) = stamped(0.0, true);
+        assert_eq!(
+            out,
+            [1000, 1000, 2000, 2000, 3000, 3000, 4000, 4000, 5000, 5000, 6000, 6000]
+        );
+        assert_eq!(steps.len(), 1, "{steps:?}");
+        assert_eq!(steps[0].0.ms, 3000);
+        assert!(
+            steps[0]
+                .1
+                .starts_with("the source's clock stepped forward 1h00m after"),
+            "{}",
+            steps[0].1
+        );
+        for (gap, with_os) in [(3600.0, true), (0.0, false)] {
+            let (out, steps) = stamped(gap, with_os);
+            assert_eq!(out[6], 4000 + hour, "host gap {gap}, os {with_os}");
+            assert!(steps.is_empty(), "{steps:?}");
+        }
     }
 }
