@@ -133,6 +133,50 @@ fn an_11g_report_recomputes_whole_millisecond_averages() {
     );
 }
 
+/// Issue 26: a 10.2 report has no foreground table: its "Wait Events" lists every session's
+/// waits. The foreground's log file sync is that less the background's (3,415 s over 10,120
+/// waits less 1 s over 100), the background's log file parallel write as in later releases,
+/// and the warnings say how the foreground was found. Its header is one upper-case table
+/// with the host in it, its top table "Top 5 Timed Events".
+#[test]
+fn a_10g_report_takes_the_foreground_as_all_sessions_less_the_background() {
+    let f = AwrFixture::v102();
+    let html = f.render();
+    assert!(!html.contains("Foreground Wait Events"), "a 10.2 layout");
+    let v = json(&html);
+    assert_eq!(v["identity"]["release"], "10.2.0.4.0");
+    assert_eq!(v["identity"]["host"], "dbhost01");
+    assert_eq!(v["identity"]["instance"], "testdb1");
+    let m = &v["metrics"];
+    near(&m["log_file_sync_ms"], 3414.0 / 10_020.0 * 1000.0, 0.05);
+    near(
+        &m["log_file_parallel_write_ms"],
+        2044.0 / 26_990.0 * 1000.0,
+        1e-4,
+    );
+    near(&m["tps"], 20_200.0 / 2220.0, 1e-4);
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains("a 10g report lists all sessions' waits together"),
+        "{warnings}"
+    );
+    assert!(
+        !warnings.contains("foreground figures unknown"),
+        "{warnings}"
+    );
+    // Without its background table, the foreground cannot be told: unknown, not all of it;
+    // an event's total (every session's) is still known.
+    let mut f = AwrFixture::v102();
+    f.omit = vec!["Background Wait Events"];
+    let v = json(&f.render());
+    assert_eq!(v["metrics"]["log_file_sync_ms"], Value::Null, "{v}");
+    near(
+        &v["metrics"]["log_file_parallel_write_ms"],
+        2044.0 / 26_990.0 * 1000.0,
+        1e-4,
+    );
+}
+
 #[test]
 fn a_missing_section_is_named_and_its_figures_are_null() {
     let mut f = AwrFixture::v19();

@@ -72,6 +72,8 @@ struct Interval {
 struct EventAcc {
     fg: Side,
     bg: Side,
+    /// 10g's "Wait Events": every session's waits, foreground and background together.
+    all: Side,
     /// Global reports' cluster rows that do not split fg/bg ("Top Timed Events").
     hist_total: Option<Fig>,
     intervals: Vec<Interval>,
@@ -186,20 +188,28 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
     let mut acc: BTreeMap<String, EventAcc> = BTreeMap::new();
     let mut seen_fg = false;
     let mut seen_bg = false;
+    let mut seen_all = false;
     let mut seen_hist = false;
     for t in &tables {
         let title = lower(&t.title);
         if title.starts_with("wait event histogram") {
             seen_hist |= histogram(t, micro, &mut acc);
         } else if is_fg_table(&title) {
-            seen_fg |= waits(t, &mut acc, true, global);
+            seen_fg |= waits(t, &mut acc, Sessions::Fg, global);
             instances_sum(t, &mut r.warnings);
         } else if is_bg_table(&title) {
-            seen_bg |= waits(t, &mut acc, false, global);
+            seen_bg |= waits(t, &mut acc, Sessions::Bg, global);
+            instances_sum(t, &mut r.warnings);
+        } else if is_all_table(&title) {
+            seen_all |= waits(t, &mut acc, Sessions::All, global);
             instances_sum(t, &mut r.warnings);
         }
     }
-    if !seen_fg {
+    if !seen_fg && seen_all && seen_bg {
+        r.warnings.push(
+            "no Foreground Wait Events section (a 10g report lists all sessions' waits together): foreground figures are all sessions' less the background's".into(),
+        );
+    } else if !seen_fg {
         r.warnings
             .push("no Foreground Wait Events section: foreground figures unknown".into());
     }
@@ -217,7 +227,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
             .push("no Wait Event Histogram section: latency distributions unknown".into());
     }
     for (name, a) in acc {
-        if let Some(e) = resolve(&a) {
+        if let Some(e) = resolve(&a, seen_bg) {
             r.histogram_estimated |= !e.hist.is_empty();
             r.events.insert(name, e);
         }
@@ -236,6 +246,21 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
 fn is_fg_table(title: &str) -> bool {
     title.starts_with("foreground wait events")
         || (title.starts_with("top") && title.contains("foreground") && title.contains("event"))
+}
+
+/// 10g's "Wait Events" (Statspack's too): every session's waits in one table.
+fn is_all_table(title: &str) -> bool {
+    title.starts_with("wait events")
+        && !title.starts_with("wait events statistics")
+        && !title.contains("histogram")
+}
+
+/// Whose waits a wait table lists.
+#[derive(Clone, Copy, PartialEq)]
+enum Sessions {
+    Fg,
+    Bg,
+    All,
 }
 
 fn is_bg_table(title: &str) -> bool {
@@ -301,6 +326,8 @@ fn identity_instance(tables: &[&Table], r: &mut AwrReport) {
                 }
                 id.rac = id.rac.or(yes_no(get("rac")));
                 id.cdb = id.cdb.or(yes_no(get("cdb")));
+                // 10.2 writes the host in this table (later releases in a table of its own).
+                id.host = id.host.take().or(non_empty(get("host")));
             }
             if t.has_header("Instance") && (t.has_header("Inst num") || t.has_header("Inst Num")) {
                 id.instance = id.instance.take().or(non_empty(get("instance")));
@@ -417,7 +444,7 @@ fn identity_global(tables: &[&Table], r: &mut AwrReport) {
 
 /// Reads one foreground or background wait table. Global tables: only the cluster rows
 /// (`*` in the I# column) or, without an I# column, every row.
-fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, fg: bool, global: bool) -> bool {
+fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, who: Sessions, global: bool) -> bool {
     let cols = t.columns();
     let Some(ev) = t.col("Event") else {
         return false;
@@ -459,7 +486,11 @@ fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, fg: bool, global: bool
             continue; // DB CPU and the like: no waits
         };
         let e = acc.entry(full_event_name(name)).or_default();
-        let side = if fg { &mut e.fg } else { &mut e.bg };
+        let side = match who {
+            Sessions::Fg => &mut e.fg,
+            Sessions::Bg => &mut e.bg,
+            Sessions::All => &mut e.all,
+        };
         side.waits.push(w);
         if let Some(total) = tc
             .and_then(|i| row.get(i))
@@ -671,7 +702,9 @@ fn merge(intervals: &[Interval]) -> Vec<Interval> {
     out
 }
 
-fn resolve(a: &EventAcc) -> Option<EventFigures> {
+/// An event's figures from its tables. `bg_listed`: the report has a background table, so an
+/// event it does not list had no background waits.
+fn resolve(a: &EventAcc, bg_listed: bool) -> Option<EventFigures> {
     let side = |s: &Side| -> Option<(u64, u64, bool)> {
         let w = s.waits()?;
         let waits = w.v.round().max(0.0) as u64;
@@ -680,17 +713,40 @@ fn resolve(a: &EventAcc) -> Option<EventFigures> {
     };
     let fg = (!a.fg.is_empty()).then(|| side(&a.fg)).flatten();
     let bg = (!a.bg.is_empty()).then(|| side(&a.bg)).flatten();
-    let (waits, us, rounded) = match (fg, bg) {
-        (Some(f), Some(b)) => (f.0 + b.0, f.1 + b.1, f.2 || b.2),
-        (Some(f), None) => f,
-        (None, Some(b)) => b,
-        (None, None) => {
+    let all = (!a.all.is_empty()).then(|| side(&a.all)).flatten();
+    let (total, fg) = match (fg, all) {
+        // 10g: every session's waits are the total; the foreground is that less the
+        // background (all of it when the background table does not list the event; unknown
+        // without that table).
+        (None, Some(all)) => {
+            let fg = match (bg, bg_listed) {
+                (Some(b), _) => Some((
+                    all.0.saturating_sub(b.0),
+                    all.1.saturating_sub(b.1),
+                    all.2 || b.2,
+                )),
+                (None, true) => Some(all),
+                (None, false) => None,
+            };
+            (Some(all), fg)
+        }
+        _ => (
+            match (fg, bg) {
+                (Some(f), Some(b)) => Some((f.0 + b.0, f.1 + b.1, f.2 || b.2)),
+                (f, b) => f.or(b),
+            },
+            fg,
+        ),
+    };
+    let (waits, us, rounded) = match total {
+        Some(t) => t,
+        None => {
             // Only in the histogram: its total waits, no time.
             let t = a.hist_total?;
             (t.v.round().max(0.0) as u64, 0, false)
         }
     };
-    let from_tables = fg.is_some() || bg.is_some();
+    let from_tables = total.is_some();
     // Histogram counts: shares of the event's waits (the exact total of the wait tables
     // when it agrees with the histogram's printed total, else the histogram's).
     let hist_waits = match a.hist_total {

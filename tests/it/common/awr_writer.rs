@@ -12,6 +12,9 @@ use std::fmt::Write;
 pub enum Layout {
     V19,
     V112,
+    /// 10.2: one "Wait Events" table of every session's waits (no foreground table), "Top 5
+    /// Timed Events", upper-case markup. Only the HTML form is written.
+    V102,
 }
 
 /// A wait event row as printed: waits, total time in seconds, average with its unit (19c:
@@ -209,11 +212,31 @@ impl AwrFixture {
         }
     }
 
+    /// A 10.2 report: `fg` holds the "Wait Events" rows, every session's waits (log file
+    /// sync's include 100 waits of background processes, 1 s, which the background table
+    /// lists too).
+    pub fn v102() -> Self {
+        AwrFixture {
+            layout: Layout::V102,
+            release: "10.2.0.4.0",
+            top_fg: vec![ev("log file sync", "10,120", "3,415", "337")],
+            fg: vec![
+                ev("log file sync", "10,120", "3,415", "337"),
+                ev("log file parallel write", "26,990", "2,044", "76"),
+            ],
+            bg: vec![
+                ev("log file parallel write", "26,990", "2,044", "76"),
+                ev("log file sync", "100", "1", "10"),
+            ],
+            ..AwrFixture::v112()
+        }
+    }
+
     /// The wait event tables' columns, as awrrpt writes them in this layout.
     fn wait_columns(&self, share: &'static str) -> [&'static str; 7] {
         let avg = match self.layout {
             Layout::V19 => "Avg wait",
-            Layout::V112 => "Avg wait (ms)",
+            Layout::V112 | Layout::V102 => "Avg wait (ms)",
         };
         [
             "Event",
@@ -272,6 +295,20 @@ impl AwrFixture {
                     &[vec![self.instance, self.inst_num, "12-Dec-22 11:58"]],
                 );
             }
+            // 10.2's header as it was written: upper-case tags, single-quoted classes, one
+            // table with the host in it.
+            Layout::V102 => {
+                let _ = write!(
+                    h,
+                    "<TABLE BORDER=1 WIDTH=500>\n<TR><TH class='awrbg'>DB Name</TH><TH class='awrbg'>DB Id</TH>\
+                     <TH class='awrbg'>Instance</TH><TH class='awrbg'>Inst num</TH><TH class='awrbg'>Release</TH>\
+                     <TH class='awrbg'>RAC</TH><TH class='awrbg'>Host</TH></TR>\n\
+                     <TR><TD class='awrnc'>{}</TD><TD ALIGN='right' class='awrnc'>{}</TD><TD class='awrnc'>{}</TD>\
+                     <TD ALIGN='right' class='awrnc'>{}</TD><TD class='awrnc'>{}</TD><TD class='awrnc'>{}</TD>\
+                     <TD class='awrnc'>{}</TD></TR>\n</TABLE><P>\n",
+                    self.db_name, self.dbid, self.instance, self.inst_num, self.release, self.rac, self.host
+                );
+            }
             Layout::V112 => table(
                 &mut h,
                 None,
@@ -295,26 +332,28 @@ impl AwrFixture {
                 ]],
             ),
         }
-        table(
-            &mut h,
-            None,
-            &[
-                "Host Name",
-                "Platform",
-                "CPUs",
-                "Cores",
-                "Sockets",
-                "Memory (GB)",
-            ],
-            &[vec![
-                self.host,
-                "Linux x86 64-bit",
-                self.cpus,
-                "8",
-                "2",
-                "62.79",
-            ]],
-        );
+        if self.layout != Layout::V102 {
+            table(
+                &mut h,
+                None,
+                &[
+                    "Host Name",
+                    "Platform",
+                    "CPUs",
+                    "Cores",
+                    "Sockets",
+                    "Memory (GB)",
+                ],
+                &[vec![
+                    self.host,
+                    "Linux x86 64-bit",
+                    self.cpus,
+                    "8",
+                    "2",
+                    "62.79",
+                ]],
+            );
+        }
         let elapsed = format!("{} (mins)", self.elapsed_min);
         let db_time = format!("{} (mins)", self.db_time_min);
         table(
@@ -337,8 +376,21 @@ impl AwrFixture {
         let (tw, ta) = match self.layout {
             Layout::V19 => ("Total Wait Time (sec)", "Avg Wait"),
             Layout::V112 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
+            Layout::V102 => ("Time(s)", "Avg Wait(ms)"),
         };
-        if self.has("Top 10 Foreground Events by Total Wait Time") {
+        if self.layout == Layout::V102 {
+            let rows: Vec<Vec<&str>> = self
+                .top_fg
+                .iter()
+                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, "45.1", "Commit"])
+                .collect();
+            table(
+                &mut h,
+                Some("Top 5 Timed Events"),
+                &["Event", "Waits", tw, ta, "% Total Call Time", "Wait Class"],
+                &rows,
+            );
+        } else if self.has("Top 10 Foreground Events by Total Wait Time") {
             let rows: Vec<Vec<&str>> = self
                 .top_fg
                 .iter()
@@ -351,7 +403,7 @@ impl AwrFixture {
                 &rows,
             );
         }
-        if self.has("Host CPU") {
+        if self.has("Host CPU") && self.layout != Layout::V102 {
             table(
                 &mut h,
                 Some("Host CPU"),
@@ -388,18 +440,30 @@ impl AwrFixture {
                 &rows,
             );
         }
+        let fg_title = match self.layout {
+            Layout::V102 => "Wait Events",
+            _ => "Foreground Wait Events",
+        };
         for (title, evs, share) in [
-            ("Foreground Wait Events", &self.fg, "% DB time"),
+            (fg_title, &self.fg, "% DB time"),
             ("Background Wait Events", &self.bg, "% bg time"),
         ] {
             if !self.has(title) {
                 continue;
             }
-            let rows: Vec<Vec<&str>> = evs
+            let mut rows: Vec<Vec<&str>> = evs
                 .iter()
                 .map(|e| vec![e.name, e.waits, "0", e.total_s, e.avg, "1.00", "1.2"])
                 .collect();
-            table(&mut h, Some(title), &self.wait_columns(share), &rows);
+            let mut cols = self.wait_columns(share).to_vec();
+            if self.layout == Layout::V102 {
+                // No share column before 11g.
+                cols.pop();
+                rows.iter_mut().for_each(|r| {
+                    r.pop();
+                });
+            }
+            table(&mut h, Some(title), &cols, &rows);
         }
         for t in &self.hists {
             if !self.has(t.title) {
@@ -512,7 +576,7 @@ impl AwrFixture {
                     &[self.instance, self.inst_num, "12-Dec-22 11:58"],
                 );
             }
-            Layout::V112 => header(
+            Layout::V112 | Layout::V102 => header(
                 &mut s,
                 &[
                     "DB Name",
@@ -568,7 +632,7 @@ impl AwrFixture {
         if self.has("Top 10 Foreground Events by Total Wait Time") {
             let (tw, ta) = match self.layout {
                 Layout::V19 => ("Total Wait Time (sec)", "Avg Wait"),
-                Layout::V112 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
+                Layout::V112 | Layout::V102 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
             };
             let rows: Vec<Vec<&str>> = self
                 .top_fg
