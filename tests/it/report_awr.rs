@@ -599,6 +599,19 @@ fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_say
     );
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 
+    // The RAC global form (awrgdrpt) is not taken for one instance's.
+    let global = html.replacen(
+        "WORKLOAD REPOSITORY COMPARE PERIOD REPORT",
+        "WORKLOAD REPOSITORY GLOBAL COMPARE PERIODS REPORT",
+        1,
+    );
+    let (code, _, err) = impact(&["global.html"], &[("global.html", global)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("RAC global AWR Compare Periods report"),
+        "stderr: {err}"
+    );
+
     // A recording (or any other file) without --baseline: what to give.
     let (code, _, err) = impact(&["incident.jsonl"], &[("incident.jsonl", "{}\n".into())]);
     assert_eq!(code, 2);

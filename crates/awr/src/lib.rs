@@ -228,9 +228,17 @@ fn head(src: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// awrddrpt's title.
+/// awrddrpt's title (awrgdrpt's, the RAC global form, says "Compare Periods").
 fn is_compare(lower_head: &str) -> bool {
-    lower_head.contains("compare period report")
+    lower_head.contains("compare period report") || lower_head.contains("compare periods report")
+}
+
+/// The RAC global Compare Periods report (awrgdrpt): per-instance rows and "% of Global DB
+/// time" columns, a layout not read.
+fn is_global_compare(lower_head: &str) -> bool {
+    lower_head.contains("global compare period")
+        || lower_head.contains("rac compare period")
+        || lower_head.contains("% of global db time")
 }
 
 /// A report file's text, gunzipped, within [`MAX_REPORT_BYTES`].
@@ -309,6 +317,11 @@ pub fn read_periods_str(src: &str) -> Result<Periods, AwrError> {
     let lower_head = head(src);
     // awrddrpt: two periods side by side, which the readers of one window would mix up.
     if is_compare(&lower_head) {
+        if is_global_compare(&lower_head) {
+            return Err(AwrError::Unsupported(
+                "a RAC global AWR Compare Periods report (awrgdrpt): not read; give report impact --baseline the two periods' global reports (awrgrpt), or run awrddrpt for one instance".into(),
+            ));
+        }
         if !lower_head.contains("<table") {
             return Err(AwrError::Unsupported(
                 "a text AWR Compare Periods report: only the HTML form is read (awrddrpt.sql, report type html), or give report impact --baseline the two periods' own reports".into(),
