@@ -227,7 +227,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
             .push("no Wait Event Histogram section: latency distributions unknown".into());
     }
     for (name, a) in acc {
-        if let Some(e) = resolve(&a, seen_bg) {
+        if let Some(e) = resolve(&a, seen_bg, seen_fg) {
             r.histogram_estimated |= !e.hist.is_empty();
             r.events.insert(name, e);
         }
@@ -703,8 +703,9 @@ fn merge(intervals: &[Interval]) -> Vec<Interval> {
 }
 
 /// An event's figures from its tables. `bg_listed`: the report has a background table, so an
-/// event it does not list had no background waits.
-fn resolve(a: &EventAcc, bg_listed: bool) -> Option<EventFigures> {
+/// event it does not list had no background waits. `fg_listed`: it has a foreground table,
+/// so every session's table (10g's, which later reports do not have) is not needed.
+fn resolve(a: &EventAcc, bg_listed: bool, fg_listed: bool) -> Option<EventFigures> {
     let side = |s: &Side| -> Option<(u64, u64, bool)> {
         let w = s.waits()?;
         let waits = w.v.round().max(0.0) as u64;
@@ -713,7 +714,9 @@ fn resolve(a: &EventAcc, bg_listed: bool) -> Option<EventFigures> {
     };
     let fg = (!a.fg.is_empty()).then(|| side(&a.fg)).flatten();
     let bg = (!a.bg.is_empty()).then(|| side(&a.bg)).flatten();
-    let all = (!a.all.is_empty()).then(|| side(&a.all)).flatten();
+    let all = (!fg_listed && !a.all.is_empty())
+        .then(|| side(&a.all))
+        .flatten();
     let (total, fg) = match (fg, all) {
         // 10g: every session's waits are the total; the foreground is that less the
         // background (all of it when the background table does not list the event; unknown
