@@ -49,7 +49,7 @@ pub struct Steady<I> {
     /// Each slot's host clock at its latest sample: `V$OSSTAT`'s BUSY_TIME + IDLE_TIME in
     /// centiseconds, per CPU. It counts the host's time whatever the sampler's wall clock
     /// does, so a gap it did not see is the sampler's clock stepping forward.
-    host_cs: std::collections::BTreeMap<Slot, f64>,
+    host_cs: std::collections::BTreeMap<Slot, HostClock>,
     /// Whether marks are judged like samples (held when far ahead, and moving the frontier);
     /// replay places a mark by its time and never waits on it, so it passes them as they are.
     judge_marks: bool,
@@ -121,7 +121,7 @@ impl<I> Steady<I> {
                 }
                 None => {}
             }
-            if let Some(cs) = host_cs(s) {
+            if let Some(cs) = host_clock(s) {
                 let room = self.host_cs.len() < MAX_SLOTS;
                 match self.host_cs.get_mut(&s.slot) {
                     Some(c) => *c = cs,
@@ -210,36 +210,87 @@ impl<I> Steady<I> {
             .collect()
     }
 
-    /// How far the sampler's clock stepped forward at `h`, a sample stamped far ahead of
-    /// everything before it with the next entry agreeing: its stamp less its slot's last one
-    /// less the time its host counted between the two (whole intervals, at least one).
-    /// `None` when the host counted the gap too (sampling really stopped) or cannot tell.
-    fn step_forward(&self, h: &Entry) -> Option<i64> {
-        let Entry::Sample(s) = h else { return None };
-        let before = *self.last.get(&s.slot)?;
-        let counted_s = (host_cs(s)? - self.host_cs.get(&s.slot)?) / 100.0;
+    /// What `e`'s host clock says of the gap before it, against its slot's last sample:
+    /// the sampler's clock stepped forward (by its stamp less its slot's last one less the
+    /// time the host counted, in whole intervals, at least one), time really passed, or
+    /// nothing (no counters to compare).
+    fn host_says(&self, e: &Entry) -> HostSays {
+        let Entry::Sample(s) = e else {
+            return HostSays::Nothing;
+        };
+        let (Some(now), Some(then), Some(before)) = (
+            host_clock(s),
+            self.host_cs.get(&s.slot),
+            self.last.get(&s.slot),
+        ) else {
+            return HostSays::Nothing;
+        };
         let stamped_ms = s.t.ms - before.ms;
-        // A host restarted (counters back to 0) tells nothing.
-        if !(0.0..=stamped_ms as f64 / 1000.0).contains(&counted_s) {
-            return None;
+        let counted_s = (now.cs_per_cpu - then.cs_per_cpu) / 100.0;
+        // Another CPU count, counters back (a restart), or more counted than stamped: not
+        // the same host's clock (a switchover or failover, a RAC instance gone or back), so
+        // nothing says the sampler's clock jumped.
+        if now.cpus != then.cpus || !(0.0..=stamped_ms as f64 / 1000.0 + 1.0).contains(&counted_s) {
+            return HostSays::TimePassed;
         }
         let interval = self.interval_ms.unwrap_or(1000).max(1);
         let counted_ms = ((counted_s * 1000.0 / interval as f64).round() as i64).max(1) * interval;
         let step = stamped_ms - counted_ms;
         // Hosts count a little less than the time that passed (a virtual machine's stolen
-        // time, CPUs taken offline): only a host that saw less than half the gap says the
-        // sampler's clock jumped.
-        (step > AHEAD_MS && counted_ms * 2 < stamped_ms).then_some(step)
+        // time is neither busy nor idle): only a host that saw less than half the gap says
+        // the sampler's clock jumped.
+        if step > AHEAD_MS && counted_ms * 2 < stamped_ms {
+            HostSays::Stepped(step)
+        } else {
+            HostSays::TimePassed
+        }
+    }
+
+    /// How far the sampler's clock stepped forward at `h`, stamped far ahead of everything
+    /// before it with `e`, the next entry, agreeing: `h`'s host must say so, and `e`'s, when
+    /// it is another database's sample with counters, too (two hosts that both counted too
+    /// little are no switchover: one of them would have counted too much).
+    fn step_forward(&self, h: &Entry, e: &Entry) -> Option<i64> {
+        let HostSays::Stepped(step) = self.host_says(h) else {
+            return None;
+        };
+        match (h, e) {
+            (Entry::Sample(a), Entry::Sample(b)) if a.slot != b.slot => match self.host_says(e) {
+                HostSays::TimePassed => None,
+                HostSays::Stepped(_) | HostSays::Nothing => Some(step),
+            },
+            _ => Some(step),
+        }
     }
 }
 
 /// A sample's host clock: `V$OSSTAT`'s BUSY_TIME + IDLE_TIME (centiseconds, all CPUs) per
-/// CPU; `None` without them.
-fn host_cs(s: &super::Sample) -> Option<f64> {
+/// CPU, and the CPU count it was divided by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct HostClock {
+    cs_per_cpu: f64,
+    cpus: f64,
+}
+
+/// What a host's clock says of a gap in the sampler's stamps.
+enum HostSays {
+    /// The sampler's clock stepped forward by this many ms.
+    Stepped(i64),
+    /// The host counted the gap (sampling really stopped), or is not the same host.
+    TimePassed,
+    /// No counters to compare.
+    Nothing,
+}
+
+/// A sample's host clock; `None` without BUSY_TIME, IDLE_TIME and NUM_CPUS.
+fn host_clock(s: &super::Sample) -> Option<HostClock> {
     use super::names::os;
     let cpus = *s.os.get(os::NUM_CPUS)?;
     let ticks = s.os.get(os::BUSY_TIME)? + s.os.get(os::IDLE_TIME)?;
-    (cpus >= 1.0 && ticks.is_finite()).then(|| ticks / cpus)
+    (cpus >= 1.0 && ticks.is_finite()).then(|| HostClock {
+        cs_per_cpu: ticks / cpus,
+        cpus,
+    })
 }
 
 fn shifted(mut e: Entry, ms: i64) -> Entry {
@@ -301,7 +352,7 @@ where
                 if t.ms >= h.t().ms - AHEAD_MS {
                     // Time moved for the sampler; if not for the databases' hosts, its
                     // clock stepped forward: the stretch from here follows on.
-                    if let Some(step) = self.step_forward(&h) {
+                    if let Some(step) = self.step_forward(&h, &e) {
                         let at = self.frontier.unwrap_or(h.t());
                         self.shift_ms -= step;
                         self.steps.push((at, -step));
@@ -485,12 +536,51 @@ mod tests {
 
     /// A sample of `slot` at `ms` whose host has counted `host_s` seconds (4 CPUs).
     fn timed(slot: &str, ms: i64, host_s: f64) -> Result<Entry, ()> {
+        timed_on(slot, ms, host_s, 4.0)
+    }
+
+    fn timed_on(slot: &str, ms: i64, host_s: f64, cpus: f64) -> Result<Entry, ()> {
         use crate::sample::names::os;
         let mut x = Sample::new(Timestamp { ms }, Slot(slot.into()));
-        x.os.insert(os::NUM_CPUS.into(), 4.0);
-        x.os.insert(os::BUSY_TIME.into(), host_s * 100.0);
-        x.os.insert(os::IDLE_TIME.into(), host_s * 300.0);
+        x.os.insert(os::NUM_CPUS.into(), cpus);
+        x.os.insert(os::BUSY_TIME.into(), host_s * 25.0 * cpus);
+        x.os.insert(os::IDLE_TIME.into(), host_s * 75.0 * cpus);
         Ok(Entry::Sample(Box::new(x)))
+    }
+
+    /// A switchover during a 40-minute outage: the primary's slot now reads the host that
+    /// was the standby's (up 30 min less), and the other way round. One host seems to have
+    /// counted too little, the other too much: a gap, as stamped, not a step. The same with
+    /// one slot whose host came back with another CPU count.
+    #[test]
+    fn a_host_change_across_a_gap_is_no_step_forward() {
+        let gap = 2_400_000;
+        let (a, b) = (100_000.0, 100_000.0 - 1800.0);
+        let mut v = Vec::new();
+        for i in 0..3i64 {
+            v.push(timed("primary", 1000 * i, a + i as f64));
+            v.push(timed("standby", 1000 * i, b + i as f64));
+        }
+        for i in 3..6i64 {
+            let host_s = 2400.0 + i as f64;
+            v.push(timed("primary", 1000 * i + gap, b + host_s));
+            v.push(timed("standby", 1000 * i + gap, a + host_s));
+        }
+        let mut st = Steady::new(v.into_iter());
+        let out: Vec<i64> = st.by_ref().map(|e| e.unwrap().t().ms).collect();
+        assert_eq!(out[6], 3000 + gap);
+        assert!(st.steps("x").is_empty(), "{:?}", st.steps("x"));
+
+        let v = vec![
+            timed_on("primary", 0, 10.0, 4.0),
+            timed_on("primary", 1000, 11.0, 4.0),
+            timed_on("primary", 2000 + gap, 12.0, 8.0),
+            timed_on("primary", 3000 + gap, 13.0, 8.0),
+        ];
+        let mut st = Steady::new(v.into_iter());
+        let out: Vec<i64> = st.by_ref().map(|e| e.unwrap().t().ms).collect();
+        assert_eq!(out[2], 2000 + gap);
+        assert!(st.steps("x").is_empty());
     }
 
     /// Issue 28.4: the sampler's clock stepped forward an hour after 3 s while the
