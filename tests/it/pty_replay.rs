@@ -211,6 +211,27 @@ fn a_missing_recording_is_one_line_and_exit_2() {
     assert_eq!(text.trim().lines().count(), 1, "{text}");
 }
 
+/// Replay reads a recording twice (checked, then played): a FIFO is refused before it is
+/// opened (opening it would wait for a writer).
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("rec.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut t = Tui::spawn(&["replay", fifo.to_str().unwrap()], 80, 24);
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    assert!(
+        text.contains("is not a regular file (a FIFO, device or socket); replay needs"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_bad_speed_is_one_line_and_exit_2() {
     let mut t = Tui::spawn(&["replay", "x.jsonl", "--speed", "0"], 80, 24);

@@ -73,9 +73,12 @@ pub enum Checking {
     /// Read through: every line is whole.
     Whole,
     /// A damaged line. `message` names the file and the line; playback stops after
-    /// `last_good`, the time of the last entry before it.
+    /// `last_good`, the time of the last sample before it (as stamped).
     Damaged {
         message: String,
         last_good: Option<Timestamp>,
     },
+    /// The read-through stopped before the end without saying why: the file is not known
+    /// whole.
+    Stopped,
 }

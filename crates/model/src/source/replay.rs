@@ -92,16 +92,19 @@ type Damage = (RecordingError, Option<Timestamp>);
 struct Check {
     probe: ReadProbe,
     done: std::sync::mpsc::Receiver<Result<(), Damage>>,
-    /// What the check found wrong, for the command to say after the screen.
+    /// What the check found wrong, set by the checking thread itself, so that a damaged line
+    /// found a moment before the user leaves is still said.
     damage: Arc<OnceLock<String>>,
 }
 
-/// Reads a recording through: `Ok` when every line is whole.
+/// Reads a recording through: `Ok` when every line is whole; else the first bad line and the
+/// time of the last sample before it (as stamped).
 fn read_through(reader: RecordingReader<FileInput>) -> Result<(), Damage> {
     let mut last_good = None;
     for e in reader {
         match e {
-            Ok(e) => last_good = Some(e.t()),
+            Ok(Entry::Sample(s)) => last_good = Some(s.t),
+            Ok(Entry::Mark(_)) => {}
             Err(e) => return Err((e, last_good)),
         }
     }
@@ -119,13 +122,27 @@ impl ReplaySource<FileInput> {
     /// [`ReplaySource::open`] waiting at most `before_screen` for the read-through
     /// (`Duration::ZERO`: not at all).
     pub fn open_checking(path: &Path, before_screen: Duration) -> Result<Self, RecordingError> {
+        // Read twice (the check, then playback): a FIFO would give each reader part of it,
+        // and opening one would wait for a writer.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return Err(RecordingError::NotRegular {
+                path: path.display().to_string(),
+                what: "replay",
+            });
+        }
         let opened = FileId::of(path);
         let (reader, probe) = RecordingReader::open_probed(path)?;
         let (tx, done) = std::sync::mpsc::channel();
+        let damage = Arc::new(OnceLock::new());
+        let said = damage.clone();
         let spawned = std::thread::Builder::new()
             .name("replay-check".into())
             .spawn(move || {
-                let _ = tx.send(read_through(reader));
+                let r = read_through(reader);
+                if let Err((e, _)) = &r {
+                    let _ = said.set(crate::sanitize::field(&e.to_string()));
+                }
+                let _ = tx.send(r);
             });
         let check = match spawned {
             Err(_) => {
@@ -138,15 +155,21 @@ impl ReplaySource<FileInput> {
             Ok(_) if before_screen.is_zero() => Some(Check {
                 probe,
                 done,
-                damage: Arc::new(OnceLock::new()),
+                damage,
             }),
             Ok(_) => match done.recv_timeout(before_screen) {
-                Ok(Ok(())) | Err(RecvTimeoutError::Disconnected) => None,
+                Ok(Ok(())) => None,
                 Ok(Err((e, _))) => return Err(e),
+                // The check thread ended without a word (it panicked): read it through here,
+                // before the screen, where a failure is an ordinary one.
+                Err(RecvTimeoutError::Disconnected) => {
+                    read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
+                    None
+                }
                 Err(RecvTimeoutError::Timeout) => Some(Check {
                     probe,
                     done,
-                    damage: Arc::new(OnceLock::new()),
+                    damage,
                 }),
             },
         };
@@ -397,10 +420,11 @@ async fn watch(check: Check, tx: mpsc::Sender<SourceEvent>) {
             Ok(Ok(())) => Checking::Whole,
             Ok(Err((e, last_good))) => {
                 let message = crate::sanitize::field(&e.to_string());
-                let _ = check.damage.set(message.clone());
                 Checking::Damaged { message, last_good }
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => return,
+            // The check thread ended without a word (a bug): the header must not go on
+            // saying "checking".
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Checking::Stopped,
             Err(std::sync::mpsc::TryRecvError::Empty) => {
                 let percent = check.probe.fraction().map(|f| (f * 100.0).floor() as u8);
                 if said != Some(percent) {
@@ -684,7 +708,7 @@ mod tests {
         );
         assert_eq!(damage.get(), None);
 
-        // The fourth line (the second instant's standby sample) damaged.
+        // The fifth line (after the header: the second instant's standby sample) damaged.
         let text = String::from_utf8(recording(4)).unwrap();
         let mut lines: Vec<&str> = text.lines().collect();
         lines[4] = "{\"t\": not json";

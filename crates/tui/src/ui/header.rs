@@ -202,6 +202,14 @@ pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
                 Some(vec![Span::styled(" DAMAGED", crit)]),
             );
         }
+        Some(Checking::Stopped) => {
+            push(
+                &mut fields,
+                5,
+                vec![Span::styled(" not read through", h)],
+                None,
+            );
+        }
         Some(Checking::Whole) | None => {}
     }
 
