@@ -446,7 +446,8 @@ fn seed_000_compare() -> (ComparePeriod, ComparePeriod) {
                 "470.00us",
                 "",
             ),
-            ("SYNC Remote Write", "Other", "", "", "", ""),
+            // Not waited in this period: zeros, as awrddrpt prints them.
+            ("SYNC Remote Write", "Other", "0.00", "0.00", ".00ns", ""),
         ],
         stats: vec![
             ("redo size", "23,592,960,000"),
@@ -567,12 +568,16 @@ fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_say
     let (code, out, err) = impact(&["awrdiff.html", "--format", "json"], &files);
     assert_eq!(code, 0, "stderr: {err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    for r in v["rows"].as_array().unwrap() {
-        if r["metric"] != "tps" {
-            continue;
-        }
-        assert!(r["baseline"].is_null() && r["compare"].is_null(), "{r}");
-    }
+    let tps = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "tps")
+        .expect("a tps row");
+    assert!(
+        tps["baseline"].is_null() && tps["compare"].is_null(),
+        "{tps}"
+    );
     assert!(err.contains("no Wait Events section"), "stderr: {err}");
     assert!(err.contains("no Instance Activity Stats"), "stderr: {err}");
 
@@ -594,7 +599,8 @@ fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_say
     let (code, _, err) = impact(&["cut.html"], &[("cut.html", cut.to_string())]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("an AWR Compare Periods report, but without its snapshot table"),
+        err.contains("an AWR Compare Periods report, but its snapshot table")
+            && err.contains("was not found: a file cut short"),
         "stderr: {err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
@@ -609,6 +615,14 @@ fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_say
     assert_eq!(code, 2);
     assert!(
         err.contains("RAC global AWR Compare Periods report"),
+        "stderr: {err}"
+    );
+
+    // A file that is not there: said as such, not as a missing --baseline.
+    let (code, _, err) = impact(&["nosuch.html"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("nosuch.html") && err.contains("cannot read"),
         "stderr: {err}"
     );
 

@@ -32,7 +32,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<[AwrReport; 2], AwrError> {
     windows(&tables, &mut periods);
     if periods.iter().any(|p| p.window.secs().is_none()) {
         return Err(AwrError::BadCompare(
-            "without its snapshot table (Begin Snap Id / End Snap Id / Elapsed Time rows 1st and 2nd): is it whole?".into(),
+            "its snapshot table (Begin Snap Id / End Snap Id / Elapsed Time rows 1st and 2nd) was not found: a file cut short, or a layout this version does not read (it reads 19c's and 23ai's)".into(),
         ));
     }
     identity(&tables, &mut periods);
@@ -259,8 +259,8 @@ impl Grouped {
         })
     }
 
-    /// The `1st` and `2nd` columns of the group whose name starts with `prefix`, else of
-    /// the first group (a table written without the upper row).
+    /// The `1st` and `2nd` columns of the group whose name starts with `prefix` (the
+    /// upper header row names them; a table without it is not read).
     fn cols(&self, prefix: &str) -> Option<(usize, usize)> {
         let p = prefix.to_ascii_lowercase();
         self.groups

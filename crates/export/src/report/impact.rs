@@ -82,11 +82,12 @@ pub fn compare_periods(path: &Path) -> Option<Result<ImpactReport, AwrReportErro
     let file = path.display().to_string();
     let periods = match dgscope_awr::read_periods_file(path) {
         Ok(dgscope_awr::Periods::Two(p)) => p,
-        // A text Compare Periods report: said, not taken for something else.
-        Err(
-            source @ (dgscope_awr::AwrError::Unsupported(_) | dgscope_awr::AwrError::BadCompare(_)),
-        ) => return Some(Err(AwrReportError::Read { path: file, source })),
-        _ => return None,
+        // A recording or another report: the caller says what --baseline it needs.
+        Ok(dgscope_awr::Periods::One(_)) | Err(dgscope_awr::AwrError::NotAReport(_)) => {
+            return None
+        }
+        // Unreadable, too large, a text or global Compare Periods report, one cut short.
+        Err(source) => return Some(Err(AwrReportError::Read { path: file, source })),
     };
     let [first, second] = *periods;
     // What both periods lack is said once, of the file; what one lacks, of that period.
