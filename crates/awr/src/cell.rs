@@ -64,7 +64,7 @@ pub(crate) fn num(cell: &str) -> Option<Fig> {
     Some(Fig { v, half }.scale(k))
 }
 
-/// A duration cell in milliseconds: `816.55us`, `1.12ms`, `30.21 s`, `2.5m` (minutes);
+/// A duration cell in milliseconds: `738.14ns`, `816.55us`, `1.12ms`, `30.21 s`, `2.5m` (minutes);
 /// a bare number is in `bare_unit_ms` (1 for an "(ms)" column, 1000 for "(s)").
 pub(crate) fn millis(cell: &str, bare_unit_ms: f64) -> Option<Fig> {
     let s = cell.trim();
@@ -75,6 +75,7 @@ pub(crate) fn millis(cell: &str, bare_unit_ms: f64) -> Option<Fig> {
     let unit = unit.trim();
     let k = match unit {
         "" => bare_unit_ms,
+        "ns" => 1e-6,
         "us" | "µs" => 1e-3,
         "ms" => 1.0,
         "s" | "sec" => 1e3,

@@ -271,13 +271,15 @@ impl Grouped {
 }
 
 /// Wait Events: `Event | Wait Class`, then `% of DB time`, `# Waits/sec (Elapsed Time)`,
-/// `Total Wait Time (sec)`, `Avg Wait Time`, each `1st | 2nd | Diff`. Waits are the rate ×
-/// the window; the time is the total. Idle events are left out, as the instance reports'
-/// readers leave them.
+/// `Total Wait Time (sec)`, `Avg Wait Time`, each `1st | 2nd | Diff`. The time is the total;
+/// the waits are the rate × the window or the total ÷ the average, whichever the printed
+/// digits tell more precisely (a rate of `0.01` over an hour is 18 to 54 waits). Idle events
+/// are left out, as the instance reports' readers leave them.
 fn wait_events(t: &Table, g: &Grouped, periods: &mut [AwrReport; 2]) -> bool {
     let (Some(rate), Some(total)) = (g.cols("# Waits/sec"), g.cols("Total Wait Time")) else {
         return false;
     };
+    let avg = g.cols("Avg Wait Time");
     let class = 1;
     let mut any = false;
     for row in &t.rows[g.body.min(t.rows.len())..] {
@@ -297,7 +299,11 @@ fn wait_events(t: &Table, g: &Grouped, periods: &mut [AwrReport; 2]) -> bool {
             let (Some(per_s), Some(time_s)) = (per_s, time_s) else {
                 continue;
             };
-            let waits = (per_s.v * secs).round();
+            let avg_ms = avg
+                .map(|a| if i == 0 { a.0 } else { a.1 })
+                .and_then(|c| row.get(c))
+                .and_then(|c| cell::millis(c, 1.0));
+            let waits = waits_of(per_s, secs, time_s, avg_ms).round();
             if waits < 0.0 || time_s.v < 0.0 {
                 continue;
             }
@@ -317,6 +323,20 @@ fn wait_events(t: &Table, g: &Grouped, periods: &mut [AwrReport; 2]) -> bool {
         }
     }
     any
+}
+
+/// An event's waits over a window of `secs`: its rate × the window, or its total ÷ its
+/// average, whichever carries less of the printed digits' rounding.
+fn waits_of(per_s: cell::Fig, secs: f64, time_s: cell::Fig, avg_ms: Option<cell::Fig>) -> f64 {
+    let by_rate = (per_s.v * secs, per_s.half * secs);
+    let by_avg = avg_ms.filter(|a| a.v > 0.0).map(|a| {
+        let w = time_s.v * 1000.0 / a.v;
+        (w, w * (time_s.rel() + a.rel()))
+    });
+    match by_avg {
+        Some(a) if a.1 < by_rate.1 => a.0,
+        _ => by_rate.0,
+    }
 }
 
 /// Key and Other Instance Activity Stats (`Statistic`) and Operating System Statistics
@@ -386,5 +406,37 @@ fn top_timed(t: &Table, periods: &mut [AwrReport; 2]) {
                 e.waits = waits.v.round().max(0.0) as u64;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fig(s: &str) -> cell::Fig {
+        cell::num(s).unwrap()
+    }
+
+    /// A rare event's rate (`0.01` a second over an hour: 18 to 54 waits) tells its count
+    /// less well than its total over its average; a busy one's rate tells it best.
+    #[test]
+    fn waits_come_from_the_more_precise_of_rate_and_average() {
+        let rare = waits_of(
+            fig("0.01"),
+            3600.0,
+            fig("0.50"),
+            cell::millis("13.89ms", 1.0),
+        );
+        assert!((rare - 36.0).abs() < 0.1, "{rare}");
+        let busy = waits_of(
+            fig("5,514.94"),
+            900.0,
+            fig("3,673.00"),
+            cell::millis("740.00us", 1.0),
+        );
+        assert!((busy - 4_963_446.0).abs() < 0.5, "{busy}");
+        // Not waited: `.00ns` is no average to divide by.
+        let none = waits_of(fig("0.00"), 900.0, fig("0.00"), cell::millis(".00ns", 1.0));
+        assert_eq!(none, 0.0);
     }
 }
