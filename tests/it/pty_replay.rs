@@ -211,6 +211,50 @@ fn a_missing_recording_is_one_line_and_exit_2() {
     assert_eq!(text.trim().lines().count(), 1, "{text}");
 }
 
+/// Issue 29: a recording larger than replay reads through before the screen (16 MB) opens at
+/// once and is read through behind it. A damaged last line is said in the header while the
+/// start plays, and on leaving as one line naming the file and the line, exit 2.
+#[test]
+fn a_long_recording_damaged_at_its_end_plays_and_says_so_in_the_header_and_on_leaving() {
+    use dgscope::timestamp::Timestamp;
+    let text = std::fs::read_to_string(fixture("synthetic_slow_srl.jsonl")).unwrap();
+    let mut lines = text.lines();
+    let mut out = String::with_capacity(20 << 20);
+    out.push_str(lines.next().unwrap());
+    out.push('\n');
+    let body: Vec<&str> = lines.collect();
+    // The fixture's three minutes again and again, later each time (a version 1 file: every
+    // line whole): past 16 MB.
+    let mut round = 0i64;
+    while out.len() <= 17 << 20 {
+        for l in &body {
+            let t = Timestamp::parse(&l[6..30]).unwrap();
+            let moved = Timestamp::from_millis(t.ms + round * 181_000).to_string();
+            assert_eq!(moved.len(), 24, "{moved}");
+            out.push_str(&l[..6]);
+            out.push_str(&moved);
+            out.push_str(&l[30..]);
+            out.push('\n');
+        }
+        round += 1;
+    }
+    let damaged_line = out.lines().count() + 1;
+    out.push_str("{\"t\":\"2026-11-30T09:00:00.000Z\",\"slot\":\"primary\",\"events\":[\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.jsonl");
+    std::fs::write(&path, out).unwrap();
+
+    let mut t = Tui::spawn(&["replay", path.to_str().unwrap()], 160, 48);
+    t.wait_text("DAMAGED after");
+    assert!(t.text().contains("REPLAY"), "{}", t.text());
+    t.send("q");
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    let said = format!("long.jsonl:{damaged_line}:");
+    assert!(text.contains(&said), "{said} in {text}");
+    assert!(text.contains("replay stops before that line"), "{text}");
+}
+
 /// Replay reads a recording twice (checked, then played): a FIFO is refused before it is
 /// opened (opening it would wait for a writer).
 #[cfg(unix)]

@@ -9,7 +9,6 @@ use crate::sample::Mark;
 use crate::timestamp::Timestamp;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -78,12 +77,13 @@ impl FileId {
     }
 }
 
-/// How long `replay` reads a recording through before the screen starts. A file read in
-/// this time (about an hour of 1 s samples) is checked whole first, so a damaged line is one
-/// error before anything is shown; a longer one plays at once and is read through behind
-/// the screen, its progress in the header, so a day's recording shows data as fast as an
-/// hour's.
-pub const CHECK_BEFORE_SCREEN: Duration = Duration::from_millis(100);
+/// The largest recording `replay` reads through before the screen starts, in bytes on disk
+/// (a compressed one: a quarter of it). A file this size (about 1.7 h of a pair sampled every
+/// second, read in well under 0.1 s) is checked whole first, so a damaged line is one error
+/// before anything is shown; a larger one plays at once and is read through behind the
+/// screen, its progress in the header, so a day's recording shows data as fast as an hour's.
+/// A size, not a time: the same file behaves the same on a busy machine.
+pub const CHECK_BEFORE_SCREEN: u64 = 16 << 20;
 
 /// A damaged line: what is wrong, and the time of the last entry before it.
 type Damage = (RecordingError, Option<Timestamp>);
@@ -119,59 +119,56 @@ impl ReplaySource<FileInput> {
         Self::open_checking(path, CHECK_BEFORE_SCREEN)
     }
 
-    /// [`ReplaySource::open`] waiting at most `before_screen` for the read-through
-    /// (`Duration::ZERO`: not at all).
-    pub fn open_checking(path: &Path, before_screen: Duration) -> Result<Self, RecordingError> {
+    /// [`ReplaySource::open`] reading a file of at most `before_screen` bytes (a compressed
+    /// one: a quarter) through before the screen, a larger one behind it.
+    pub fn open_checking(path: &Path, before_screen: u64) -> Result<Self, RecordingError> {
         // Read twice (the check, then playback): a FIFO would give each reader part of it,
         // and opening one would wait for a writer.
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-            return Err(RecordingError::NotRegular {
-                path: path.display().to_string(),
-                what: "replay",
-            });
-        }
+        let len = match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => {
+                return Err(RecordingError::NotRegular {
+                    path: path.display().to_string(),
+                    what: "replay",
+                })
+            }
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        };
         let opened = FileId::of(path);
         let (reader, probe) = RecordingReader::open_probed(path)?;
-        let (tx, done) = std::sync::mpsc::channel();
-        let damage = Arc::new(OnceLock::new());
-        let said = damage.clone();
-        let spawned = std::thread::Builder::new()
-            .name("replay-check".into())
-            .spawn(move || {
-                let r = read_through(reader);
-                if let Err((e, _)) = &r {
-                    let _ = said.set(crate::sanitize::field(&e.to_string()));
-                }
-                let _ = tx.send(r);
-            });
-        let check = match spawned {
-            Err(_) => {
-                // No thread to spare: read it through here, as before the screen.
-                read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
-                None
-            }
-            // Zero waits not at all (even for a file read in no time): the screen starts
-            // with the read-through behind it.
-            Ok(_) if before_screen.is_zero() => Some(Check {
-                probe,
-                done,
-                damage,
-            }),
-            Ok(_) => match done.recv_timeout(before_screen) {
-                Ok(Ok(())) => None,
-                Ok(Err((e, _))) => return Err(e),
-                // The check thread ended without a word (it panicked): read it through here,
-                // before the screen, where a failure is an ordinary one.
-                Err(RecvTimeoutError::Disconnected) => {
-                    read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
-                    None
-                }
-                Err(RecvTimeoutError::Timeout) => Some(Check {
+        let limit = if reader.is_zstd() {
+            before_screen / 4
+        } else {
+            before_screen
+        };
+        let check = if len <= limit {
+            read_through(reader).map_err(|(e, _)| e)?;
+            None
+        } else {
+            let (tx, done) = std::sync::mpsc::channel();
+            let damage = Arc::new(OnceLock::new());
+            let said = damage.clone();
+            let spawned = std::thread::Builder::new()
+                .name("replay-check".into())
+                .spawn(move || {
+                    let r = read_through(reader);
+                    if let Err((e, _)) = &r {
+                        let _ = said.set(crate::sanitize::field(&e.to_string()));
+                    }
+                    let _ = tx.send(r);
+                });
+            match spawned {
+                Ok(_) => Some(Check {
                     probe,
                     done,
                     damage,
                 }),
-            },
+                // No thread to spare: read it through here, before the screen.
+                Err(_) => {
+                    read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
+                    None
+                }
+            }
         };
         let mut source = ReplaySource::new(RecordingReader::open(path)?);
         source.opened = opened;
@@ -695,7 +692,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let whole = dir.path().join("whole.jsonl");
         std::fs::write(&whole, recording(4)).unwrap();
-        let src = ReplaySource::open_checking(&whole, Duration::ZERO).unwrap();
+        let src = ReplaySource::open_checking(&whole, 0).unwrap();
         let damage = src.damage().expect("checked behind the screen");
         let (samples, states) = checking_of(src).await;
         assert_eq!(samples, 8);
@@ -714,15 +711,15 @@ mod tests {
         lines[4] = "{\"t\": not json";
         let damaged = dir.path().join("damaged.jsonl");
         std::fs::write(&damaged, lines.join("\n") + "\n").unwrap();
-        // Before the screen (time enough): one error, as before.
-        let before = ReplaySource::open_checking(&damaged, Duration::from_secs(30));
+        // Before the screen (a small file): one error, as before.
+        let before = ReplaySource::open_checking(&damaged, CHECK_BEFORE_SCREEN);
         let e = before
             .err()
             .expect("a damaged line before the screen")
             .to_string();
         assert!(e.contains("damaged.jsonl") && e.contains(":5"), "{e}");
         // Behind it: playback stops before the line, the check says where.
-        let src = ReplaySource::open_checking(&damaged, Duration::ZERO).unwrap();
+        let src = ReplaySource::open_checking(&damaged, 0).unwrap();
         let damage = src.damage().unwrap();
         let (samples, states) = checking_of(src).await;
         assert_eq!(samples, 3, "the samples before the damaged line");
