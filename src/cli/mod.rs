@@ -365,6 +365,11 @@ pub struct ReplayArgs {
     /// Playback speed: 1 = as recorded, 4 = four times faster (0.25 … 64)
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// Where playback starts: `end` (the last 15 minutes at once), a time before the end
+    /// (-2h), an offset from the first sample (1h30m) or an RFC 3339 time; the 15 minutes
+    /// before it are loaded at once
+    #[arg(long, value_name = "WHEN", allow_hyphen_values = true)]
+    pub from: Option<String>,
     #[command(flatten)]
     pub ui: UiArgs,
 }

@@ -5,6 +5,7 @@ use crate::app::{Mode, Pace};
 use crate::cli::ReplayArgs;
 use crate::source::replay::{self, ReplaySource, MAX_SPEED};
 use crate::source::PullSource;
+use crate::source::StartAt;
 use crate::tui::{self, TuiOptions};
 use std::process::ExitCode;
 
@@ -15,15 +16,24 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
             a.speed
         )));
     }
+    let from = a.from.as_deref().map(start_at).transpose()?;
     let config = super::screen::config(config_flag)?;
     tui::require_tty()?;
-    let source = match ReplaySource::open(&a.file) {
+    let opened = match from {
+        None => ReplaySource::open(&a.file),
+        Some(at) => ReplaySource::open_from(&a.file, at, LOADED_BEFORE).map(|(s, _)| s),
+    };
+    let source = match opened {
         Ok(source) => source,
         // Not a recording from its first line: an AWR or Statspack report opens as one
         // window. A file that is neither keeps the recording's message; a report that cannot
         // be shown says why.
         Err(e) if e.not_a_recording() => {
             return match crate::report::awr::source(&a.file) {
+                Ok(_) if a.from.is_some() => Err(Failure::bad_input(format!(
+                    "{}: --from is for recordings: a report is one window, shown whole; drop --from",
+                    a.file.display()
+                ))),
                 Ok(report) => self::report(&a, &config, report),
                 Err(r) => Err(Failure::bad_input(crate::report::awr::neither(&e, &r))),
             };
@@ -47,6 +57,37 @@ pub fn run(a: ReplayArgs, config_flag: Option<&std::path::Path>) -> Result<ExitC
         )));
     }
     Ok(r)
+}
+
+/// What `replay --from` loads before the start, sent at once: the longest fixed window the
+/// screen offers, so any window shows whole on the first frame.
+const LOADED_BEFORE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// `--from WHEN`: `end`, `-2h` (before the end), `1h30m` (after the first sample) or an RFC
+/// 3339 time.
+fn start_at(when: &str) -> Result<StartAt, Failure> {
+    let bad = || {
+        Failure::bad_input(format!(
+            "--from {when}: neither `end`, a time before the end (-2h), an offset from the first sample (1h30m) nor an RFC 3339 time (2026-11-30T05:00:00Z)"
+        ))
+    };
+    let when = when.trim();
+    if when.eq_ignore_ascii_case("end") {
+        return Ok(StartAt::BeforeEnd(std::time::Duration::ZERO));
+    }
+    if let Some(before) = when.strip_prefix('-') {
+        return humantime::parse_duration(before.trim())
+            .map(StartAt::BeforeEnd)
+            .map_err(|_| bad());
+    }
+    match dgscope_core::metrics::WindowSpec::parse(&format!("{when}..")) {
+        Ok(w) => match w.from {
+            dgscope_core::metrics::WindowBound::Offset(d) => Ok(StartAt::Offset(d)),
+            dgscope_core::metrics::WindowBound::At(t) => Ok(StartAt::At(t)),
+            dgscope_core::metrics::WindowBound::Open => Err(bad()),
+        },
+        Err(_) => Err(bad()),
+    }
 }
 
 /// A report on the triage screen: one observation of its snapshot interval, both snapshots

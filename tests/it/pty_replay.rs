@@ -211,6 +211,36 @@ fn a_missing_recording_is_one_line_and_exit_2() {
     assert_eq!(text.trim().lines().count(), 1, "{text}");
 }
 
+/// `replay --from end` opens on the recording's last window (the index finds it; the
+/// quarter hour before is loaded at once) and reaches its end a second later, not after the
+/// three minutes of playing it from the start.
+#[test]
+fn replay_from_the_end_opens_on_the_last_window() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let mut t = Tui::spawn(&["replay", f.to_str().unwrap(), "--from", "end"], 160, 48);
+    t.wait_text("REPLAY END 05:02:59");
+    assert!(t.text().contains("log file sync"), "{}", t.text());
+    t.send("q");
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn a_bad_from_is_one_line_and_exit_2() {
+    let f = fixture("synthetic_slow_srl.jsonl");
+    let mut t = Tui::spawn(
+        &["replay", f.to_str().unwrap(), "--from", "yesterday"],
+        80,
+        24,
+    );
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    assert!(
+        text.contains("--from yesterday: neither `end`, a time before the end (-2h)"),
+        "{text}"
+    );
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+}
+
 /// Issue 29: a recording larger than replay reads through before the screen (16 MB) opens at
 /// once and is read through behind it. A damaged last line is said in the header while the
 /// start plays, and on leaving as one line naming the file and the line, exit 2.

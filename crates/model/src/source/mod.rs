@@ -4,6 +4,9 @@
 
 pub mod control;
 pub mod replay;
+mod seek;
+
+pub use seek::StartAt;
 
 pub use control::Control;
 

@@ -19,7 +19,10 @@ pub const MAX_SPEED: f64 = 64.0;
 pub struct ReplaySource<R> {
     /// The recording, a lone sample far ahead taken out and a step back of the clock
     /// followed on, as `check` and the reports read it.
-    reader: Steady<RecordingReader<R>>,
+    reader: Steady<Feed<R>>,
+    /// `replay --from`: instants before this go out at once (the stretch loaded before the
+    /// start), without the recording's pace.
+    unpaced_until: Option<Timestamp>,
     pending: Option<Entry>,
     /// Notes on the timeline for the clock's steps back, before the entries after them.
     notes: std::collections::VecDeque<Entry>,
@@ -122,58 +125,134 @@ impl ReplaySource<FileInput> {
     /// [`ReplaySource::open`] reading a file of at most `before_screen` bytes (a compressed
     /// one: a quarter) through before the screen, a larger one behind it.
     pub fn open_checking(path: &Path, before_screen: u64) -> Result<Self, RecordingError> {
-        // Read twice (the check, then playback): a FIFO would give each reader part of it,
-        // and opening one would wait for a writer.
-        let len = match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() && !m.is_dir() => {
-                return Err(RecordingError::NotRegular {
-                    path: path.display().to_string(),
-                    what: "replay",
-                })
-            }
-            Ok(m) => m.len(),
-            Err(_) => 0,
-        };
-        let opened = FileId::of(path);
-        let (reader, probe) = RecordingReader::open_probed(path)?;
-        let limit = if reader.is_zstd() {
-            before_screen / 4
-        } else {
-            before_screen
-        };
-        let check = if len <= limit {
-            read_through(reader).map_err(|(e, _)| e)?;
-            None
-        } else {
-            let (tx, done) = std::sync::mpsc::channel();
-            let damage = Arc::new(OnceLock::new());
-            let said = damage.clone();
-            let spawned = std::thread::Builder::new()
-                .name("replay-check".into())
-                .spawn(move || {
-                    let r = read_through(reader);
-                    if let Err((e, _)) = &r {
-                        let _ = said.set(crate::sanitize::field(&e.to_string()));
-                    }
-                    let _ = tx.send(r);
-                });
-            match spawned {
-                Ok(_) => Some(Check {
-                    probe,
-                    done,
-                    damage,
-                }),
-                // No thread to spare: read it through here, before the screen.
-                Err(_) => {
-                    read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
-                    None
-                }
-            }
-        };
+        let (check, opened) = checked(path, before_screen)?;
         let mut source = ReplaySource::new(RecordingReader::open(path)?);
         source.opened = opened;
         source.check = check;
         Ok(source)
+    }
+
+    /// A replay that starts at `start` (`replay --from`), the `before` preceding it sent at
+    /// once, so the first frame shows that stretch. The file is read through as
+    /// [`ReplaySource::open`] reads it. Returns the start as a time too.
+    pub fn open_from(
+        path: &Path,
+        start: super::StartAt,
+        before: Duration,
+    ) -> Result<(Self, Option<Timestamp>), RecordingError> {
+        let (check, opened) = checked(path, CHECK_BEFORE_SCREEN)?;
+        let Some((seek, at, interval_ms)) = super::seek::Seek::open(path, start, before)? else {
+            // No sample to start at: played as it is.
+            let mut source = ReplaySource::new(RecordingReader::open(path)?);
+            source.opened = opened;
+            source.check = check;
+            return Ok((source, None));
+        };
+        let source = ReplaySource {
+            reader: Steady::passing_marks(Feed::Seek(seek)),
+            unpaced_until: Some(at),
+            pending: None,
+            notes: std::collections::VecDeque::new(),
+            interval: Duration::from_millis(interval_ms),
+            error: None,
+            opened,
+            last_t: None,
+            said_implausible: false,
+            check,
+        };
+        Ok((source, Some(at)))
+    }
+}
+
+/// Refuses what replay cannot read twice, then reads a file of at most `before_screen` bytes
+/// (a compressed one: a quarter) through here, or starts reading a larger one on a thread.
+fn checked(
+    path: &Path,
+    before_screen: u64,
+) -> Result<(Option<Check>, Option<FileId>), RecordingError> {
+    // Read twice (the check, then playback): a FIFO would give each reader part of it, and
+    // opening one would wait for a writer.
+    let len = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => {
+            return Err(RecordingError::NotRegular {
+                path: path.display().to_string(),
+                what: "replay",
+            })
+        }
+        Ok(m) => m.len(),
+        Err(_) => 0,
+    };
+    let opened = FileId::of(path);
+    let (reader, probe) = RecordingReader::open_probed(path)?;
+    let limit = if reader.is_zstd() {
+        before_screen / 4
+    } else {
+        before_screen
+    };
+    if len <= limit {
+        read_through(reader).map_err(|(e, _)| e)?;
+        return Ok((None, opened));
+    }
+    let (tx, done) = std::sync::mpsc::channel();
+    let damage = Arc::new(OnceLock::new());
+    let said = damage.clone();
+    let spawned = std::thread::Builder::new()
+        .name("replay-check".into())
+        .spawn(move || {
+            let r = read_through(reader);
+            if let Err((e, _)) = &r {
+                let _ = said.set(crate::sanitize::field(&e.to_string()));
+            }
+            let _ = tx.send(r);
+        });
+    match spawned {
+        Ok(_) => Ok((
+            Some(Check {
+                probe,
+                done,
+                damage,
+            }),
+            opened,
+        )),
+        // No thread to spare: read it through here, before the screen.
+        Err(_) => {
+            read_through(RecordingReader::open(path)?).map_err(|(e, _)| e)?;
+            Ok((None, opened))
+        }
+    }
+}
+
+/// Where a replay's entries come from: the file from its start, or the index from a place
+/// in it (`replay --from`).
+enum Feed<R> {
+    File(RecordingReader<R>),
+    Seek(super::seek::Seek),
+}
+
+impl<R: BufRead> Feed<R> {
+    fn path(&self) -> &str {
+        match self {
+            Feed::File(r) => r.path(),
+            Feed::Seek(s) => s.path(),
+        }
+    }
+
+    fn truncated_tail(&self) -> bool {
+        match self {
+            Feed::File(r) => r.truncated_tail(),
+            Feed::Seek(s) => s.truncated_tail(),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Feed<R> {
+    type Item = Result<Entry, RecordingError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Feed::File(r) => r.next(),
+            Feed::Seek(s) => s.next(),
+        }
     }
 }
 
@@ -181,7 +260,8 @@ impl<R: BufRead> ReplaySource<R> {
     pub fn new(reader: RecordingReader<R>) -> Self {
         let interval = Duration::from_millis(reader.header().interval_ms.unwrap_or(1000).max(1));
         ReplaySource {
-            reader: Steady::passing_marks(reader),
+            reader: Steady::passing_marks(Feed::File(reader)),
+            unpaced_until: None,
             pending: None,
             notes: std::collections::VecDeque::new(),
             interval,
@@ -370,7 +450,7 @@ pub async fn play<R: BufRead + Send>(
     let mut last_t = None;
     // The first two instants go out at once: a rate needs two samples, so the first frame
     // has figures instead of waiting one recorded interval for them.
-    let mut unpaced = 2;
+    let mut unpaced: u32 = 2;
     loop {
         pacer.settle().await;
         let Some(tick) = source.next_tick() else {
@@ -385,9 +465,13 @@ pub async fn play<R: BufRead + Send>(
         // Only samples set the pace: an instant of marks alone (the file's tail) goes out at
         // once.
         if !tick.samples.is_empty() {
+            // `replay --from`: the stretch before the start is loaded, not played.
+            let loading = source.unpaced_until.is_some_and(|at| tick.t < at);
             match last_t {
-                Some(prev) if unpaced == 0 => pacer.sleep(tick.t.secs_since(prev)).await,
-                _ => unpaced -= 1,
+                Some(prev) if unpaced == 0 && !loading => {
+                    pacer.sleep(tick.t.secs_since(prev)).await
+                }
+                _ => unpaced = unpaced.saturating_sub(1),
             }
             last_t = Some(tick.t);
         }
@@ -731,6 +815,37 @@ mod tests {
             other => panic!("{other:?} in {states:?}"),
         }
         assert_eq!(damage.get(), Some(&e));
+    }
+
+    /// `replay --from`: the index finds the start (two seconds before the end of ten), the
+    /// second before it is sent at once, and playback keeps the recording's pace from there.
+    #[tokio::test(start_paused = true)]
+    async fn a_replay_from_near_the_end_loads_the_stretch_before_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, recording(10)).unwrap();
+        let (src, at) = ReplaySource::open_from(
+            &path,
+            crate::source::StartAt::BeforeEnd(Duration::from_secs(2)),
+            Duration::from_secs(1),
+        )
+        .unwrap();
+        assert_eq!(at, Some(self::tests::at(7000)));
+        let (tx, mut rx) = mpsc::channel(64);
+        let (_ctl, crx) = mpsc::channel(4);
+        let start = tokio::time::Instant::now();
+        tokio::spawn(play(src, tx, crx, 1.0));
+        let mut arrived = Vec::new();
+        while let Some(ev) = rx.recv().await {
+            if let SourceEvent::Sample(s) = ev {
+                arrived.push((s.t.ms - T0, start.elapsed().as_millis()));
+            }
+        }
+        let times: Vec<i64> = arrived.iter().map(|a| a.0).step_by(2).collect();
+        assert_eq!(times, [6000, 7000, 8000, 9000], "{arrived:?}");
+        // 6 s and 7 s at once; then a recorded second each.
+        let waits: Vec<u128> = arrived.iter().map(|a| a.1).step_by(2).collect();
+        assert_eq!(waits, [0, 0, 1000, 2000], "{arrived:?}");
     }
 
     async fn marks_of_playing(src: ReplaySource<FileInput>) -> Vec<String> {
