@@ -98,6 +98,9 @@ struct Check {
     /// What the check found wrong, set by the checking thread itself, so that a damaged line
     /// found a moment before the user leaves is still said.
     damage: Arc<OnceLock<String>>,
+    /// Lets the checking thread start (a send, or dropping it): only once the first frame's
+    /// data is out, so the check does not take the second core from it.
+    go: Option<std::sync::mpsc::Sender<()>>,
 }
 
 /// Reads a recording through: `Ok` when every line is whole; else the first bad line and the
@@ -140,8 +143,10 @@ impl ReplaySource<FileInput> {
         start: super::StartAt,
         before: Duration,
     ) -> Result<(Self, Option<Timestamp>), RecordingError> {
+        // The index first: the read-through's thread would take the second core from it.
+        let found = super::seek::Seek::open(path, start, before)?;
         let (check, opened) = checked(path, CHECK_BEFORE_SCREEN)?;
-        let Some((seek, at, interval_ms)) = super::seek::Seek::open(path, start, before)? else {
+        let Some((seek, at, interval_ms)) = found else {
             // No sample to start at: played as it is.
             let mut source = ReplaySource::new(RecordingReader::open(path)?);
             source.opened = opened;
@@ -194,11 +199,13 @@ fn checked(
         return Ok((None, opened));
     }
     let (tx, done) = std::sync::mpsc::channel();
+    let (go, wait) = std::sync::mpsc::channel::<()>();
     let damage = Arc::new(OnceLock::new());
     let said = damage.clone();
     let spawned = std::thread::Builder::new()
         .name("replay-check".into())
         .spawn(move || {
+            let _ = wait.recv();
             let r = read_through(reader);
             if let Err((e, _)) = &r {
                 let _ = said.set(crate::sanitize::field(&e.to_string()));
@@ -211,6 +218,7 @@ fn checked(
                 probe,
                 done,
                 damage,
+                go: Some(go),
             }),
             opened,
         )),
@@ -494,7 +502,16 @@ const CHECK_EVERY: Duration = Duration::from_millis(250);
 /// Says how the read-through behind the screen goes until it ends: the share read every
 /// [`CHECK_EVERY`], then whether every line was whole. A damaged line is kept for the
 /// command to say (and exit 2) once the screen is gone.
-async fn watch(check: Check, tx: mpsc::Sender<SourceEvent>) {
+async fn watch(mut check: Check, tx: mpsc::Sender<SourceEvent>) {
+    let _ = tx
+        .send(SourceEvent::Checking(Checking::Reading(Some(0))))
+        .await;
+    // The first frame's data first: playback's first instants (or a `--from` stretch) are
+    // read and sent meanwhile.
+    tokio::time::sleep(CHECK_EVERY).await;
+    if let Some(go) = check.go.take() {
+        let _ = go.send(());
+    }
     let mut said = None;
     loop {
         let state = match check.done.try_recv() {
