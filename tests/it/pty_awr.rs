@@ -132,3 +132,23 @@ fn a_file_neither_a_recording_nor_a_report_is_one_line_and_exit_2() {
     );
     t.assert_never_entered_alternate_screen();
 }
+
+/// A report is one window shown whole: `--from` (for recordings) is refused with one line.
+#[test]
+fn a_report_with_from_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), &AwrFixture::v19().render());
+    let mut t = Tui::spawn_env(
+        &["replay", path.to_str().unwrap(), "--from", "end"],
+        &[("XDG_CONFIG_HOME", "/nonexistent")],
+        80,
+        24,
+    );
+    assert_eq!(t.wait_exit(), 2);
+    let text = t.text();
+    assert!(
+        text.contains("--from is for recordings: a report is one window"),
+        "{text}"
+    );
+    t.assert_never_entered_alternate_screen();
+}
