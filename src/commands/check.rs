@@ -115,7 +115,9 @@ pub fn judge_live(
                 contacts.borrow_mut().entry(slot).or_default().last_error = Some((reason, true));
                 continue;
             }
-            SourceEvent::Status { .. } | SourceEvent::Checking(_) => continue,
+            SourceEvent::Status { .. } | SourceEvent::Checking(_) | SourceEvent::CaughtUp => {
+                continue
+            }
             SourceEvent::End => return None,
         }
     });

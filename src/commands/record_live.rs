@@ -79,7 +79,10 @@ impl Recorder {
                 .as_ref()
                 .map(|err| format!("{}: sample failed: {}", s.slot, err.message)),
             SourceEvent::Status { slot, state } => Some(status_line(slot.as_str(), state)),
-            SourceEvent::Mark(_) | SourceEvent::End | SourceEvent::Checking(_) => None,
+            SourceEvent::Mark(_)
+            | SourceEvent::End
+            | SourceEvent::Checking(_)
+            | SourceEvent::CaughtUp => None,
         })
     }
 

@@ -53,6 +53,8 @@ pub fn spawn_paced_after(
                 .unwrap_or_else(Instant::now);
             let mut ticks_at_anchor = 0u64;
             let mut ticks = 0u64;
+            // Said once, when the pre-rolled ticks are out and the first wait begins.
+            let mut caught_up = false;
             loop {
                 loop {
                     match control.try_recv() {
@@ -73,6 +75,12 @@ pub fn spawn_paced_after(
                 let due = anchor + interval.mul_f64((ticks - ticks_at_anchor + 1) as f64 / speed);
                 let now = Instant::now();
                 if due > now {
+                    if !caught_up {
+                        caught_up = true;
+                        if tx.blocking_send(SourceEvent::CaughtUp).is_err() {
+                            return;
+                        }
+                    }
                     // Sleep in short slices so control messages are seen promptly.
                     std::thread::sleep((due - now).min(Duration::from_millis(50)));
                     continue;

@@ -366,9 +366,10 @@ impl Driver {
         match ev {
             SourceEvent::Sample(s) => (true, self.push(Entry::Sample(s))),
             SourceEvent::Mark(m) => (true, self.push(Entry::Mark(m))),
-            SourceEvent::Status { .. } | SourceEvent::End | SourceEvent::Checking(_) => {
-                (false, Vec::new())
-            }
+            SourceEvent::Status { .. }
+            | SourceEvent::End
+            | SourceEvent::Checking(_)
+            | SourceEvent::CaughtUp => (false, Vec::new()),
         }
     }
 

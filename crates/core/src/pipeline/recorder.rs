@@ -29,7 +29,10 @@ impl Recorder {
         match ev {
             SourceEvent::Sample(s) => self.write_sample(s),
             SourceEvent::Mark(m) => self.w.write_mark(m),
-            SourceEvent::Status { .. } | SourceEvent::End | SourceEvent::Checking(_) => Ok(()),
+            SourceEvent::Status { .. }
+            | SourceEvent::End
+            | SourceEvent::Checking(_)
+            | SourceEvent::CaughtUp => Ok(()),
         }
     }
 

@@ -66,6 +66,10 @@ pub enum SourceEvent {
     /// How a pass over the whole source behind the screen goes (replay reads a long
     /// recording through while it plays, to find a damaged line before playback reaches it).
     Checking(Checking),
+    /// What the source had ready at once is sent (a replay's first instants or `--from`
+    /// stretch, the demo's pre-rolled minute): the first frame may be painted now, rather
+    /// than after a pause in the events.
+    CaughtUp,
 }
 
 /// A background read of the whole source, as [`SourceEvent::Checking`] reports it.

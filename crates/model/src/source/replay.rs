@@ -459,6 +459,8 @@ pub async fn play<R: BufRead + Send>(
     // The first two instants go out at once: a rate needs two samples, so the first frame
     // has figures instead of waiting one recorded interval for them.
     let mut unpaced: u32 = 2;
+    // Said once, before the first wait on the recording's pace.
+    let mut caught_up = false;
     loop {
         pacer.settle().await;
         let Some(tick) = source.next_tick() else {
@@ -477,6 +479,12 @@ pub async fn play<R: BufRead + Send>(
             let loading = source.unpaced_until.is_some_and(|at| tick.t < at);
             match last_t {
                 Some(prev) if unpaced == 0 && !loading => {
+                    if !caught_up {
+                        caught_up = true;
+                        if tx.send(SourceEvent::CaughtUp).await.is_err() {
+                            return;
+                        }
+                    }
                     pacer.sleep(tick.t.secs_since(prev)).await
                 }
                 _ => unpaced = unpaced.saturating_sub(1),
@@ -690,7 +698,7 @@ mod tests {
                 SourceEvent::Sample(_) => samples += 1,
                 SourceEvent::Mark(_) => marks += 1,
                 SourceEvent::End => ended = true,
-                SourceEvent::Status { .. } | SourceEvent::Checking(_) => {}
+                SourceEvent::Status { .. } | SourceEvent::Checking(_) | SourceEvent::CaughtUp => {}
             }
         }
         task.await.unwrap();
@@ -752,13 +760,15 @@ mod tests {
         let (ctl, crx) = mpsc::channel(4);
         let start = tokio::time::Instant::now();
         tokio::spawn(play(source(3), tx, crx, 1.0));
-        // The first two instants (two samples each, and a mark) at once.
+        // The first two instants (two samples each, and a mark) at once, then word that
+        // what was ready is out.
         for _ in 0..5 {
             assert!(matches!(
                 rx.recv().await,
                 Some(SourceEvent::Sample(_) | SourceEvent::Mark(_))
             ));
         }
+        assert!(matches!(rx.recv().await, Some(SourceEvent::CaughtUp)));
         assert_eq!(start.elapsed(), Duration::ZERO);
         // Half of the one recorded second passes at ×1, the other half at ×2.
         tokio::time::sleep(Duration::from_millis(500)).await;

@@ -334,6 +334,7 @@ impl<T> App<T> {
             SourceEvent::End => self.ended = true,
             SourceEvent::Checking(Checking::Whole) => self.checking = None,
             SourceEvent::Checking(c) => self.checking = Some(c),
+            SourceEvent::CaughtUp => {}
         }
     }
 

@@ -261,6 +261,8 @@ pub async fn run(
         };
         let deadline = until.min(tokio::time::Instant::now() + pause);
         match tokio::time::timeout_at(deadline, events.recv()).await {
+            // The source says it sent what it had ready: paint now.
+            Ok(Some(SourceEvent::CaughtUp)) if got => break,
             Ok(Some(ev)) => {
                 handle_source(&mut app, &mut recorder, ev);
                 got = true;
