@@ -142,6 +142,21 @@ impl Tui {
         self.wait_for(&format!("{s:?}"), move |sc| sc.contents().contains(&owned));
     }
 
+    /// Whether `s` shows within `limit` (the screen as it is when it does not).
+    pub fn shows_within(&mut self, s: &str, limit: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            self.pump();
+            if self.parser.screen().contents().contains(s) {
+                return true;
+            }
+            if self.eof || start.elapsed() > limit {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn wait_gone(&mut self, s: &str) {
         let owned = s.to_string();
         self.wait_for(&format!("{s:?} to go"), move |sc| {
