@@ -12,7 +12,7 @@
 
 use crate::cell;
 use crate::html::{Block, Table};
-use crate::{AwrError, AwrReport, EventFigures, Identity, Kind, Window};
+use crate::{AwrError, AwrReport, EventFigures, Kind};
 use std::collections::BTreeMap;
 
 /// The two periods, first then second.
@@ -82,26 +82,13 @@ pub(crate) fn read(blocks: &[Block]) -> Result<[AwrReport; 2], AwrError> {
 }
 
 fn period(pdb: bool) -> AwrReport {
-    AwrReport {
-        kind: if pdb {
-            Kind::ComparePdbHtml
-        } else {
-            Kind::CompareHtml
-        },
-        identity: Identity {
-            instances: 1,
-            ..Identity::default()
-        },
-        window: Window::default(),
-        events: BTreeMap::new(),
-        stats: BTreeMap::new(),
-        os: BTreeMap::new(),
-        load_begin: None,
-        load_end: None,
-        log_switches: None,
-        histogram_estimated: false,
-        warnings: Vec::new(),
-    }
+    let mut r = AwrReport::empty(if pdb {
+        Kind::ComparePdbHtml
+    } else {
+        Kind::CompareHtml
+    });
+    r.identity.instances = 1;
+    r
 }
 
 /// Which period a summary row's label names: `1st`, `First (1st)` → 0; `2nd`,

@@ -346,6 +346,23 @@ pub fn read_periods_str(src: &str) -> Result<Periods, AwrError> {
 }
 
 impl AwrReport {
+    /// A report of `kind` with nothing read yet: what each reader fills.
+    pub(crate) fn empty(kind: Kind) -> Self {
+        AwrReport {
+            kind,
+            identity: Identity::default(),
+            window: Window::default(),
+            events: BTreeMap::new(),
+            stats: BTreeMap::new(),
+            os: BTreeMap::new(),
+            load_begin: None,
+            load_end: None,
+            log_switches: None,
+            histogram_estimated: false,
+            warnings: Vec::new(),
+        }
+    }
+
     /// The report as samples of the `primary` slot: the begin snapshot with every counter at
     /// 0, the end snapshot with the report's totals. `None` when the window's times are
     /// unknown.

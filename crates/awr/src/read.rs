@@ -4,7 +4,7 @@
 
 use crate::cell::{self, Fig};
 use crate::html::{Block, Table};
-use crate::{AwrError, AwrReport, EventFigures, Identity, Kind, Window};
+use crate::{AwrError, AwrReport, EventFigures, Kind};
 use dgscope_model::sample::names::event;
 use std::collections::BTreeMap;
 
@@ -159,19 +159,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
     } else {
         Kind::Html
     };
-    let mut r = AwrReport {
-        kind,
-        identity: Identity::default(),
-        window: Window::default(),
-        events: BTreeMap::new(),
-        stats: BTreeMap::new(),
-        os: BTreeMap::new(),
-        load_begin: None,
-        load_end: None,
-        log_switches: None,
-        histogram_estimated: false,
-        warnings: Vec::new(),
-    };
+    let mut r = AwrReport::empty(kind);
     if global {
         identity_global(&tables, &mut r);
     } else {

@@ -146,26 +146,20 @@ impl ReplaySource<FileInput> {
         // The index first: the read-through's thread would take the second core from it.
         let found = super::seek::Seek::open(path, start, before)?;
         let (check, opened) = checked(path, CHECK_BEFORE_SCREEN)?;
-        let Some((seek, at, interval_ms)) = found else {
+        let (feed, at, interval_ms) = match found {
+            Some((seek, at, interval_ms)) => (Feed::Seek(seek), Some(at), interval_ms),
             // No sample to start at: played as it is.
-            let mut source = ReplaySource::new(RecordingReader::open(path)?);
-            source.opened = opened;
-            source.check = check;
-            return Ok((source, None));
+            None => {
+                let reader = RecordingReader::open(path)?;
+                let interval_ms = reader.header().interval_ms.unwrap_or(1000);
+                (Feed::File(reader), None, interval_ms)
+            }
         };
-        let source = ReplaySource {
-            reader: Steady::passing_marks(Feed::Seek(seek)),
-            unpaced_until: Some(at),
-            pending: None,
-            notes: std::collections::VecDeque::new(),
-            interval: Duration::from_millis(interval_ms),
-            error: None,
-            opened,
-            last_t: None,
-            said_implausible: false,
-            check,
-        };
-        Ok((source, Some(at)))
+        let mut source = ReplaySource::with_feed(feed, interval_ms);
+        source.unpaced_until = at;
+        source.opened = opened;
+        source.check = check;
+        Ok((source, at))
     }
 }
 
@@ -266,13 +260,17 @@ impl<R: BufRead> Iterator for Feed<R> {
 
 impl<R: BufRead> ReplaySource<R> {
     pub fn new(reader: RecordingReader<R>) -> Self {
-        let interval = Duration::from_millis(reader.header().interval_ms.unwrap_or(1000).max(1));
+        let interval_ms = reader.header().interval_ms.unwrap_or(1000);
+        Self::with_feed(Feed::File(reader), interval_ms)
+    }
+
+    fn with_feed(feed: Feed<R>, interval_ms: u64) -> Self {
         ReplaySource {
-            reader: Steady::passing_marks(Feed::File(reader)),
+            reader: Steady::passing_marks(feed),
             unpaced_until: None,
             pending: None,
             notes: std::collections::VecDeque::new(),
-            interval,
+            interval: Duration::from_millis(interval_ms.max(1)),
             error: None,
             opened: None,
             last_t: None,
