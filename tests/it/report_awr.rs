@@ -356,6 +356,47 @@ fn impact(args: &[&str], files: &[(&str, String)]) -> (i32, String, String) {
     )
 }
 
+/// The row of `report impact --format json` for `metric`.
+#[track_caller]
+fn impact_row(v: &Value, metric: &str) -> Value {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == metric)
+        .unwrap_or_else(|| panic!("no row {metric}: {v}"))
+        .clone()
+}
+
+/// Seed 000's table, SYNC deferred then SYNC on, as the seed prints it: TPS −4 %, log file
+/// sync +251 %, lfpw +8.5 %, write size +93.8 %, the same redo rate. SYNC off has no remote
+/// write and a report no standby: unknown, not 0.
+#[track_caller]
+fn assert_seed_000_rows(v: &Value) {
+    let row = |id: &str| impact_row(v, id);
+    let tps = row("tps");
+    near(&tps["baseline"], 5514.94, 0.01);
+    near(&tps["compare"], 5280.20, 0.01);
+    near(&tps["change_pct"], -4.26, 0.01);
+    let lfs = row("log_file_sync_ms");
+    near(&lfs["baseline"], 0.74, 0.001);
+    near(&lfs["compare"], 2.60, 0.001);
+    near(&lfs["change_pct"], 251.4, 0.1);
+    let lfpw = row("log_file_parallel_write_ms");
+    near(&lfpw["baseline"], 0.47, 0.001);
+    near(&lfpw["compare"], 0.51, 0.001);
+    near(&lfpw["change_pct"], 8.5, 0.1);
+    let size = row("redo_write_kb");
+    near(&size["baseline"], 10.58, 0.01);
+    near(&size["compare"], 20.50, 0.01);
+    near(&size["change_pct"], 93.8, 0.1);
+    near(&row("redo_rate_mb_s")["change_pct"], 0.0, 1e-6);
+    assert!(row("sync_remote_write_ms")["baseline"].is_null(), "{v}");
+    near(&row("sync_remote_write_ms")["compare"], 0.95, 0.001);
+    assert!(row("rfs_random_io_ms")["baseline"].is_null(), "{v}");
+    assert!(row("rfs_random_io_ms")["compare"].is_null(), "{v}");
+}
+
 #[test]
 fn two_reports_give_seed_000s_impact_table() {
     let files = [
@@ -377,38 +418,7 @@ fn two_reports_give_seed_000s_impact_table() {
     assert_eq!(v["schema"], "dgscope.report.impact/1");
     assert_eq!(v["baseline"]["from"], "2023-02-17T08:00:05.000Z");
     assert_eq!(v["compare"]["to"], "2023-02-17T08:15:05.000Z");
-    let row = |id: &str| -> Value {
-        v["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["metric"] == id)
-            .unwrap_or_else(|| panic!("no row {id}: {out}"))
-            .clone()
-    };
-    // The seed prints: TPS −4 %, log file sync +251 %, lfpw +8.5 %, write size +93.8 %.
-    let tps = row("tps");
-    near(&tps["baseline"], 5514.94, 0.01);
-    near(&tps["compare"], 5280.20, 0.01);
-    near(&tps["change_pct"], -4.26, 0.01);
-    let lfs = row("log_file_sync_ms");
-    near(&lfs["baseline"], 0.74, 0.001);
-    near(&lfs["compare"], 2.60, 0.001);
-    near(&lfs["change_pct"], 251.4, 0.1);
-    let lfpw = row("log_file_parallel_write_ms");
-    near(&lfpw["baseline"], 0.47, 0.001);
-    near(&lfpw["compare"], 0.51, 0.001);
-    near(&lfpw["change_pct"], 8.5, 0.1);
-    let size = row("redo_write_kb");
-    near(&size["baseline"], 10.58, 0.01);
-    near(&size["compare"], 20.50, 0.01);
-    near(&size["change_pct"], 93.8, 0.1);
-    near(&row("redo_rate_mb_s")["change_pct"], 0.0, 1e-6);
-    // SYNC off has no remote write; a report has no standby: unknown, not 0.
-    assert!(row("sync_remote_write_ms")["baseline"].is_null(), "{out}");
-    near(&row("sync_remote_write_ms")["compare"], 0.95, 0.001);
-    assert!(row("rfs_random_io_ms")["baseline"].is_null(), "{out}");
-    assert!(row("rfs_random_io_ms")["compare"].is_null(), "{out}");
+    assert_seed_000_rows(&v);
 
     // The text table names both reports.
     let (code, out, err) = impact(&["--baseline", "sync_off.html", "sync_on.html"], &files);
@@ -513,32 +523,8 @@ fn one_compare_periods_report_gives_seed_000s_impact_table() {
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(v["baseline"]["from"], "2023-02-17T08:00:05.000Z");
     assert_eq!(v["compare"]["to"], "2023-02-24T08:15:05.000Z");
-    let row = |id: &str| -> Value {
-        v["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["metric"] == id)
-            .unwrap_or_else(|| panic!("no row {id}: {out}"))
-            .clone()
-    };
-    let tps = row("tps");
-    near(&tps["baseline"], 5514.94, 0.01);
-    near(&tps["compare"], 5280.20, 0.01);
-    near(&tps["change_pct"], -4.26, 0.01);
-    let lfs = row("log_file_sync_ms");
-    near(&lfs["baseline"], 0.74, 0.001);
-    near(&lfs["compare"], 2.60, 0.001);
-    near(&lfs["change_pct"], 251.4, 0.1);
-    let lfpw = row("log_file_parallel_write_ms");
-    near(&lfpw["baseline"], 0.47, 0.001);
-    near(&lfpw["compare"], 0.51, 0.001);
-    near(&row("redo_write_kb")["baseline"], 10.58, 0.01);
-    near(&row("redo_write_kb")["compare"], 20.50, 0.01);
-    near(&row("redo_rate_mb_s")["change_pct"], 0.0, 1e-6);
-    // Not waited in the first period: unknown, not 0.
-    assert!(row("sync_remote_write_ms")["baseline"].is_null(), "{out}");
-    near(&row("sync_remote_write_ms")["compare"], 0.95, 0.001);
+    // SYNC Remote Write was not waited in the first period: unknown, not 0.
+    assert_seed_000_rows(&v);
     // What the report kind cannot give is said once, of the file.
     assert_eq!(
         err.matches("no Wait Event Histogram").count(),
@@ -568,12 +554,7 @@ fn a_compare_periods_report_missing_sections_or_given_to_one_window_commands_say
     let (code, out, err) = impact(&["awrdiff.html", "--format", "json"], &files);
     assert_eq!(code, 0, "stderr: {err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    let tps = v["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["metric"] == "tps")
-        .expect("a tps row");
+    let tps = impact_row(&v, "tps");
     assert!(
         tps["baseline"].is_null() && tps["compare"].is_null(),
         "{tps}"

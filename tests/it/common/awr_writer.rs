@@ -378,28 +378,27 @@ impl AwrFixture {
             Layout::V112 => ("Total Wait Time (sec)", "Wait Avg(ms)"),
             Layout::V102 => ("Time(s)", "Avg Wait(ms)"),
         };
-        if self.layout == Layout::V102 {
+        // The top table: 10.2's "Top 5 Timed Events" (a share of call time), later releases'
+        // top foreground events (a share of DB time).
+        let top = match self.layout {
+            Layout::V102 => Some(("Top 5 Timed Events", "% Total Call Time", "45.1")),
+            _ if self.has("Top 10 Foreground Events by Total Wait Time") => Some((
+                "Top 10 Foreground Events by Total Wait Time",
+                "% DB time",
+                "1.6",
+            )),
+            _ => None,
+        };
+        if let Some((title, share_col, share)) = top {
             let rows: Vec<Vec<&str>> = self
                 .top_fg
                 .iter()
-                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, "45.1", "Commit"])
+                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, share, "Commit"])
                 .collect();
             table(
                 &mut h,
-                Some("Top 5 Timed Events"),
-                &["Event", "Waits", tw, ta, "% Total Call Time", "Wait Class"],
-                &rows,
-            );
-        } else if self.has("Top 10 Foreground Events by Total Wait Time") {
-            let rows: Vec<Vec<&str>> = self
-                .top_fg
-                .iter()
-                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, "1.6", "Commit"])
-                .collect();
-            table(
-                &mut h,
-                Some("Top 10 Foreground Events by Total Wait Time"),
-                &["Event", "Waits", tw, ta, "% DB time", "Wait Class"],
+                Some(title),
+                &["Event", "Waits", tw, ta, share_col, "Wait Class"],
                 &rows,
             );
         }
@@ -937,30 +936,46 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
          <h1 class=\"awr\">\nWORKLOAD REPOSITORY COMPARE PERIOD REPORT\n</h1>\n<h3 class=\"awr\">Report Summary</h3>\n",
         first.begin_snap, first.end_snap, second.begin_snap, second.end_snap
     );
-    let th = |h: &mut String, cells: &[&str]| {
-        h.push_str("<tr>");
-        for c in cells {
-            let _ = write!(h, "<th class=\"awrbg\" scope=\"col\">{c}</th>");
-        }
-        h.push_str("</tr>\n");
-    };
-    let td = |h: &mut String, cells: &[&str]| {
-        h.push_str("<tr>");
-        for c in cells {
-            let c = if c.is_empty() { "&nbsp;" } else { c };
-            let _ = write!(h, "<td class=\"awrc\">{c}</td>");
-        }
-        h.push_str("</tr>\n");
-    };
-    let open = |h: &mut String, what: &str| {
+    // A table as awrddrpt opens it (a `summary`), with the groups' upper header row over
+    // the columns where it has one: `blank` empty cells, then each group over `span` columns.
+    let tdiff = |h: &mut String,
+                 what: &str,
+                 groups: Option<(usize, &[&str], usize)>,
+                 cols: &[&str],
+                 rows: &[Vec<&str>]| {
         let _ = writeln!(
             h,
             "<table border=\"0\" class=\"tdiff\" summary=\"This table displays {what}\">"
         );
+        if let Some((blank, names, span)) = groups {
+            h.push_str("<tr>");
+            h.push_str(&"<td>&nbsp;</td>".repeat(blank));
+            for g in names {
+                let _ = write!(h, "<th class=\"awrbg\" colspan=\" {span}\">{g}</th>");
+            }
+            h.push_str("</tr>\n");
+        }
+        rows_html(h, cols, rows);
     };
-    open(&mut h, "database and instance information");
-    th(
+    let identity = |label| {
+        vec![
+            label,
+            "TESTDB",
+            "1234567890",
+            "testdb_a",
+            "PRIMARY",
+            "EE",
+            "19.0.0.0.0",
+            "NO",
+            "NO",
+            "dbhost01",
+            "8192",
+        ]
+    };
+    tdiff(
         &mut h,
+        "database and instance information",
+        None,
         &[
             "Snapshot Set",
             "DB Name",
@@ -974,34 +989,38 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
             "Host",
             "Std Block Size",
         ],
+        &[identity("First (1st)"), identity("Second (2nd)")],
     );
-    for label in ["First (1st)", "Second (2nd)"] {
-        td(
-            &mut h,
-            &[
-                label,
-                "TESTDB",
-                "1234567890",
-                "testdb_a",
-                "PRIMARY",
-                "EE",
-                "19.0.0.0.0",
-                "NO",
-                "NO",
-                "dbhost01",
-                "8192",
-            ],
-        );
-    }
-    h.push_str("</table><p />\n");
-    open(&mut h, "database and instance information");
-    th(&mut h, &["Snapshot Set", "Instance", "Inst num"]);
-    td(&mut h, &["First (1st)", "testdb1", "1"]);
-    td(&mut h, &["Second (2nd)", "testdb1", "1"]);
-    h.push_str("</table><p />\n");
-    open(&mut h, "snapshot information");
-    th(
+    tdiff(
         &mut h,
+        "database and instance information",
+        None,
+        &["Snapshot Set", "Instance", "Inst num"],
+        &[
+            vec!["First (1st)", "testdb1", "1"],
+            vec!["Second (2nd)", "testdb1", "1"],
+        ],
+    );
+    let mut snaps: Vec<Vec<&str>> = [("1st", first), ("2nd", second)]
+        .iter()
+        .map(|(label, p)| {
+            vec![
+                *label,
+                p.begin_snap,
+                p.begin_time,
+                p.end_snap,
+                p.end_time,
+                "1.0",
+                p.elapsed_min,
+                p.db_time_min,
+            ]
+        })
+        .collect();
+    snaps.push(vec!["%Diff", "", "", "", "", "0.0", "0.0", "0.0"]);
+    tdiff(
+        &mut h,
+        "snapshot information",
+        None,
         &[
             "Snapshot Set",
             "Begin Snap Id",
@@ -1012,50 +1031,21 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
             "Elapsed Time (min)",
             "DB time (min)",
         ],
+        &snaps,
     );
-    for (label, p) in [("1st", first), ("2nd", second)] {
-        td(
-            &mut h,
-            &[
-                label,
-                p.begin_snap,
-                p.begin_time,
-                p.end_snap,
-                p.end_time,
-                "1.0",
-                p.elapsed_min,
-                p.db_time_min,
-            ],
-        );
-    }
-    td(
+    h.push_str("<p>Host Configuration Comparison</p>\n<ul>\n</ul>\n");
+    tdiff(
         &mut h,
+        "host configuration comparisons",
+        None,
+        &["", "1st", "2nd", "Diff", "%Diff"],
         &[
-            "<span style=\"font-style:italic\">%Diff</span>",
-            "",
-            "",
-            "",
-            "",
-            "0.0",
-            "0.0",
-            "0.0",
+            vec!["Number of CPUs:", "16", "16", "0", "0.0"],
+            vec!["Load at Start Snapshot:", "2.1", "2.3", "0.2", "9.5"],
+            vec!["Load at End Snapshot:", "2.2", "2.4", "0.2", "9.1"],
         ],
     );
-    h.push_str("</table><p />\n<p>Host Configuration Comparison</p>\n<ul>\n</ul>\n");
-    open(&mut h, "host configuration comparisons");
-    th(&mut h, &["", "1st", "2nd", "Diff", "%Diff"]);
-    td(&mut h, &["Number of CPUs:", "16", "16", "0", "0.0"]);
-    td(
-        &mut h,
-        &["Load at Start Snapshot:", "2.1", "2.3", "0.2", "9.5"],
-    );
-    td(
-        &mut h,
-        &["Load at End Snapshot:", "2.2", "2.4", "0.2", "9.1"],
-    );
-    h.push_str("</table><p />\n<h3 class=\"awr\">Top Timed Events</h3>\n<ul>\n<li class=\"awr\"> Events with a \"-\" did not make the Top list in this set of snapshots, but are displayed for comparison purposes</li>\n</ul>\n");
-    open(&mut h, "top timed events in comparing data");
-    h.push_str("<tr><th class=\"awrbg\" colspan=\" 6\" id=\"1st\">1st</th><th class=\"awrbg\" colspan=\" 6\" id=\"2nd\">2nd</th></tr>\n");
+    h.push_str("<h3 class=\"awr\">Top Timed Events</h3>\n<ul>\n<li class=\"awr\"> Events with a \"-\" did not make the Top list in this set of snapshots, but are displayed for comparison purposes</li>\n</ul>\n");
     let six = [
         "Event",
         "Wait Class",
@@ -1064,7 +1054,6 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
         "Avg Time",
         "%DB time",
     ];
-    th(&mut h, &[six, six].concat());
     let top = |p: &ComparePeriod| -> Vec<[&'static str; 6]> {
         p.events
             .iter()
@@ -1073,28 +1062,60 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
             .collect()
     };
     let (t1, t2) = (top(first), top(second));
-    for i in 0..t1.len().max(t2.len()) {
-        let blank = ["-", "", "", "", "", ""];
-        let mut row: Vec<&str> = t1.get(i).unwrap_or(&blank).to_vec();
-        row.extend(t2.get(i).unwrap_or(&blank).iter().copied());
-        td(&mut h, &row);
-    }
-    h.push_str("</table><p />\n");
+    let blank = ["-", "", "", "", "", ""];
+    let rows: Vec<Vec<&str>> = (0..t1.len().max(t2.len()))
+        .map(|i| [*t1.get(i).unwrap_or(&blank), *t2.get(i).unwrap_or(&blank)].concat())
+        .collect();
+    tdiff(
+        &mut h,
+        "top timed events in comparing data",
+        Some((0, &["1st", "2nd"], 6)),
+        &[six, six].concat(),
+        &rows,
+    );
     if sections.contains(&"waits") {
         h.push_str("<h2 class=\"awr\">Wait Events</h2>\n<ul><li class=\"awr\"><a class=\"awr\" href=\"#1\">Wait Classes</a></li></ul>\n<h3 class=\"awr\">Wait Events</h3>\n<ul>\n<li class=\"awr\"> Ordered by absolute value of  'Diff' column of '% of DB time' descending (idle events last)</li>\n</ul>\n");
-        open(&mut h, "comparisons of wait events statistics");
-        h.push_str("<tr><td>&nbsp;</td><td>&nbsp;</td>");
-        for g in [
-            "% of DB time",
-            "# Waits/sec (Elapsed Time)",
-            "Total Wait Time (sec)",
-            "Avg Wait Time",
-        ] {
-            let _ = write!(h, "<th class=\"awrbg\" colspan=\" 3\">{g}</th>");
-        }
-        h.push_str("</tr>\n");
-        th(
+        let mut rows: Vec<Vec<&str>> = first
+            .events
+            .iter()
+            .map(|e| {
+                let other = second.events.iter().find(|o| o.0 == e.0);
+                let (r2, t2, a2) = other.map_or(("", "", ""), |o| (o.2, o.3, o.4));
+                vec![
+                    e.0, e.1, "1.00", "1.00", "0.00", e.2, r2, "0.00", e.3, t2, "0.00", e.4, a2,
+                    "0.00",
+                ]
+            })
+            .collect();
+        rows.push(vec![
+            "SQL*Net message from client",
+            "Idle",
+            "50.00",
+            "50.00",
+            "0.00",
+            "900.00",
+            "900.00",
+            "0.00",
+            "9,000.00",
+            "9,000.00",
+            "0.00",
+            "11.11ms",
+            "11.11ms",
+            "0.00",
+        ]);
+        tdiff(
             &mut h,
+            "comparisons of wait events statistics",
+            Some((
+                2,
+                &[
+                    "% of DB time",
+                    "# Waits/sec (Elapsed Time)",
+                    "Total Wait Time (sec)",
+                    "Avg Wait Time",
+                ],
+                3,
+            )),
             &[
                 "Event",
                 "Wait Class",
@@ -1111,54 +1132,36 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
                 "2nd",
                 "%Diff",
             ],
+            &rows,
         );
-        for e in &first.events {
-            let other = second.events.iter().find(|o| o.0 == e.0);
-            let (r2, t2, a2) = other.map_or(("", "", ""), |o| (o.2, o.3, o.4));
-            td(
-                &mut h,
-                &[
-                    e.0, e.1, "1.00", "1.00", "0.00", e.2, r2, "0.00", e.3, t2, "0.00", e.4, a2,
-                    "0.00",
-                ],
-            );
-        }
-        td(
-            &mut h,
-            &[
-                "SQL*Net message from client",
-                "Idle",
-                "50.00",
-                "50.00",
-                "0.00",
-                "900.00",
-                "900.00",
-                "0.00",
-                "9,000.00",
-                "9,000.00",
-                "0.00",
-                "11.11ms",
-                "11.11ms",
-                "0.00",
-            ],
-        );
-        h.push_str("</table><p />\n");
     }
     if sections.contains(&"stats") {
         h.push_str("<h2 class=\"awr\">Instance Activity Statistics</h2>\n<h3 class=\"awr\">Key Instance Activity Stats</h3>\n<ul>\n<li class=\"awr\"> Ordered by statistic name</li>\n</ul>\n");
-        open(&mut h, "comparisons of key instance activity statistics");
-        h.push_str("<tr><td>&nbsp;</td>");
-        for g in [
-            "Value",
-            "per Second (DB time)",
-            "per Second (Elapsed Time)",
-            "per Trans",
-        ] {
-            let _ = write!(h, "<th class=\"awrbg\" colspan=\" 3\">{g}</th>");
-        }
-        h.push_str("</tr>\n");
-        th(
+        let rows: Vec<Vec<&str>> = first
+            .stats
+            .iter()
+            .map(|(name, v)| {
+                let v2 = second
+                    .stats
+                    .iter()
+                    .find(|o| o.0 == *name)
+                    .map_or("", |o| o.1);
+                vec![name, v, v2, "0.00", "", "", "", "", "", "", "", "", ""]
+            })
+            .collect();
+        tdiff(
             &mut h,
+            "comparisons of key instance activity statistics",
+            Some((
+                1,
+                &[
+                    "Value",
+                    "per Second (DB time)",
+                    "per Second (Elapsed Time)",
+                    "per Trans",
+                ],
+                3,
+            )),
             &[
                 "Statistic",
                 "1st",
@@ -1174,19 +1177,8 @@ pub fn compare_periods(first: &ComparePeriod, second: &ComparePeriod, sections: 
                 "2nd",
                 "%Diff",
             ],
+            &rows,
         );
-        for (name, v) in &first.stats {
-            let v2 = second
-                .stats
-                .iter()
-                .find(|o| o.0 == *name)
-                .map_or("", |o| o.1);
-            td(
-                &mut h,
-                &[name, v, v2, "0.00", "", "", "", "", "", "", "", "", ""],
-            );
-        }
-        h.push_str("</table><p />\n");
     }
     h.push_str("</body></html>\n");
     h
