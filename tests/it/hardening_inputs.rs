@@ -2,6 +2,7 @@
 //! files, FIFOs, overflowing window offsets, shuffled samples. Each gives one line and exit
 //! 2 (`check`: 3), in bounded time and memory.
 
+use crate::common;
 use crate::handmade;
 use crate::hardening;
 
@@ -124,12 +125,7 @@ fn an_incident_window_outside_the_recording_is_an_error() {
 #[test]
 fn a_fifo_is_refused_where_seeking_is_needed() {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("rec.fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let fifo = common::fifo(dir.path(), "rec.fifo");
     // Without the check this would wait for a writer for ever (the run has a timeout).
     run(&["report", "incident", fifo.to_str().unwrap()])
         .one_line(2, "is not a regular file (a FIFO, device or socket)");

@@ -184,16 +184,11 @@ fn one_sample_stamped_an_hour_ahead_does_not_hide_its_slot() {
     assert!(inc.out.contains("standby-redo-write-slow"), "{}", inc.out);
 }
 
-/// Reliability review m4 and issue 28.4: the sampling host's clock stepped back two minutes
-/// mid-run (an NTP step) — every later sample of both slots was "earlier than the one before"
-/// and 238 of them were skipped. The stretch after the step is now judged as following on:
-/// nothing is dropped, the verdict is the recording's, and every reader says what it did.
-#[test]
-fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
-    let (dir, rec, text) = slow_srl_10m();
-    // From 05:05:01 on, every line (both slots) stamped two minutes earlier.
+/// The recording's lines with every entry from 05:05:01 on (both slots, the clock of the
+/// whole source) stamped `moved(t)` instead of `t`.
+fn restamped_from_05_05_01(text: &str, moved: impl Fn(&str) -> String) -> Vec<String> {
     let mut stepped = false;
-    let lines: Vec<String> = text
+    let lines = text
         .lines()
         .map(|l| {
             let Some(t) = l
@@ -206,13 +201,26 @@ fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
             if !stepped {
                 return l.to_string();
             }
-            let (min, sec) = (&t[14..16], &t[17..19]);
-            let m: u32 = min.parse().unwrap();
-            let earlier = format!("{}{:02}:{sec}{}", &t[..14], m - 2, &t[19..]);
-            l.replacen(t, &earlier, 1)
+            l.replacen(t, &moved(t), 1)
         })
         .collect();
-    assert!(stepped);
+    assert!(stepped, "no entry from 05:05:01 on");
+    lines
+}
+
+/// Reliability review m4 and issue 28.4: the sampling host's clock stepped back two minutes
+/// mid-run (an NTP step) — every later sample of both slots was "earlier than the one before"
+/// and 238 of them were skipped. The stretch after the step is now judged as following on:
+/// nothing is dropped, the verdict is the recording's, and every reader says what it did.
+#[test]
+fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
+    let (dir, rec, text) = slow_srl_10m();
+    // From 05:05:01 on, every line (both slots) stamped two minutes earlier.
+    let lines = restamped_from_05_05_01(&text, |t| {
+        let (min, sec) = (&t[14..16], &t[17..19]);
+        let m: u32 = min.parse().unwrap();
+        format!("{}{:02}:{sec}{}", &t[..14], m - 2, &t[19..])
+    });
     let path = dir.path().join("ntp.jsonl");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let said = "the source's clock stepped back 2m00s after 2026-11-30T05:05:00.000Z";
@@ -263,24 +271,7 @@ fn a_step_back_of_the_whole_clock_is_followed_on_not_dropped() {
 #[test]
 fn a_step_forward_of_the_whole_clock_is_followed_on_not_a_gap() {
     let (dir, rec, text) = slow_srl_10m();
-    let mut stepped = false;
-    let lines: Vec<String> = text
-        .lines()
-        .map(|l| {
-            let Some(t) = l
-                .get(6..30)
-                .filter(|t| l.starts_with("{\"t\":\"") && t.ends_with('Z'))
-            else {
-                return l.to_string();
-            };
-            stepped |= t >= "2026-11-30T05:05:01.000Z";
-            if !stepped {
-                return l.to_string();
-            }
-            l.replacen(t, &t.replacen("T05:", "T06:", 1), 1)
-        })
-        .collect();
-    assert!(stepped);
+    let lines = restamped_from_05_05_01(&text, |t| t.replacen("T05:", "T06:", 1));
     let path = dir.path().join("ntp-forward.jsonl");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let said = "the source's clock stepped forward 1h00m after 2026-11-30T05:05:00.000Z";

@@ -291,12 +291,7 @@ fn a_long_recording_damaged_at_its_end_plays_and_says_so_in_the_header_and_on_le
 #[test]
 fn a_fifo_is_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("rec.fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let fifo = common::fifo(dir.path(), "rec.fifo");
     let mut t = Tui::spawn(&["replay", fifo.to_str().unwrap()], 80, 24);
     assert_eq!(t.wait_exit(), 2);
     let text = t.text();

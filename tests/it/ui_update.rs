@@ -432,10 +432,8 @@ fn without_a_causes_engine_the_pane_does_not_claim_health() {
     assert!(!t.contains("look healthy"), "{t}");
 }
 
-#[test]
-fn a_connecting_slot_shows_a_spinner_until_data_arrives() {
-    use dgscope::sample::Slot;
-    use dgscope::source::{ConnState, SourceEvent};
+/// `watch` before its first sample: no data, no baseline, no findings.
+fn live_app_before_any_sample() -> dgscope::app::App<dgscope::ui::theme::Theme> {
     let mut a = app(Setup {
         secs: 0,
         baseline_at: None,
@@ -443,6 +441,14 @@ fn a_connecting_slot_shows_a_spinner_until_data_arrives() {
         ..Setup::default()
     });
     a.cfg.mode = Mode::Live;
+    a
+}
+
+#[test]
+fn a_connecting_slot_shows_a_spinner_until_data_arrives() {
+    use dgscope::sample::Slot;
+    use dgscope::source::{ConnState, SourceEvent};
+    let mut a = live_app_before_any_sample();
     a.ingest(SourceEvent::Status {
         slot: Slot::primary(),
         state: ConnState::Connecting,
@@ -597,13 +603,7 @@ fn the_report_written_while_warming_up_does_not_say_healthy() {
 #[test]
 fn watch_shows_state_and_lags_from_the_first_sample_and_rates_from_the_second() {
     use dgscope::source::SourceEvent;
-    let mut a = app(Setup {
-        secs: 0,
-        baseline_at: None,
-        findings: false,
-        ..Setup::default()
-    });
-    a.cfg.mode = Mode::Live;
+    let mut a = live_app_before_any_sample();
     let mut g = common::synthetic::Synth::new(1);
     macro_rules! feed {
         () => {{

@@ -172,3 +172,14 @@ pub fn alone() -> bool {
     );
     false
 }
+
+/// A FIFO named `name` in `dir`, made with `mkfifo`.
+pub fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let fifo = dir.join(name);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    fifo
+}
