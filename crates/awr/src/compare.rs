@@ -17,13 +17,7 @@ use std::collections::BTreeMap;
 
 /// The two periods, first then second.
 pub(crate) fn read(blocks: &[Block]) -> Result<[AwrReport; 2], AwrError> {
-    let tables: Vec<&Table> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Table(t) => Some(t),
-            Block::Text(_) => None,
-        })
-        .collect();
+    let tables = crate::html::tables(blocks);
     let pdb = blocks.iter().any(|b| match b {
         Block::Text(t) => t.to_ascii_lowercase().contains("(pdb snapshots)"),
         Block::Table(_) => false,

@@ -56,6 +56,17 @@ impl Table {
     }
 }
 
+/// The tables among `blocks`, in document order.
+pub(crate) fn tables(blocks: &[Block]) -> Vec<&Table> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Table(t) => Some(t),
+            Block::Text(_) => None,
+        })
+        .collect()
+}
+
 /// Removes `<script>` and `<style>` elements before tokenizing: the tokenizer alone does not
 /// switch to raw-text states, and a `<` inside a script would open a false tag that swallows
 /// the text after it.

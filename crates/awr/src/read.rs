@@ -124,13 +124,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
         })
         .take(40)
         .collect();
-    let tables: Vec<&Table> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Table(t) => Some(t),
-            Block::Text(_) => None,
-        })
-        .collect();
+    let tables = crate::html::tables(blocks);
     let head = texts.join(" ").to_ascii_lowercase();
     let has_db_table = tables
         .iter()
