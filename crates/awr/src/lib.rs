@@ -208,16 +208,12 @@ impl Periods {
 
 /// Reads an AWR (HTML) or Statspack (text) report file of one window, gzip'd or not.
 pub fn read_file(path: &Path) -> Result<AwrReport, AwrError> {
-    let src = read_text(path)?;
-    if is_compare(&head(&src)) {
-        return Err(AwrError::Unsupported(TWO_WINDOWS.into()));
-    }
-    read_str(&src)
+    read_src(&file_text(path)?, Want::OneWindow)?.one()
 }
 
 /// Reads a report file of one window or a Compare Periods report (HTML), gzip'd or not.
 pub fn read_periods_file(path: &Path) -> Result<Periods, AwrError> {
-    read_periods_str(&read_text(path)?)
+    read_periods_str(&file_text(path)?)
 }
 
 /// The report's first 200,000 characters in lower case: where the titles are.
@@ -242,7 +238,7 @@ fn is_global_compare(lower_head: &str) -> bool {
 }
 
 /// A report file's text, gunzipped, within [`MAX_REPORT_BYTES`].
-fn read_text(path: &Path) -> Result<String, AwrError> {
+fn file_text(path: &Path) -> Result<String, AwrError> {
     let shown = path.display().to_string();
     let io = |source| AwrError::Io {
         path: shown.clone(),
@@ -309,14 +305,29 @@ fn gunzip(bytes: &[u8], max: u64) -> Result<Vec<u8>, Gunzip> {
 
 /// Reads an AWR report of one window from its text.
 pub fn read_str(src: &str) -> Result<AwrReport, AwrError> {
-    read_periods_str(src)?.one()
+    read_src(src, Want::OneWindow)?.one()
 }
 
 /// Reads an AWR report from its text: one window, or a Compare Periods report's two.
 pub fn read_periods_str(src: &str) -> Result<Periods, AwrError> {
+    read_src(src, Want::Either)
+}
+
+/// What the caller reads: a report of one window only, or a Compare Periods report too.
+#[derive(PartialEq)]
+enum Want {
+    OneWindow,
+    Either,
+}
+
+fn read_src(src: &str, want: Want) -> Result<Periods, AwrError> {
     let lower_head = head(src);
-    // awrddrpt: two periods side by side, which the readers of one window would mix up.
+    // awrddrpt: two periods side by side, which the readers of one window would mix up;
+    // refused before it is read where one window is wanted.
     if is_compare(&lower_head) {
+        if want == Want::OneWindow {
+            return Err(AwrError::Unsupported(TWO_WINDOWS.into()));
+        }
         if is_global_compare(&lower_head) {
             return Err(AwrError::Unsupported(
                 "a RAC global AWR Compare Periods report (awrgdrpt): not read; give report impact --baseline the two periods' global reports (awrgrpt), or run awrddrpt for one instance".into(),
