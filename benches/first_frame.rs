@@ -9,7 +9,12 @@
 //! (`target/bench-cache/check-replay-86400s.jsonl`), compressed here once with `dgscope
 //! recording compact`; without it, replay is skipped with a line saying how to make it.
 
-use expectrl::Session;
+// The PTY tests' child-on-a-terminal, shared rather than written twice.
+#[path = "../tests/it/common/pty_process.rs"]
+#[allow(dead_code)]
+mod pty_process;
+
+use pty_process::PtyProcess;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -31,8 +36,7 @@ fn one(args: &[&str]) -> (f64, f64) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_dgscope"));
     cmd.args(args).env("TERM", "xterm-256color");
     let start = Instant::now();
-    let mut s = Session::spawn(cmd).expect("spawn dgscope demo in a pty");
-    s.get_process_mut().set_window_size(120, 40).unwrap();
+    let mut s = PtyProcess::spawn(cmd, 120, 40).expect("spawn dgscope in a pty");
     let mut parser = vt100::Parser::new(40, 120, 0);
     let mut first = None;
     let mut buf = [0u8; 65536];
@@ -53,7 +57,7 @@ fn one(args: &[&str]) -> (f64, f64) {
     }
     let data = start.elapsed();
     let _ = s.send("q");
-    let _ = s.get_process_mut().wait();
+    let _ = s.wait();
     (
         first.unwrap_or(data).as_secs_f64() * 1e3,
         data.as_secs_f64() * 1e3,

@@ -6,7 +6,6 @@ use crate::common;
 
 use common::pty::Tui;
 use dgscope::sample::recording::{Entry, RecordingReader};
-use expectrl::Signal;
 use std::path::{Path, PathBuf};
 
 fn recording_in(t: &Tui) -> PathBuf {
@@ -48,7 +47,7 @@ fn recording_demo(env: &[(&str, &str)]) -> Tui {
 #[test]
 fn sigterm_while_recording_restores_the_terminal_and_keeps_the_recording() {
     let mut t = recording_demo(&[]);
-    t.signal(Signal::SIGTERM);
+    t.signal(libc::SIGTERM);
     assert_eq!(t.wait_exit(), 143);
     t.assert_restored();
     let (samples, _) = check_recording(&recording_in(&t));
@@ -58,7 +57,7 @@ fn sigterm_while_recording_restores_the_terminal_and_keeps_the_recording() {
 #[test]
 fn ssh_hang_up_while_recording_restores_the_terminal_and_keeps_the_recording() {
     let mut t = recording_demo(&[]);
-    t.signal(Signal::SIGHUP);
+    t.signal(libc::SIGHUP);
     assert_eq!(t.wait_exit(), 129);
     t.assert_restored();
     let (samples, _) = check_recording(&recording_in(&t));
@@ -78,7 +77,7 @@ fn a_panic_while_recording_restores_the_terminal_and_keeps_the_recording() {
 #[test]
 fn kill_9_while_recording_leaves_a_readable_recording() {
     let mut t = recording_demo(&[]);
-    t.signal(Signal::SIGKILL);
+    t.signal(libc::SIGKILL);
     assert_eq!(t.wait_exit(), 128 + 9);
     // Nothing can restore a terminal after SIGKILL; the file is what must survive.
     let (samples, _truncated) = check_recording(&recording_in(&t));

@@ -5,7 +5,6 @@
 use crate::common;
 
 use common::pty::{fixture, Tui};
-use expectrl::Signal;
 use std::process::{Command, Stdio};
 
 type Launch = fn(u16, u16) -> Tui;
@@ -98,7 +97,7 @@ fn resizes(launch: Launch, settle: fn(&mut Tui)) {
     t.assert_restored();
 }
 
-fn signal_restores(launch: Launch, sig: Signal, code: i32) {
+fn signal_restores(launch: Launch, sig: libc::c_int, code: i32) {
     let mut t = launch(100, 30);
     t.wait_text("1 Commit path");
     t.signal(sig);
@@ -144,18 +143,18 @@ fn replay_resizes_down_to_too_small_and_back() {
 
 #[test]
 fn replay_sigterm_restores_the_terminal() {
-    signal_restores(replay, Signal::SIGTERM, 143);
+    signal_restores(replay, libc::SIGTERM, 143);
 }
 
 #[test]
 fn replay_sighup_restores_the_terminal() {
     // The SSH session dropped.
-    signal_restores(replay, Signal::SIGHUP, 129);
+    signal_restores(replay, libc::SIGHUP, 129);
 }
 
 #[test]
 fn replay_sigint_restores_the_terminal() {
-    signal_restores(replay, Signal::SIGINT, 130);
+    signal_restores(replay, libc::SIGINT, 130);
 }
 
 #[test]
@@ -519,7 +518,7 @@ fn demo_resizes_down_to_too_small_and_back() {
 
 #[test]
 fn demo_sigterm_restores_the_terminal() {
-    signal_restores(demo, Signal::SIGTERM, 143)
+    signal_restores(demo, libc::SIGTERM, 143)
 }
 
 #[test]

@@ -8,9 +8,9 @@
 //! in the pty, as a user does, and resume it with `fg`.
 
 use crate::common;
+use crate::common::pty_process::PtyProcess;
 
 use common::pty::Tui;
-use expectrl::{Session, Signal};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -52,7 +52,7 @@ fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
 
 /// An interactive bash in a pty, its output through a vt100 parser.
 struct Shell {
-    session: Session,
+    session: PtyProcess,
     parser: vt100::Parser,
     raw: Vec<u8>,
     _dir: tempfile::TempDir,
@@ -78,11 +78,7 @@ impl Shell {
             .env_remove("DGSCOPE_CONFIG")
             // An empty config directory: no user settings leak in.
             .env("XDG_CONFIG_HOME", dir.path());
-        let mut session = Session::spawn(cmd).expect("spawn bash in a pty");
-        session
-            .get_process_mut()
-            .set_window_size(cols, rows)
-            .unwrap();
+        let session = PtyProcess::spawn(cmd, cols, rows).expect("spawn bash in a pty");
         let mut sh = Shell {
             session,
             parser: vt100::Parser::new(rows, cols, 0),
@@ -94,7 +90,7 @@ impl Shell {
     }
 
     fn pid(&self) -> i32 {
-        self.session.get_process().pid().as_raw()
+        self.session.pid()
     }
 
     fn pump(&mut self) {
@@ -237,7 +233,7 @@ impl Shell {
         assert!(!self.parser.screen().hide_cursor());
         self.send("exit\r");
         let start = Instant::now();
-        while self.session.is_alive().unwrap_or(false) && start.elapsed() < HANG {
+        while self.session.is_alive() && start.elapsed() < HANG {
             self.pump();
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -246,8 +242,9 @@ impl Shell {
 
 impl Drop for Shell {
     fn drop(&mut self) {
-        if self.session.is_alive().unwrap_or(false) {
-            let _ = self.session.get_process_mut().kill(Signal::SIGKILL);
+        if self.session.is_alive() {
+            let _ = self.session.kill(libc::SIGKILL);
+            let _ = self.session.wait();
         }
     }
 }
@@ -321,11 +318,11 @@ fn sigcont_repaints_the_whole_screen() {
         t.wait_text(title);
     }
     let pid = t.pid();
-    t.signal(Signal::SIGSTOP);
+    t.signal(libc::SIGSTOP);
     wait_until("stopped", || proc_state(pid) == Some('T'));
     t.pump();
     let mark = t.raw.len();
-    t.signal(Signal::SIGCONT);
+    t.signal(libc::SIGCONT);
     // A blank terminal fed only what came after SIGCONT shows every pane.
     let start = Instant::now();
     loop {

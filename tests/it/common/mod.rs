@@ -5,6 +5,7 @@
 pub mod awr_writer;
 pub mod findings;
 pub mod pty;
+pub mod pty_process;
 pub mod screen;
 pub mod serve;
 pub mod synthetic;

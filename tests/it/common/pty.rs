@@ -1,7 +1,7 @@
 //! The real binary in a pseudo-terminal, its output fed to a vt100 parser, so tests read the
 //! screen a user would see. Timeouts only stop a hung test; nothing asserts on elapsed time.
 
-use expectrl::{Session, Signal, WaitStatus};
+use super::pty_process::PtyProcess;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const HANG: Duration = Duration::from_secs(60);
 
 pub struct Tui {
-    session: Session,
+    session: PtyProcess,
     parser: vt100::Parser,
     /// Everything the program wrote, for checks on raw escape sequences.
     pub raw: Vec<u8>,
@@ -58,11 +58,7 @@ impl Tui {
             .env_remove("COLORFGBG")
             .env_remove("DGSCOPE_THEME")
             .envs(env.iter().copied());
-        let mut session = Session::spawn(cmd).expect("spawn dgscope in a pty");
-        session
-            .get_process_mut()
-            .set_window_size(cols, rows)
-            .unwrap();
+        let session = PtyProcess::spawn(cmd, cols, rows).expect("spawn dgscope in a pty");
         Tui {
             session,
             parser: vt100::Parser::new(rows, cols, 0),
@@ -107,7 +103,7 @@ impl Tui {
     }
 
     pub fn pid(&self) -> i32 {
-        self.session.get_process().pid().as_raw()
+        self.session.pid()
     }
 
     pub fn screen(&self) -> &vt100::Screen {
@@ -180,14 +176,12 @@ impl Tui {
 
     pub fn resize(&mut self, cols: u16, rows: u16) {
         self.parser.screen_mut().set_size(rows, cols);
-        self.session
-            .get_process_mut()
-            .set_window_size(cols, rows)
-            .unwrap();
+        self.session.set_window_size(cols, rows).unwrap();
     }
 
-    pub fn signal(&mut self, s: Signal) {
-        self.session.get_process_mut().kill(s).unwrap();
+    /// Sends the child signal `s` (`libc::SIGTERM` …).
+    pub fn signal(&mut self, s: libc::c_int) {
+        self.session.kill(s).unwrap();
     }
 
     /// Reads to the end of output and returns the exit code (or 128+signal if killed).
@@ -198,14 +192,10 @@ impl Tui {
             std::thread::sleep(Duration::from_millis(10));
         }
         if !self.eof {
-            let _ = self.session.get_process_mut().kill(Signal::SIGKILL);
+            let _ = self.session.kill(libc::SIGKILL);
             panic!("dgscope did not exit; the screen:\n{}", self.text());
         }
-        match self.session.get_process().wait().unwrap() {
-            WaitStatus::Exited(_, code) => code,
-            WaitStatus::Signaled(_, sig, _) => 128 + sig as i32,
-            other => panic!("unexpected wait status {other:?}"),
-        }
+        self.session.wait().unwrap()
     }
 
     /// Whether the terminal was handed back: main screen, cursor visible, and the sequences
@@ -239,8 +229,9 @@ impl Tui {
 impl Drop for Tui {
     fn drop(&mut self) {
         // A failed test must not leave a dgscope running.
-        if self.session.is_alive().unwrap_or(false) {
-            let _ = self.session.get_process_mut().kill(Signal::SIGKILL);
+        if self.session.is_alive() {
+            let _ = self.session.kill(libc::SIGKILL);
+            let _ = self.session.wait();
         }
     }
 }
