@@ -81,9 +81,18 @@ fn a_recorder_killed_mid_run_leaves_every_flushed_line_readable() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Long enough for a few 10-minute frames of virtual time.
-    std::thread::sleep(Duration::from_secs(4));
-    child.kill().unwrap(); // SIGKILL: no chance to end the frame
+    // Until the first 10-minute frame of virtual time is out and the second begun (however
+    // loaded the machine), then SIGKILL: no chance to end the frame.
+    let start = std::time::Instant::now();
+    while std::fs::read(&path).ok().is_none_or(|b| {
+        zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&b)))
+            .map_or(0, |f| f.len())
+            < 2
+    }) {
+        assert!(start.elapsed() < Duration::from_secs(120), "no second frame");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
     child.wait().unwrap();
     let bytes = std::fs::read(&path).unwrap();
     assert!(zst::is_zstd(&bytes));
