@@ -4,8 +4,8 @@
 //! against the same run's JSON: every known figure is there with its value, every unknown
 //! one (JSON null) is left out, never written as 0.
 
+use crate::common::once::dgscope_once;
 use serde_json::Value;
-use std::process::Command;
 
 const UOMS: [&str; 11] = ["", "s", "ms", "us", "%", "B", "KB", "MB", "GB", "TB", "c"];
 
@@ -20,13 +20,9 @@ struct Term {
     max: Option<f64>,
 }
 
+/// Every command here depends on its arguments alone: each runs once (`dgscope_once`).
 fn dgscope(args: &[&str]) -> (String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dgscope"))
-        .args(args)
-        .env_remove("DGSCOPE_CONFIG")
-        .env("XDG_CONFIG_HOME", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = dgscope_once(args);
     (
         String::from_utf8(out.stdout).unwrap(),
         out.status.code().unwrap_or(-1),

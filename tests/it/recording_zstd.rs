@@ -85,11 +85,13 @@ fn a_recorder_killed_mid_run_leaves_every_flushed_line_readable() {
     // loaded the machine), then SIGKILL: no chance to end the frame.
     let start = std::time::Instant::now();
     while std::fs::read(&path).ok().is_none_or(|b| {
-        zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&b)))
-            .map_or(0, |f| f.len())
+        zst::frames(&mut std::io::BufReader::new(std::io::Cursor::new(&b))).map_or(0, |f| f.len())
             < 2
     }) {
-        assert!(start.elapsed() < Duration::from_secs(120), "no second frame");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no second frame"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     child.kill().unwrap();

@@ -4,6 +4,7 @@
 
 pub mod awr_writer;
 pub mod findings;
+pub mod once;
 pub mod pty;
 pub mod pty_process;
 pub mod screen;
