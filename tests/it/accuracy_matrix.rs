@@ -3,9 +3,10 @@
 //! findings, or there is no WARN/CRIT where the catalog expects none. And `healthy-sync`
 //! raises no WARN/CRIT at any moment of a simulated hour.
 
+use crate::common::twin_runs;
 use dgscope::causes::{Severity, Thresholds, Transition};
 use dgscope::report::check::{pull_entries, run_check, CheckReport, CheckResult};
-use dgscope::source::twin::{Scenario, Twin};
+use dgscope::source::twin::Scenario;
 use std::time::Duration;
 
 /// What CAUSES.md's scenario catalog expects at rank 1 (None: no WARN/CRIT at all).
@@ -73,7 +74,8 @@ const PART_3: &[Scenario] = &[
 ];
 
 fn check(s: Scenario, seed: u64, minutes: u64) -> CheckResult {
-    let mut twin = Twin::new(s, seed);
+    // Seeds 1–3 are the evidence tests' runs too: each is simulated once (common::twin_runs).
+    let mut twin = twin_runs::twin(s, seed, minutes as usize * 60);
     let d = Duration::from_secs(minutes * 60);
     let Ok(r) = run_check(
         pull_entries(&mut twin, d),
@@ -198,4 +200,24 @@ fn delayed_apply_for_an_hour_never_raises_warn_or_crit() {
 #[test]
 fn mira_apply_for_an_hour_never_raises_warn_or_crit() {
     quiet_for_an_hour(Scenario::MiraApply);
+}
+
+/// The runs this matrix and the evidence tests share (common::twin_runs) are the twin's own,
+/// instant by instant: the same times, samples and marks as a live twin of the same seed.
+#[test]
+fn the_shared_runs_are_the_twins_own() {
+    use dgscope::source::twin::Twin;
+    use dgscope::source::PullSource;
+    for s in [Scenario::TwoStandbys, Scenario::StandbyDown] {
+        let mut live = Twin::new(s, 2);
+        let mut shared = twin_runs::twin(s, 2, 300);
+        assert_eq!(shared.describe(), live.describe());
+        assert_eq!(shared.interval(), live.interval());
+        for i in 0..300 {
+            let (a, b) = (shared.next_tick().unwrap(), live.next_tick().unwrap());
+            assert_eq!(a.t, b.t, "{s} instant {i}");
+            assert!(a.samples == b.samples, "{s} instant {i}: samples differ");
+            assert!(a.marks == b.marks, "{s} instant {i}: marks differ");
+        }
+    }
 }

@@ -8,6 +8,7 @@
 //! a SYNC destination, a lag below the threshold the finding names. The screen's lag pane
 //! and the exporter's apply rate are held to the same rule.
 
+use crate::common::twin_runs;
 use dgscope::app::Mode;
 use dgscope::causes::rules::{self, Kind, Scope};
 use dgscope::causes::Context;
@@ -18,7 +19,7 @@ use dgscope::pipeline::ScreenAssessor;
 use dgscope::pipeline::{Driver, DriverConfig};
 use dgscope::sample::recording::Entry;
 use dgscope::sample::Slot;
-use dgscope::source::twin::{Scenario, Twin};
+use dgscope::source::twin::Scenario;
 use dgscope::source::{PullSource, SourceEvent};
 use dgscope::tui::{self, TuiOptions};
 use dgscope::ui::{self, theme::Theme};
@@ -299,7 +300,8 @@ fn assert_none(what: &str, found: Vec<String>) {
 /// assessed instant.
 fn check_run(s: Scenario, seed: u64, secs: u64) -> Vec<String> {
     let th = Thresholds::default();
-    let mut twin = Twin::new(s, seed);
+    // The accuracy matrix's run of this seed (common::twin_runs), simulated once.
+    let mut twin = twin_runs::twin(s, seed, secs as usize);
     let mut d = Driver::new(DriverConfig::for_check(
         Some(Duration::from_secs(secs)),
         th.clone(),
@@ -334,7 +336,7 @@ fn check_run(s: Scenario, seed: u64, secs: u64) -> Vec<String> {
 /// each second and its lag pane read every 10 s: no headroom from an unknown apply rate.
 fn screen_run(s: Scenario, seed: u64, secs: u64) -> Vec<String> {
     let th = Thresholds::default();
-    let mut twin = Twin::new(s, seed);
+    let mut twin = twin_runs::twin(s, seed, secs as usize);
     let mut opts = TuiOptions::new(Mode::Demo, twin.describe(), twin.interval());
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
     let assessor = ScreenAssessor::new(None).into_assessor();
@@ -457,8 +459,8 @@ fn fixture_recordings_have_findings_that_agree_with_their_evidence() {
 /// sample: the apply-bound finding's evidence for `db file sequential read`.
 fn apply_read_evidence(f: impl Fn(&mut dgscope::sample::Sample, u64)) -> f64 {
     let th = Thresholds::default();
-    let mut twin = Twin::new(Scenario::ApplyIoBound, 1);
     let secs = 300;
+    let mut twin = twin_runs::twin(Scenario::ApplyIoBound, 1, secs as usize);
     let mut d = Driver::new(DriverConfig::for_check(Some(Duration::from_secs(secs)), th));
     for k in 0..secs {
         let Some(tick) = twin.next_tick() else { break };

@@ -10,6 +10,7 @@ pub mod pty_process;
 pub mod screen;
 pub mod serve;
 pub mod synthetic;
+pub mod twin_runs;
 
 use dgscope::sample::{Sample, Slot};
 use dgscope::source::oracle::clock::VirtualClock;
