@@ -64,7 +64,9 @@ pub fn recording_with(
     at: impl Fn(u64) -> Second,
     marks: &[(u64, &str)],
 ) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
+    let mut f = std::io::BufWriter::new(file.as_file());
     writeln!(
         f,
         "{}",
@@ -110,5 +112,7 @@ pub fn recording_with(
             writeln!(f, "{}", json!({"t": t, "kind": "mark", "text": text})).unwrap();
         }
     }
-    f
+    f.flush().unwrap();
+    drop(f);
+    file
 }

@@ -9,14 +9,18 @@ use std::path::Path;
 /// A recording whose sample lines went through `edit(line_number_from_0, sample)`.
 pub fn rewrite(src: &Path, mut edit: impl FnMut(usize, &mut Value)) -> tempfile::NamedTempFile {
     let text = std::fs::read_to_string(src).unwrap();
-    let mut out = tempfile::NamedTempFile::new().unwrap();
+    let out = tempfile::NamedTempFile::new().unwrap();
+    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
+    let mut w = std::io::BufWriter::new(out.as_file());
     for (i, line) in text.lines().enumerate() {
         let mut v: Value = serde_json::from_str(line).unwrap();
         if i > 0 && v.get("kind").is_none() {
             edit(i, &mut v);
         }
-        writeln!(out, "{v}").unwrap();
+        writeln!(w, "{v}").unwrap();
     }
+    w.flush().unwrap();
+    drop(w);
     out
 }
 

@@ -12,7 +12,9 @@ use std::io::Write;
 /// The handmade recording with every standby line repeated for `copies` more standby slots.
 fn with_standbys(src: &std::path::Path, copies: usize) -> tempfile::NamedTempFile {
     let text = std::fs::read_to_string(src).unwrap();
-    let mut out = tempfile::NamedTempFile::new().unwrap();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
+    let mut out = std::io::BufWriter::new(file.as_file());
     for line in text.lines() {
         writeln!(out, "{line}").unwrap();
         let v: Value = serde_json::from_str(line).unwrap();
@@ -24,7 +26,9 @@ fn with_standbys(src: &std::path::Path, copies: usize) -> tempfile::NamedTempFil
             }
         }
     }
-    out
+    out.flush().unwrap();
+    drop(out);
+    file
 }
 
 #[test]
