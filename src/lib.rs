@@ -31,6 +31,3 @@ pub mod source {
     pub use dgscope_oracle as oracle;
     pub use dgscope_twin as twin;
 }
-
-#[cfg(test)]
-mod sample_tests;

@@ -21,7 +21,7 @@ fn twin_lines(scenario: Scenario, seed: u64, mode: SlowParts) -> Vec<Vec<u8>> {
     let mut twin = Twin::new(scenario, seed);
     twin.set_slow_parts(mode);
     // Whole lines (version 1): each parses on its own. Changes lines (version 2) are merged,
-    // which src/sample_tests.rs tests against the merge over serde_json values.
+    // which tests/it/sample_formats.rs tests against the merge over serde_json values.
     let mut header = Header::new(EPOCH, 1000, "twin");
     header.version = 1;
     let mut w = RecordingWriter::new(Vec::new(), &header).unwrap();

@@ -73,6 +73,7 @@ mod recording_slow_parts;
 mod recording_zstd;
 mod report_awr;
 mod report_cli;
+mod sample_formats;
 mod serve_cli;
 mod serve_http;
 mod soak;

@@ -5,7 +5,7 @@
 //!
 //! A run is kept as the recorder writes it (changes lines, zstd), some tens of KB where its
 //! samples take MB, and read back through the recording reader, whose round trip is exact
-//! (`sample_tests::changes::every_scenario_reads_back_what_was_written_in_either_form`).
+//! (`sample_formats::changes::every_scenario_reads_back_what_was_written_in_either_form`).
 
 use dgscope::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
 use dgscope::sample::zst::ZstdReader;

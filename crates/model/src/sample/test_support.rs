@@ -1,6 +1,6 @@
-//! Internals of the recording formats for tests that cannot live beside them: the dgscope
-//! crate's `src/sample_tests.rs` drives them with the twin, a layer above this crate. Not an
-//! API.
+//! Internals of the recording formats for tests that cannot live beside them: the
+//! integration tests' `tests/it/sample_formats.rs` drives them with the twin, a layer above
+//! this crate. Not an API.
 
 use super::recording::{Entry, RecordingReader};
 use super::Sample;

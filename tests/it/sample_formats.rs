@@ -1,19 +1,20 @@
-//! The tests of `sample` that drive it with the twin (`source::twin`, a higher layer), kept
-//! apart from the code they test so that `sample` can live in a crate below the twin; they
-//! reach the internals they need through `sample::test_support`.
+//! The tests of the recording formats (`dgscope-model`'s `sample`) that drive them with the
+//! twin, a layer above that crate; they reach the internals they need through
+//! `sample::test_support`. Here rather than among the binary crate's unit tests, whose run
+//! came after this binary's on its own: their simulated minutes now share its cores.
 
 mod ahead {
-    use crate::sample::ahead::ParseHere;
-    use crate::sample::recording::{
+    use dgscope::sample::ahead::ParseHere;
+    use dgscope::sample::recording::{
         Entry, Header, RecordingError, RecordingReader, RecordingWriter,
     };
-    use crate::sample::test_support::{ahead_with, BEHIND, LINES};
-    use crate::source::twin::{Scenario, Twin, EPOCH};
-    use crate::source::PullSource;
+    use dgscope::sample::test_support::{ahead_with, BEHIND, LINES};
+    use dgscope::source::twin::{Scenario, Twin, EPOCH};
+    use dgscope::source::PullSource;
     use std::io::{BufRead, Cursor};
 
     fn twin_recording(secs: usize, zstd: bool) -> Vec<u8> {
-        twin_recording_v(secs, zstd, crate::sample::recording::VERSION)
+        twin_recording_v(secs, zstd, dgscope::sample::recording::VERSION)
     }
 
     fn twin_recording_v(secs: usize, zstd: bool, version: u32) -> Vec<u8> {
@@ -36,7 +37,7 @@ mod ahead {
     fn reader(bytes: &[u8]) -> RecordingReader<Box<dyn BufRead + Send>> {
         let input: Box<dyn BufRead + Send> = if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
             Box::new(std::io::BufReader::new(
-                crate::sample::zst::ZstdReader::new(Cursor::new(bytes.to_vec()), 0).unwrap(),
+                dgscope::sample::zst::ZstdReader::new(Cursor::new(bytes.to_vec()), 0).unwrap(),
             ))
         } else {
             Box::new(Cursor::new(bytes.to_vec()))
@@ -148,13 +149,13 @@ mod ahead {
 }
 
 mod changes {
-    use crate::sample::changes::{is_changes_line, prefix_slot};
-    use crate::sample::index::RecordingIndex;
-    use crate::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
-    use crate::sample::test_support::{apply, apply_by_value, parse_entry};
-    use crate::sample::{slow, Sample, Slot};
-    use crate::source::twin::{Scenario, Twin, EPOCH};
-    use crate::source::PullSource;
+    use dgscope::sample::changes::{is_changes_line, prefix_slot};
+    use dgscope::sample::index::RecordingIndex;
+    use dgscope::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
+    use dgscope::sample::test_support::{apply, apply_by_value, parse_entry};
+    use dgscope::sample::{slow, Sample, Slot};
+    use dgscope::source::twin::{Scenario, Twin, EPOCH};
+    use dgscope::source::PullSource;
     use std::collections::BTreeMap;
 
     fn twin_entries(scenario: Scenario, secs: usize) -> Vec<Entry> {
@@ -191,18 +192,21 @@ mod changes {
 
     #[test]
     fn every_scenario_reads_back_what_was_written_in_either_form() {
-        // 11 minutes cross a segment start (10 min), where lines are whole again. One thread
-        // per scenario: the scenarios are independent, and this test ends its binary's run.
+        // 11 minutes cross a segment start (10 min), where lines are whole again. Two
+        // threads, each half of the scenarios (the machine has two cores, and the other
+        // tests of this binary run beside it).
         std::thread::scope(|threads| {
-            for scenario in Scenario::ALL {
+            for half in [0, 1] {
                 threads.spawn(move || {
-                    let entries = twin_entries(scenario, 11 * 60);
-                    for zstd in [false, true] {
-                        let f = write(&entries, zstd, 2);
-                        let back = read(f.path());
-                        assert_eq!(back.len(), entries.len(), "{scenario:?} zstd {zstd}");
-                        for (i, (a, b)) in back.iter().zip(&entries).enumerate() {
-                            assert_eq!(a, b, "{scenario:?} zstd {zstd}: entry {i}");
+                    for scenario in Scenario::ALL.into_iter().skip(half).step_by(2) {
+                        let entries = twin_entries(scenario, 11 * 60);
+                        for zstd in [false, true] {
+                            let f = write(&entries, zstd, 2);
+                            let back = read(f.path());
+                            assert_eq!(back.len(), entries.len(), "{scenario:?} zstd {zstd}");
+                            for (i, (a, b)) in back.iter().zip(&entries).enumerate() {
+                                assert_eq!(a, b, "{scenario:?} zstd {zstd}: entry {i}");
+                            }
                         }
                     }
                 });
@@ -330,20 +334,20 @@ mod changes {
 }
 
 mod lineparse {
-    use crate::sample::lineparse::hand_only;
-    use crate::sample::Sample;
+    use dgscope::sample::lineparse::hand_only;
+    use dgscope::sample::Sample;
 
     fn hand(line: &str) -> Option<Sample> {
         hand_only(line.as_bytes())
     }
 
     // `parse` and serde agree: the same value or the same message.
-    use crate::sample::test_support::parse_as_serde as same;
+    use dgscope::sample::test_support::parse_as_serde as same;
 
     #[test]
     fn twin_lines_take_the_fast_path_and_equal_serde() {
-        use crate::source::twin::{Scenario, Twin};
-        use crate::source::PullSource;
+        use dgscope::source::twin::{Scenario, Twin};
+        use dgscope::source::PullSource;
         let mut twin = Twin::new(Scenario::HealthySync, 7);
         for _ in 0..120 {
             for s in twin.next_tick().unwrap().samples {
