@@ -4,6 +4,7 @@
 //! serde. `merge_into` over consecutive samples, with RFC 7396 patches built here from the
 //! JSON of each pair, gives the next sample.
 
+use crate::common::recordings::write_tick;
 use crate::handmade;
 
 use dgscope::sample::lineparse::{hand_only, merge_into, parse};
@@ -27,12 +28,7 @@ fn twin_lines(scenario: Scenario, seed: u64, mode: SlowParts) -> Vec<Vec<u8>> {
     let mut w = RecordingWriter::new(Vec::new(), &header).unwrap();
     for _ in 0..SECS {
         let tick = twin.next_tick().unwrap();
-        for s in &tick.samples {
-            w.write_sample(s).unwrap();
-        }
-        for m in &tick.marks {
-            w.write_mark(m).unwrap();
-        }
+        write_tick(&mut w, &tick);
     }
     let bytes = w.finish().unwrap();
     bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect()

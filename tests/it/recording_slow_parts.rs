@@ -4,6 +4,7 @@
 //! repeated recordings here are written as version 1 files (whole lines), the read-when-read
 //! ones as version 2 (changes lines), so the comparison covers both forms of the format.
 
+use crate::common::recordings::write_tick;
 use assert_cmd::Command;
 use dgscope::sample::recording::{Header, RecordingWriter};
 use dgscope::source::twin::{Scenario, SlowParts, Twin, EPOCH};
@@ -22,12 +23,7 @@ fn record(path: &Path, scenario: Scenario, seed: u64, secs: usize, mode: SlowPar
     let mut w = RecordingWriter::new(file, &header).unwrap();
     for _ in 0..secs {
         let tick = twin.next_tick().unwrap();
-        for s in &tick.samples {
-            w.write_sample(s).unwrap();
-        }
-        for m in &tick.marks {
-            w.write_mark(m).unwrap();
-        }
+        write_tick(&mut w, &tick);
     }
 }
 

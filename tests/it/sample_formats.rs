@@ -4,14 +4,12 @@
 //! came after this binary's on its own: their simulated minutes now share its cores.
 
 mod ahead {
+    use crate::common::recordings::{recording_reader as reader, write_tick};
     use dgscope::sample::ahead::ParseHere;
-    use dgscope::sample::recording::{
-        Entry, Header, RecordingError, RecordingReader, RecordingWriter,
-    };
+    use dgscope::sample::recording::{Entry, Header, RecordingError, RecordingWriter};
     use dgscope::sample::test_support::{ahead_with, BEHIND, LINES};
     use dgscope::source::twin::{Scenario, Twin, EPOCH};
     use dgscope::source::PullSource;
-    use std::io::{BufRead, Cursor};
 
     fn twin_recording(secs: usize, zstd: bool) -> Vec<u8> {
         twin_recording_v(secs, zstd, dgscope::sample::recording::VERSION)
@@ -24,25 +22,9 @@ mod ahead {
         let mut w = RecordingWriter::with_form(Vec::new(), &header, zstd).unwrap();
         for _ in 0..secs {
             let tick = twin.next_tick().unwrap();
-            for s in &tick.samples {
-                w.write_sample(s).unwrap();
-            }
-            for m in &tick.marks {
-                w.write_mark(m).unwrap();
-            }
+            write_tick(&mut w, &tick);
         }
         w.finish().unwrap()
-    }
-
-    fn reader(bytes: &[u8]) -> RecordingReader<Box<dyn BufRead + Send>> {
-        let input: Box<dyn BufRead + Send> = if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            Box::new(std::io::BufReader::new(
-                dgscope::sample::zst::ZstdReader::new(Cursor::new(bytes.to_vec()), 0).unwrap(),
-            ))
-        } else {
-            Box::new(Cursor::new(bytes.to_vec()))
-        };
-        RecordingReader::new("rec.jsonl".into(), input).unwrap()
     }
 
     type Drained = (Vec<Result<Entry, String>>, Vec<Vec<u8>>);

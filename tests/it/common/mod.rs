@@ -7,6 +7,7 @@ pub mod findings;
 pub mod once;
 pub mod pty;
 pub mod pty_process;
+pub mod recordings;
 pub mod screen;
 pub mod serve;
 pub mod synthetic;

@@ -1,28 +1,47 @@
-//! A command whose output depends on its arguments alone (the twin with its fixed seed, a
-//! fixture recording), run once per test binary however many tests judge it: the perfdata
-//! grammar, the CRIT-with-OK check and the JSON schema each read `check --twin` of every
-//! scenario, and each run simulates its minutes again.
+//! Work done once per test binary however many tests read it: a command whose output depends
+//! on its arguments alone (the twin with its fixed seed, a fixture recording), and the twin
+//! runs of `twin_runs`. The perfdata grammar, the CRIT-with-OK check and the JSON schema each
+//! read `check --twin` of every scenario, and each run simulates its minutes again.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Each command's one run, by its arguments.
-type Runs = Mutex<HashMap<Vec<String>, Arc<OnceLock<Output>>>>;
+type Cells<K, V> = Mutex<HashMap<K, Arc<OnceLock<V>>>>;
 
-/// `dgscope ARGS` with no user configuration, run the first time it is asked for; a test
-/// asking while it runs waits for that run.
+/// Values by key, each computed by its first caller; a caller asking while it is computed
+/// waits for it, and every caller gets a copy.
+pub struct Memo<K, V>(OnceLock<Cells<K, V>>);
+
+impl<K: Eq + Hash, V: Clone> Memo<K, V> {
+    pub const fn new() -> Self {
+        Memo(OnceLock::new())
+    }
+
+    pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> V {
+        let cell = self
+            .0
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap()
+            .entry(key)
+            .or_default()
+            .clone();
+        cell.get_or_init(compute).clone()
+    }
+}
+
+impl<K: Eq + Hash, V: Clone> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo::new()
+    }
+}
+
+/// `dgscope ARGS` with no user configuration, run the first time it is asked for.
 pub fn dgscope_once(args: &[&str]) -> Output {
-    static RUNS: OnceLock<Runs> = OnceLock::new();
-    let key: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    let run = RUNS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap()
-        .entry(key)
-        .or_default()
-        .clone();
-    run.get_or_init(|| {
+    static RUNS: Memo<Vec<String>, Output> = Memo::new();
+    RUNS.get(args.iter().map(|a| a.to_string()).collect(), || {
         Command::new(env!("CARGO_BIN_EXE_dgscope"))
             .args(args)
             .env_remove("DGSCOPE_CONFIG")
@@ -30,5 +49,4 @@ pub fn dgscope_once(args: &[&str]) -> Output {
             .output()
             .unwrap()
     })
-    .clone()
 }

@@ -7,14 +7,14 @@
 //! samples take MB, and read back through the recording reader, whose round trip is exact
 //! (`sample_formats::changes::every_scenario_reads_back_what_was_written_in_either_form`).
 
+use super::once::Memo;
+use super::recordings::{recording_reader, write_tick};
 use dgscope::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
-use dgscope::sample::zst::ZstdReader;
 use dgscope::source::twin::{Scenario, Twin, EPOCH};
 use dgscope::source::{PullSource, Tick};
 use dgscope::timestamp::Timestamp;
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Cursor};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::io::BufRead;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The seeds several tests read, and the longest any of them reads (five minutes at 1 s).
@@ -30,30 +30,16 @@ pub struct Run {
     interval: Duration,
 }
 
-type Runs = Mutex<HashMap<(Scenario, u64), Arc<OnceLock<Arc<Run>>>>>;
-
 fn run(scenario: Scenario, seed: u64) -> Arc<Run> {
-    static RUNS: OnceLock<Runs> = OnceLock::new();
-    let slot = RUNS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap()
-        .entry((scenario, seed))
-        .or_default()
-        .clone();
-    slot.get_or_init(|| {
+    static RUNS: Memo<(Scenario, u64), Arc<Run>> = Memo::new();
+    RUNS.get((scenario, seed), || {
         let mut twin = Twin::new(scenario, seed);
         let header = Header::new(EPOCH, 1000, &twin.describe());
         let mut w = RecordingWriter::with_form(Vec::new(), &header, true).unwrap();
         let mut ticks = Vec::with_capacity(HORIZON_TICKS);
         for _ in 0..HORIZON_TICKS {
             let tick = twin.next_tick().expect("the twin never ends");
-            for s in &tick.samples {
-                w.write_sample(s).unwrap();
-            }
-            for m in &tick.marks {
-                w.write_mark(m).unwrap();
-            }
+            write_tick(&mut w, &tick);
             ticks.push((tick.t, tick.samples.len(), tick.marks.len()));
         }
         Arc::new(Run {
@@ -63,7 +49,6 @@ fn run(scenario: Scenario, seed: u64) -> Arc<Run> {
             interval: twin.interval(),
         })
     })
-    .clone()
 }
 
 /// `Twin::new(scenario, seed)` for a test that reads at most `ticks` instants of it: the
@@ -73,10 +58,7 @@ pub fn twin(scenario: Scenario, seed: u64, ticks: usize) -> CatalogTwin {
         return CatalogTwin::Live(Box::new(Twin::new(scenario, seed)));
     }
     let run = run(scenario, seed);
-    let input: Box<dyn BufRead + Send> = Box::new(BufReader::new(
-        ZstdReader::new(Cursor::new(run.bytes.clone()), 0).unwrap(),
-    ));
-    let reader = RecordingReader::new("shared twin run".into(), input).unwrap();
+    let reader = recording_reader(&run.bytes);
     CatalogTwin::Shared {
         run,
         reader: Box::new(reader),
