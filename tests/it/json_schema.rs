@@ -26,6 +26,11 @@ fn dgscope_json(args: &[&str]) -> Value {
         .env("XDG_CONFIG_HOME", "/nonexistent")
         .output()
         .unwrap();
+    json_of(args, &out)
+}
+
+/// The JSON document `dgscope ARGS` printed.
+fn json_of(args: &[&str], out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
@@ -275,10 +280,7 @@ fn check_json_matches_its_schema_for_every_scenario() {
         for d in ["20s", "3m"] {
             // The same run as the perfdata tests' (tests/it/check_perfdata.rs), run once.
             let args = ["check", "--twin", &sc, "--duration", d, "--format", "json"];
-            let out = dgscope_once(&args);
-            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-                panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout))
-            });
+            let v = json_of(&args, &dgscope_once(&args));
             assert_eq!(v["schema"], "dgscope.check/2");
             assert_valid(&s, &v, &format!("check --twin {sc} --duration {d}"));
             findings += v["findings"].as_array().unwrap().len();
