@@ -2,7 +2,6 @@
 //! vendor would, independent of dgscope's own writer.
 
 use serde_json::{json, Value};
-use std::io::Write;
 
 /// What the pair does during one second.
 #[derive(Debug, Clone, Copy)]
@@ -64,55 +63,51 @@ pub fn recording_with(
     at: impl Fn(u64) -> Second,
     marks: &[(u64, &str)],
 ) -> tempfile::NamedTempFile {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
-    let mut f = std::io::BufWriter::new(file.as_file());
-    writeln!(
-        f,
-        "{}",
-        json!({"format":"dgscope-recording","version":1,"interval_ms":1000,"source":"test pair"})
-    )
-    .unwrap();
-    let (tps, writes, lfpw) = (7000.0, 2000.0, 0.55);
-    let (mut lfs, mut lw, mut rw, mut rfs) =
-        (Ev::default(), Ev::default(), Ev::default(), Ev::default());
-    for i in 0..secs {
-        let s = at(i);
-        let n = (i + 100) as f64;
-        lfs.add(tps, s.remote_ms.max(lfpw) + 0.5);
-        lw.add(writes, lfpw);
-        rw.add(writes, s.remote_ms);
-        rfs.add(writes, s.rfs_ms);
-        let t = format!("2026-11-30T05:{:02}:{:02}.000Z", i / 60, i % 60);
-        let primary = json!({
-            "t": t, "slot": "primary",
-            "db": {"name":"prod_a","role":"PRIMARY","open_mode":"READ WRITE","protection_mode":"MAXIMUM AVAILABILITY","version":"19.21.0.0.0","startup":"2026-11-20T00:00:00Z"},
-            "events": {
-                "log file sync": lfs.json(),
-                "log file parallel write": lw.json(),
-                "SYNC Remote Write": rw.json(),
-            },
-            "stats": {"user commits": (n * tps) as u64, "redo size": (n * 25.0 * 1048576.0) as u64, "redo writes": (n * writes) as u64},
-            "os": {"BUSY_TIME": (n * 40.0) as u64, "IDLE_TIME": (n * 60.0) as u64, "NUM_CPUS": 16, "LOAD": 3.0},
-            "dests": [{"id":2,"name":"prod_b","status":"VALID","mode":"SYNC","affirm":true,"gap":"NO GAP","error":null}],
-        });
-        writeln!(f, "{primary}").unwrap();
-        let standby = if s.standby_down {
-            json!({"t": t, "slot": "standby", "error": {"kind":"connection_lost","message":"ORA-03113: end-of-file on communication channel"}})
-        } else {
-            json!({
-                "t": t, "slot": "standby",
-                "db": {"name":"prod_b","role":"PHYSICAL STANDBY","open_mode":"MOUNTED","version":"19.21.0.0.0","startup":"2026-11-21T00:00:00Z"},
-                "events": {"RFS random i/o": rfs.json()},
-                "dg": {"transport_lag_s": 0, "apply_lag_s": 1, "computed": t, "datum": t},
-            })
-        };
-        writeln!(f, "{standby}").unwrap();
-        for (_, text) in marks.iter().filter(|m| m.0 == i) {
-            writeln!(f, "{}", json!({"t": t, "kind": "mark", "text": text})).unwrap();
+    crate::common::temp_file_written(|f| {
+        writeln!(
+            f,
+            "{}",
+            json!({"format":"dgscope-recording","version":1,"interval_ms":1000,"source":"test pair"})
+        )
+        .unwrap();
+        let (tps, writes, lfpw) = (7000.0, 2000.0, 0.55);
+        let (mut lfs, mut lw, mut rw, mut rfs) =
+            (Ev::default(), Ev::default(), Ev::default(), Ev::default());
+        for i in 0..secs {
+            let s = at(i);
+            let n = (i + 100) as f64;
+            lfs.add(tps, s.remote_ms.max(lfpw) + 0.5);
+            lw.add(writes, lfpw);
+            rw.add(writes, s.remote_ms);
+            rfs.add(writes, s.rfs_ms);
+            let t = format!("2026-11-30T05:{:02}:{:02}.000Z", i / 60, i % 60);
+            let primary = json!({
+                "t": t, "slot": "primary",
+                "db": {"name":"prod_a","role":"PRIMARY","open_mode":"READ WRITE","protection_mode":"MAXIMUM AVAILABILITY","version":"19.21.0.0.0","startup":"2026-11-20T00:00:00Z"},
+                "events": {
+                    "log file sync": lfs.json(),
+                    "log file parallel write": lw.json(),
+                    "SYNC Remote Write": rw.json(),
+                },
+                "stats": {"user commits": (n * tps) as u64, "redo size": (n * 25.0 * 1048576.0) as u64, "redo writes": (n * writes) as u64},
+                "os": {"BUSY_TIME": (n * 40.0) as u64, "IDLE_TIME": (n * 60.0) as u64, "NUM_CPUS": 16, "LOAD": 3.0},
+                "dests": [{"id":2,"name":"prod_b","status":"VALID","mode":"SYNC","affirm":true,"gap":"NO GAP","error":null}],
+            });
+            writeln!(f, "{primary}").unwrap();
+            let standby = if s.standby_down {
+                json!({"t": t, "slot": "standby", "error": {"kind":"connection_lost","message":"ORA-03113: end-of-file on communication channel"}})
+            } else {
+                json!({
+                    "t": t, "slot": "standby",
+                    "db": {"name":"prod_b","role":"PHYSICAL STANDBY","open_mode":"MOUNTED","version":"19.21.0.0.0","startup":"2026-11-21T00:00:00Z"},
+                    "events": {"RFS random i/o": rfs.json()},
+                    "dg": {"transport_lag_s": 0, "apply_lag_s": 1, "computed": t, "datum": t},
+                })
+            };
+            writeln!(f, "{standby}").unwrap();
+            for (_, text) in marks.iter().filter(|m| m.0 == i) {
+                writeln!(f, "{}", json!({"t": t, "kind": "mark", "text": text})).unwrap();
+            }
         }
-    }
-    f.flush().unwrap();
-    drop(f);
-    file
+    })
 }

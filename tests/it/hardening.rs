@@ -3,25 +3,20 @@
 //! helpers to run the binary and read its one-line answer.
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
 
 /// A recording whose sample lines went through `edit(line_number_from_0, sample)`.
 pub fn rewrite(src: &Path, mut edit: impl FnMut(usize, &mut Value)) -> tempfile::NamedTempFile {
     let text = std::fs::read_to_string(src).unwrap();
-    let out = tempfile::NamedTempFile::new().unwrap();
-    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
-    let mut w = std::io::BufWriter::new(out.as_file());
-    for (i, line) in text.lines().enumerate() {
-        let mut v: Value = serde_json::from_str(line).unwrap();
-        if i > 0 && v.get("kind").is_none() {
-            edit(i, &mut v);
+    crate::common::temp_file_written(|w| {
+        for (i, line) in text.lines().enumerate() {
+            let mut v: Value = serde_json::from_str(line).unwrap();
+            if i > 0 && v.get("kind").is_none() {
+                edit(i, &mut v);
+            }
+            writeln!(w, "{v}").unwrap();
         }
-        writeln!(w, "{v}").unwrap();
-    }
-    w.flush().unwrap();
-    drop(w);
-    out
+    })
 }
 
 /// A copy of `src` followed by `zeros` zero bytes (what a power loss leaves), sparse.

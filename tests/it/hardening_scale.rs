@@ -7,28 +7,23 @@ use crate::hardening;
 
 use hardening::run;
 use serde_json::Value;
-use std::io::Write;
 
 /// The handmade recording with every standby line repeated for `copies` more standby slots.
 fn with_standbys(src: &std::path::Path, copies: usize) -> tempfile::NamedTempFile {
     let text = std::fs::read_to_string(src).unwrap();
-    let file = tempfile::NamedTempFile::new().unwrap();
-    // Buffered: a JSON value prints itself in many small pieces, each a write(2) unbuffered.
-    let mut out = std::io::BufWriter::new(file.as_file());
-    for line in text.lines() {
-        writeln!(out, "{line}").unwrap();
-        let v: Value = serde_json::from_str(line).unwrap();
-        if v.get("slot").and_then(Value::as_str) == Some("standby") {
-            for i in 0..copies {
-                let mut c = v.clone();
-                c["slot"] = Value::from(format!("standby:sb{i:04}"));
-                writeln!(out, "{c}").unwrap();
+    crate::common::temp_file_written(|out| {
+        for line in text.lines() {
+            writeln!(out, "{line}").unwrap();
+            let v: Value = serde_json::from_str(line).unwrap();
+            if v.get("slot").and_then(Value::as_str) == Some("standby") {
+                for i in 0..copies {
+                    let mut c = v.clone();
+                    c["slot"] = Value::from(format!("standby:sb{i:04}"));
+                    writeln!(out, "{c}").unwrap();
+                }
             }
         }
-    }
-    out.flush().unwrap();
-    drop(out);
-    file
+    })
 }
 
 #[test]

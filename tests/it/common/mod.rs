@@ -187,3 +187,14 @@ pub fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     assert!(made.success());
     fifo
 }
+
+/// A temporary file written by `write` through a buffer: a JSON value prints itself in many
+/// small pieces, each a write(2) unbuffered (a 2-hour recording took 6 M of them).
+pub fn temp_file_written(write: impl FnOnce(&mut dyn std::io::Write)) -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let mut w = std::io::BufWriter::new(file.as_file());
+    write(&mut w);
+    std::io::Write::flush(&mut w).unwrap();
+    drop(w);
+    file
+}
