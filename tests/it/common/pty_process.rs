@@ -62,7 +62,8 @@ impl PtyProcess {
             });
         }
         let child = cmd.spawn()?;
-        // The parent's copies of the terminal's end went with `cmd`'s Stdio when it spawned.
+        // The parent's copies of the terminal's end are `cmd`'s Stdio: closed here, so that
+        // the end of output comes when the child (and what it spawned) closes its own.
         drop(cmd);
         // SAFETY: fcntl on the descriptor `pty` owns.
         unsafe {
