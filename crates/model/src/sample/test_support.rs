@@ -39,7 +39,7 @@ pub fn parse_entry(line: &[u8]) -> Result<Entry, String> {
 /// and so does the hand parser when it takes the line; panics otherwise. `parse`'s answer.
 pub fn parse_as_serde(line: &str) -> Result<Sample, String> {
     let ours = super::lineparse::parse(line.as_bytes()).map_err(|e| e.to_string());
-    let theirs = serde_json::from_str::<Sample>(line).map_err(|e| e.to_string());
+    let theirs = serde_json::from_slice::<Sample>(line.as_bytes()).map_err(|e| e.to_string());
     assert_eq!(ours, theirs, "{line}");
     if let Some(h) = super::lineparse::hand_only(line.as_bytes()) {
         assert_eq!(Ok(&h), theirs.as_ref(), "hand parser accepted {line}");
