@@ -21,6 +21,7 @@ mod hardening;
 mod twin_support;
 
 mod accuracy_matrix;
+mod build_profiles;
 mod check_cli;
 mod check_live;
 mod check_perfdata;
