@@ -221,3 +221,26 @@ fn the_shared_runs_are_the_twins_own() {
         }
     }
 }
+
+/// What makes the shared runs the twin's own even where no live twin is compared: their
+/// builder refuses a kept run that reads back other than the twin made it.
+#[test]
+fn a_kept_run_that_reads_back_otherwise_is_refused() {
+    use dgscope::source::twin::Twin;
+    let (bytes, live) = twin_runs::record(&mut Twin::new(Scenario::HealthySync, 1), 20);
+    twin_runs::reads_back_as_made(&bytes, &live, "as made");
+    let refused = |made: &[dgscope::source::Tick]| {
+        let e = std::panic::catch_unwind(|| twin_runs::reads_back_as_made(&bytes, made, "run"))
+            .expect_err("refused");
+        e.downcast_ref::<String>().cloned().unwrap_or_default()
+    };
+    // One commit more in one sample than was kept.
+    let mut changed = live.clone();
+    *changed[12].samples[0]
+        .stats
+        .get_mut("user commits")
+        .expect("the twin counts commits") += 1;
+    assert!(refused(&changed).contains("reads back otherwise"));
+    // One instant fewer made than kept.
+    assert!(refused(&live[..19]).contains("more read back than made"));
+}

@@ -5,10 +5,11 @@
 
 mod ahead {
     use crate::common::recordings::{recording_reader as reader, write_tick};
+    use crate::common::twin_runs;
     use dgscope::sample::ahead::ParseHere;
     use dgscope::sample::recording::{Entry, Header, RecordingError, RecordingWriter};
     use dgscope::sample::test_support::{ahead_with, BEHIND, LINES};
-    use dgscope::source::twin::{Scenario, Twin, EPOCH};
+    use dgscope::source::twin::{Scenario, EPOCH};
     use dgscope::source::PullSource;
 
     fn twin_recording(secs: usize, zstd: bool) -> Vec<u8> {
@@ -16,7 +17,8 @@ mod ahead {
     }
 
     fn twin_recording_v(secs: usize, zstd: bool, version: u32) -> Vec<u8> {
-        let mut twin = Twin::new(Scenario::TwoStandbys, 3);
+        // Seed 3's run (common::twin_runs), simulated once.
+        let mut twin = twin_runs::twin(Scenario::TwoStandbys, 3, secs);
         let mut header = Header::new(EPOCH, 1000, "twin");
         header.version = version;
         let mut w = RecordingWriter::with_form(Vec::new(), &header, zstd).unwrap();
@@ -131,17 +133,20 @@ mod ahead {
 }
 
 mod changes {
+    use crate::common::twin_runs;
     use dgscope::sample::changes::{is_changes_line, prefix_slot};
     use dgscope::sample::index::RecordingIndex;
     use dgscope::sample::recording::{Entry, Header, RecordingReader, RecordingWriter};
     use dgscope::sample::test_support::{apply, apply_by_value, parse_entry};
     use dgscope::sample::{slow, Sample, Slot};
-    use dgscope::source::twin::{Scenario, Twin, EPOCH};
+    use dgscope::source::twin::{Scenario, EPOCH};
     use dgscope::source::PullSource;
     use std::collections::BTreeMap;
 
+    /// The first `secs` seconds of `scenario`, seed 3: the shared run (common::twin_runs,
+    /// held by its builder to the twin's own) where one is kept that long, else the twin.
     fn twin_entries(scenario: Scenario, secs: usize) -> Vec<Entry> {
-        let mut twin = Twin::new(scenario, 3);
+        let mut twin = twin_runs::twin(scenario, 3, secs);
         let mut out = Vec::new();
         for _ in 0..secs {
             let tick = twin.next_tick().unwrap();
