@@ -64,6 +64,19 @@ pub(crate) fn num(cell: &str) -> Option<Fig> {
     Some(Fig { v, half }.scale(k))
 }
 
+/// A count (waits, calls): a plain number that is finite, not negative and not beyond what
+/// any database counts in a report's window (10^15). `None` for anything else: an
+/// overflowed, garbled or impossible figure is unreadable, never a huge or negative count.
+pub(crate) fn count(cell: &str) -> Option<Fig> {
+    num(cell).filter(|f| f.v.is_finite() && f.v >= 0.0 && f.v <= 1e15)
+}
+
+/// A time in seconds a report can hold: finite, not negative, at most 10^11 s (a thousand
+/// sessions waiting for three years).
+pub(crate) fn plausible_s(s: f64) -> bool {
+    s.is_finite() && (0.0..=1e11).contains(&s)
+}
+
 /// A duration cell in milliseconds: `738.14ns`, `816.55us`, `1.12ms`, `30.21 s`, `2.5m` (minutes);
 /// a bare number is in `bare_unit_ms` (1 for an "(ms)" column, 1000 for "(s)").
 pub(crate) fn millis(cell: &str, bare_unit_ms: f64) -> Option<Fig> {
@@ -163,6 +176,11 @@ mod tests {
         assert_eq!(num(""), None);
         assert_eq!(num("####"), None);
         assert_eq!(num("YES"), None);
+        // Counts: nothing negative, nothing beyond what a window can hold.
+        assert_eq!(count("1,234").map(|f| f.v), Some(1234.0));
+        assert_eq!(count("-3"), None);
+        assert_eq!(count("99999999999999999999999"), None);
+        assert!(!plausible_s(f64::NAN) && !plausible_s(1e12) && plausible_s(3475.0));
     }
 
     #[test]

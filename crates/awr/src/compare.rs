@@ -299,6 +299,7 @@ fn wait_events(t: &Table, g: &Grouped, periods: &mut [AwrReport; 2]) -> bool {
                     timed: true,
                     rounded: false,
                     hist: Vec::new(),
+                    class: None,
                 },
             );
         }

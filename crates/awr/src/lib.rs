@@ -162,6 +162,9 @@ pub struct EventFigures {
     /// Buckets `(exclusive upper bound µs, count in the bucket)`, counts estimated from the
     /// printed percentages × waits.
     pub hist: Vec<(u64, u64)>,
+    /// The wait class a "Top … Events" table gives it (`User I/O`, `Concurrency` …): set on
+    /// the report's top events only, which exclude idle waits.
+    pub class: Option<String>,
 }
 
 /// Everything read from one report.
@@ -174,6 +177,9 @@ pub struct AwrReport {
     /// Statistics' totals over the window (Instance Activity Stats), names as Oracle spells
     /// them.
     pub stats: BTreeMap<String, f64>,
+    /// Time Model Statistics over the window in seconds (`DB time`, `DB CPU`), or the Top
+    /// events' DB CPU row where the report has no such section.
+    pub time_model: BTreeMap<String, f64>,
     /// OS statistics over the window (BUSY_TIME, IDLE_TIME in centiseconds; NUM_CPUS).
     pub os: BTreeMap<String, f64>,
     pub load_begin: Option<f64>,
@@ -365,6 +371,7 @@ impl AwrReport {
             window: Window::default(),
             events: BTreeMap::new(),
             stats: BTreeMap::new(),
+            time_model: BTreeMap::new(),
             os: BTreeMap::new(),
             load_begin: None,
             load_end: None,
@@ -405,6 +412,7 @@ impl AwrReport {
                     hist: Vec::new(),
                     waits_fg: e.waits_fg.map(|_| 0),
                     us_fg: e.us_fg.map(|_| Micros(0)),
+                    class: e.class.as_deref().map(Name::from),
                 },
             );
             b.events.insert(
@@ -419,6 +427,7 @@ impl AwrReport {
                         .collect(),
                     waits_fg: e.waits_fg,
                     us_fg: e.us_fg.map(Micros),
+                    class: e.class.as_deref().map(Name::from),
                 },
             );
         }
@@ -439,6 +448,15 @@ impl AwrReport {
             let name = Name::from(dgscope_model::sample::names::stat::DB_TIME);
             a.stats.insert(name.clone(), 0);
             b.stats.insert(name, (t * 100.0).round() as u64);
+        }
+        for (name, v) in self
+            .time_model
+            .iter()
+            .filter(|(_, v)| v.is_finite() && **v >= 0.0)
+        {
+            a.time_model.insert(Name::from(name.as_str()), 0);
+            b.time_model
+                .insert(Name::from(name.as_str()), (v * 1e6).round() as u64);
         }
         for (name, v) in &self.os {
             // Counters start at 0; the CPU count is a gauge, the same at both ends.

@@ -77,6 +77,8 @@ struct EventAcc {
     /// Global reports' cluster rows that do not split fg/bg ("Top Timed Events").
     hist_total: Option<Fig>,
     intervals: Vec<Interval>,
+    /// The wait class a "Top … Events" table prints for it.
+    class: Option<String>,
 }
 
 /// The events the rules read whose names a text report may cut short.
@@ -177,13 +179,13 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
         if title.starts_with("wait event histogram") {
             seen_hist |= histogram(t, micro, &mut acc);
         } else if is_fg_table(&title) {
-            seen_fg |= waits(t, &mut acc, Sessions::Fg, global);
+            seen_fg |= waits(t, &mut acc, Sessions::Fg, global, &mut r);
             instances_sum(t, &mut r.warnings);
         } else if is_bg_table(&title) {
-            seen_bg |= waits(t, &mut acc, Sessions::Bg, global);
+            seen_bg |= waits(t, &mut acc, Sessions::Bg, global, &mut r);
             instances_sum(t, &mut r.warnings);
         } else if is_all_table(&title) {
-            seen_all |= waits(t, &mut acc, Sessions::All, global);
+            seen_all |= waits(t, &mut acc, Sessions::All, global, &mut r);
             instances_sum(t, &mut r.warnings);
         }
     }
@@ -214,6 +216,7 @@ pub(crate) fn read(blocks: &[Block]) -> Result<AwrReport, AwrError> {
             r.events.insert(name, e);
         }
     }
+    time_model(&tables, &mut r);
     if global {
         stats_global(&tables, &mut r);
         os_global(&tables, &mut r);
@@ -425,8 +428,17 @@ fn identity_global(tables: &[&Table], r: &mut AwrReport) {
 }
 
 /// Reads one foreground or background wait table. Global tables: only the cluster rows
-/// (`*` in the I# column) or, without an I# column, every row.
-fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, who: Sessions, global: bool) -> bool {
+/// (`*` in the I# column) or, without an I# column, every row. A "Top … Events" table also
+/// gives each event's wait class, and its `DB CPU` row the CPU time (`time_model`). A cell
+/// that holds something but cannot be read (`#####` of an overflowed column, a garbled or
+/// impossible number) leaves its figure out and says so in `warnings`, never a 0.
+fn waits(
+    t: &Table,
+    acc: &mut BTreeMap<String, EventAcc>,
+    who: Sessions,
+    global: bool,
+    r: &mut AwrReport,
+) -> bool {
     let cols = t.columns();
     let Some(ev) = t.col("Event") else {
         return false;
@@ -448,6 +460,7 @@ fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, who: Sessions, global:
         let c = lower(c);
         c.starts_with("avg wait") || c.starts_with("wait avg")
     });
+    let class_col = cols.iter().position(|c| lower(c) == "wait class");
     let total_unit_ms = 1000.0;
     let avg_unit_ms = 1.0;
     let inst = t.col("I#");
@@ -464,34 +477,90 @@ fn waits(t: &Table, acc: &mut BTreeMap<String, EventAcc>, who: Sessions, global:
         let Some(name) = row.get(ev).map(|x| x.trim()).filter(|x| !x.is_empty()) else {
             continue;
         };
-        let Some(w) = row.get(wc).and_then(|x| cell::num(x)) else {
-            continue; // DB CPU and the like: no waits
+        let cell_of = |i: Option<usize>| i.and_then(|i| row.get(i)).map(|x| x.trim());
+        let Some(w) = cell_of(Some(wc)).and_then(cell::count) else {
+            // DB CPU and the like have no waits: their time is the time model's.
+            if name.eq_ignore_ascii_case("DB CPU") {
+                if let Some(t) = cell_of(tc).and_then(|x| cell::millis(x, total_unit_ms)) {
+                    r.time_model.entry("DB CPU".into()).or_insert(t.v / 1000.0);
+                }
+            } else if cell_of(Some(wc)).is_some_and(|c| !c.is_empty()) {
+                unreadable(r, t, name, "waits", cell_of(Some(wc)).unwrap_or(""));
+            }
+            continue;
         };
         let e = acc.entry(full_event_name(name)).or_default();
+        if let Some(c) = cell_of(class_col).filter(|c| !c.is_empty()) {
+            e.class.get_or_insert_with(|| c.to_string());
+        }
         let side = match who {
             Sessions::Fg => &mut e.fg,
             Sessions::Bg => &mut e.bg,
             Sessions::All => &mut e.all,
         };
         side.waits.push(w);
-        if let Some(total) = tc
-            .and_then(|i| row.get(i))
-            .and_then(|x| cell::millis(x, total_unit_ms))
-        {
-            side.total_s.push(Fig {
-                v: total.v / 1000.0,
-                half: total.half / 1000.0,
-            });
+        if let Some(c) = cell_of(tc).filter(|c| !c.is_empty()) {
+            match cell::millis(c, total_unit_ms).filter(|f| cell::plausible_s(f.v / 1000.0)) {
+                Some(total) => side.total_s.push(Fig {
+                    v: total.v / 1000.0,
+                    half: total.half / 1000.0,
+                }),
+                None => unreadable(r, t, name, "total wait time", c),
+            }
         }
-        if let Some(a) = ac
-            .and_then(|i| row.get(i))
-            .and_then(|x| cell::millis(x, avg_unit_ms))
-        {
-            side.avg_ms.push(a);
+        if let Some(c) = cell_of(ac).filter(|c| !c.is_empty()) {
+            match cell::millis(c, avg_unit_ms).filter(|f| cell::plausible_s(f.v / 1000.0)) {
+                Some(a) => side.avg_ms.push(a),
+                None => unreadable(r, t, name, "average wait", c),
+            }
         }
         any = true;
     }
     any
+}
+
+/// Time Model Statistics: `DB time` and `DB CPU` in seconds (`Statistic Name | Time (s) | %
+/// of DB Time`). Its figures win over the Top events' `DB CPU` row, which rounds more.
+fn time_model(tables: &[&Table], r: &mut AwrReport) {
+    for t in tables
+        .iter()
+        .filter(|t| lower(&t.title).starts_with("time model statistics"))
+    {
+        let (Some(n), Some(v)) = (t.col("Statistic Name"), t.col("Time (s)")) else {
+            continue;
+        };
+        for row in t.body() {
+            let name = row.get(n).map(|x| x.trim()).unwrap_or("");
+            if !matches!(name, "DB time" | "DB CPU") {
+                continue;
+            }
+            match row
+                .get(v)
+                .and_then(|x| cell::num(x))
+                .filter(|f| cell::plausible_s(f.v))
+            {
+                Some(f) => {
+                    r.time_model.insert(name.to_string(), f.v);
+                }
+                None => unreadable(r, t, name, "time", row.get(v).map_or("", |x| x.as_str())),
+            }
+        }
+    }
+}
+
+/// A cell that holds something that cannot be read: named in the warnings, left out.
+fn unreadable(r: &mut AwrReport, t: &Table, event: &str, what: &str, cell: &str) {
+    let shown: String = dgscope_model::sanitize::field(cell)
+        .chars()
+        .take(24)
+        .collect();
+    let w = format!(
+        "{}: {event}: the {what} cell {shown:?} cannot be read (an overflowed or garbled figure): left out",
+        t.title
+    );
+    if !r.warnings.contains(&w) {
+        r.warnings.push(w);
+    }
 }
 
 /// A global wait table's instance rows must add up to its cluster row (`*` in I#): where an
@@ -760,6 +829,7 @@ fn resolve(a: &EventAcc, bg_listed: bool, fg_listed: bool) -> Option<EventFigure
         timed: from_tables,
         rounded,
         hist,
+        class: a.class.clone(),
     })
 }
 
@@ -789,10 +859,17 @@ fn stats(tables: &[&Table], r: &mut AwrReport, is_section: impl Fn(&str) -> bool
             continue;
         };
         for row in t.body() {
-            let (Some(name), Some(v)) = (
-                row.get(sc).map(|x| x.trim()),
-                row.get(tc).and_then(|x| cell::num(x)),
-            ) else {
+            let Some(name) = row.get(sc).map(|x| x.trim()).filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            let cell = row.get(tc).map_or("", |x| x.trim());
+            // A statistic is a count of something (bytes, calls, centiseconds): an
+            // overflowed or impossible figure is left out and named, never read as huge.
+            let Some(v) = cell::count(cell).or_else(|| cell::num(cell).filter(|f| f.v == 0.0))
+            else {
+                if !cell.is_empty() {
+                    unreadable(r, t, name, "total", cell);
+                }
                 continue;
             };
             found = true;

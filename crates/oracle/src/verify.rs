@@ -51,7 +51,7 @@ pub fn run_on(key: VerifyKey) -> RunOn {
     match key {
         CommitPathAverages | LfsHistogram | LfpwHistogram | OrlLayout | DestConfig | DestParams
         | DestResponse | PollingStats | CpuLoad | LogSwitches | RedoSizing | ProtectionMode
-        | FailoverReadiness | Unrecoverable | SessionWaits => RunOn::Primary,
+        | FailoverReadiness | Unrecoverable | SessionWaits | TopWaits => RunOn::Primary,
         RfsLatency | SrlLayout | DgLags | ApplyRate | ApplyWaits | ApplyProcesses | ArchiveGap
         | RecoveryArea | StandbyParams => RunOn::Standby,
         IoByFiletype | DgMessages => RunOn::Both,
@@ -107,6 +107,7 @@ fn name(key: VerifyKey, r: Release) -> &'static str {
         FailoverReadiness => "switchover status, broker and fast-start failover",
         Unrecoverable => "datafiles with NOLOGGING (unrecoverable) changes, and force logging",
         SessionWaits => "sessions waiting now (longest first) and who blocks them",
+        TopWaits => "where DB time goes: DB time, DB CPU and the foreground waits, since startup",
         StandbyParams => "standby apply and recovery-area parameters",
     }
 }
@@ -259,6 +260,13 @@ fn sql(key: VerifyKey, r: Release) -> String {
         ProtectionMode => "SELECT db_unique_name, database_role, protection_mode, protection_level\nFROM v$database;".into(),
         FailoverReadiness => "SELECT db_unique_name, switchover_status, dataguard_broker,\n       fs_failover_status, fs_failover_current_target, fs_failover_threshold,\n       fs_failover_observer_present, fs_failover_observer_host\nFROM v$database;".into(),
         Unrecoverable => "SELECT d.file#, d.name, d.unrecoverable_change#, d.unrecoverable_time,\n       (SELECT force_logging FROM v$database) force_logging\nFROM v$datafile d\nWHERE d.unrecoverable_change# > 0\nORDER BY d.unrecoverable_time DESC;".into(),
+        // One statement: the time model's two figures and the non-idle foreground waits,
+        // largest first (cumulative since startup: run it twice and subtract for a window).
+        TopWaits => format!(
+            "SELECT {i}stat_name AS name, 'time model' AS wait_class,\n       ROUND(value / 1000000) AS seconds\nFROM {}\nWHERE stat_name IN ('DB time', 'DB CPU')\nUNION ALL\nSELECT {i}event, wait_class, ROUND(time_waited_micro_fg / 1000000)\nFROM {}\nWHERE wait_class <> 'Idle' AND time_waited_micro_fg > 0\nORDER BY seconds DESC;",
+            p.view("sys_time_model"),
+            p.view("system_event")
+        ),
         SessionWaits => "SELECT w.inst_id, w.sid, w.program, w.event, w.wait_class,\n       ROUND(w.wait_time_micro / 1000000, 1) AS waited_s,\n       w.blocking_instance, w.blocking_session, b.program AS blocker_program\nFROM gv$session w LEFT JOIN gv$session b\n  ON b.inst_id = w.blocking_instance AND b.sid = w.blocking_session\nWHERE w.state = 'WAITING' AND w.wait_class <> 'Idle'\nORDER BY w.wait_time_micro DESC;".into(),
         StandbyParams => format!(
             "SELECT {i}name, value\nFROM {}\nWHERE name IN ('standby_file_management', 'db_recovery_file_dest',\n               'db_recovery_file_dest_size', 'fal_server')\nORDER BY {i}name;",

@@ -52,7 +52,11 @@ pub struct Delta {
     /// Seconds covered by the summed intervals.
     pub secs: f64,
     pub stats: BTreeMap<Name, u64>,
+    /// `V$SYS_TIME_MODEL` changes, µs.
+    pub time_model: BTreeMap<Name, u64>,
     pub events: BTreeMap<Name, EventDelta>,
+    /// The wait class of the events read as the top of the database's waits.
+    pub classes: BTreeMap<Name, Name>,
     pub os: BTreeMap<Name, f64>,
     pub iostat: BTreeMap<Name, IoStat>,
     /// RAC: each instance's own delta (events, stats, host `os`), matched by `inst_id` so
@@ -110,6 +114,13 @@ impl Delta {
                 (&earlier.stats, &earlier.events, &earlier.os),
                 (&later.stats, &later.events, &later.os),
             );
+            for (name, &v) in &later.time_model {
+                if let Some(&before) = earlier.time_model.get(name) {
+                    if v >= before {
+                        d.time_model.insert(name.clone(), v - before);
+                    }
+                }
+            }
         }
         for (ft, io) in &later.iostat {
             if let Some(b) = earlier.iostat.get(ft) {
@@ -159,6 +170,9 @@ impl Delta {
             let (w0, us0, h0): (u64, u64, &[dgscope_model::sample::Bucket]) = match before {
                 Some(b) => (b.waits, b.us.0, &b.hist),
                 None if e_events.is_empty() => continue,
+                // Read as one of the top waits: absent before, it was not among them then,
+                // and its whole count since startup is not this interval's.
+                None if e.class.is_some() => continue,
                 None => (0, 0, &[]),
             };
             if e.waits < w0 || e.us.0 < us0 {
@@ -174,6 +188,9 @@ impl Delta {
                 .zip(e.us_fg.map(|u| u.0))
                 .zip(fg0)
                 .and_then(|((w, u), (w0, u0))| Some((w.checked_sub(w0)?, u.checked_sub(u0)?)));
+            if let Some(c) = &e.class {
+                d.classes.insert(name.clone(), c.clone());
+            }
             d.events.insert(
                 name.clone(),
                 EventDelta {
@@ -211,6 +228,12 @@ impl Delta {
         self.sync_dest |= other.sync_dest;
         for (k, v) in &other.stats {
             *self.stats.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &other.time_model {
+            *self.time_model.entry(k.clone()).or_default() += v;
+        }
+        for (k, c) in &other.classes {
+            self.classes.insert(k.clone(), c.clone());
         }
         for (k, e) in &other.events {
             let mine = self.events.entry(k.clone()).or_default();
@@ -256,6 +279,31 @@ impl Delta {
 
     pub fn stat(&self, name: &str) -> Option<u64> {
         self.stats.get(name).copied()
+    }
+
+    /// The commit symptom: average foreground `log file sync` in ms, its waits and its µs.
+    /// The total where a source does not split foreground from background (background
+    /// processes' log file sync waits are no commits).
+    pub fn lfs_fg(&self) -> Option<(f64, u64, f64)> {
+        let e = self.event(event::LOG_FILE_SYNC)?;
+        let (waits, us) = match (e.waits_fg, e.us_fg) {
+            (Some(w), Some(u)) if w > 0 => (w, u),
+            _ => (e.waits, e.us),
+        };
+        (waits > 0).then(|| (us as f64 / waits as f64 / 1000.0, waits, us as f64))
+    }
+
+    /// DB time in seconds: `V$SYS_TIME_MODEL`'s where read (µs), else `V$SYSSTAT`'s
+    /// (centiseconds); `None` when neither was read or it is 0.
+    pub fn db_time_s(&self) -> Option<f64> {
+        self.time_model_s(stat::DB_TIME)
+            .or_else(|| self.stat(stat::DB_TIME).map(|cs| cs as f64 / 100.0))
+            .filter(|s| *s > 0.0)
+    }
+
+    /// A `V$SYS_TIME_MODEL` statistic's change in seconds.
+    pub fn time_model_s(&self, name: &str) -> Option<f64> {
+        self.time_model.get(name).map(|us| *us as f64 / 1e6)
     }
 
     pub fn per_sec(&self, name: &str) -> Option<f64> {

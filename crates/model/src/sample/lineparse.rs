@@ -834,6 +834,7 @@ json_struct!(Sample {
     opt "db" db: DbInfo,
     def "events" events: BTreeMap<Name, Event>,
     def "stats" stats: BTreeMap<Name, u64>,
+    def "time_model" time_model: BTreeMap<Name, u64>,
     def "os" os: BTreeMap<Name, f64>,
     def "iostat" iostat: BTreeMap<Name, IoStat>,
     def "dests" dests: Vec<Dest>,
@@ -899,6 +900,7 @@ json_struct!(Event {
     def "hist" hist: Vec<Bucket>,
     opt "waits_fg" waits_fg: u64,
     opt "us_fg" us_fg: Micros,
+    opt "class" class: Name,
 });
 
 json_struct!(IoStat {

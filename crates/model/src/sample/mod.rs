@@ -89,6 +89,9 @@ pub struct Sample {
     pub events: BTreeMap<Name, Event>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<Name, u64>,
+    /// `V$SYS_TIME_MODEL`: cumulative µs by statistic (`DB time`, `DB CPU`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub time_model: BTreeMap<Name, u64>,
     #[serde(
         default,
         skip_serializing_if = "BTreeMap::is_empty",
@@ -163,6 +166,7 @@ impl Sample {
             db: None,
             events: BTreeMap::new(),
             stats: BTreeMap::new(),
+            time_model: BTreeMap::new(),
             os: BTreeMap::new(),
             iostat: BTreeMap::new(),
             dests: Vec::new(),
@@ -327,6 +331,11 @@ pub struct Event {
     /// `TIME_WAITED_MICRO_FG`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub us_fg: Option<Micros>,
+    /// `WAIT_CLASS`, on the events read as the top of the database's waits (not on the
+    /// commit path's, which are read by name): such an event absent from an earlier sample
+    /// was not among the top then, so it has no delta, rather than one from zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<Name>,
 }
 
 /// `[exclusive upper bound in µs, cumulative wait count]`. The bucket with bound `b` holds waits

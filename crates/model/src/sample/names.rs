@@ -23,6 +23,8 @@ pub mod event {
     pub const PARALLEL_RECOVERY_READ_BUFFER_FREE: &str = "parallel recovery read buffer free";
     pub const FREE_BUFFER_WAITS: &str = "free buffer waits";
     pub const DB_FILE_PARALLEL_WRITE: &str = "db file parallel write";
+    /// LGWR waits for sessions still copying redo into the log buffer before it can write.
+    pub const LGWR_WAIT_FOR_REDO_COPY: &str = "LGWR wait for redo copy";
     /// 11.2's name for the SYNC send wait (12c+: `SYNC Remote Write`).
     pub const LNS_WAIT_ON_SENDREQ: &str = "LNS wait on SENDREQ";
 }
@@ -41,6 +43,12 @@ pub mod stat {
     pub const REDO_SYNCH_POLLS: &str = "redo synch polls";
     /// RAC broadcast on commit: latency beyond the log write (cs on 11.1, µs from 11.2).
     pub const REDO_WRITE_BROADCAST_ACK_TIME: &str = "redo write broadcast ack time";
+}
+
+/// `V$SYS_TIME_MODEL` statistics (µs).
+pub mod time_model {
+    pub const DB_TIME: &str = "DB time";
+    pub const DB_CPU: &str = "DB CPU";
 }
 
 pub mod os {

@@ -49,6 +49,8 @@ pub enum VerifyKey {
     Unrecoverable,
     /// The sessions waiting now (`V$SESSION`), longest first, with their blockers' programs.
     SessionWaits,
+    /// Where DB time goes: DB time and DB CPU, and the foreground waits by time.
+    TopWaits,
 }
 
 impl VerifyKey {
@@ -80,5 +82,6 @@ impl VerifyKey {
         VerifyKey::FailoverReadiness,
         VerifyKey::Unrecoverable,
         VerifyKey::SessionWaits,
+        VerifyKey::TopWaits,
     ];
 }
