@@ -165,7 +165,7 @@ fn the_zabbix_user_parameter_runs_as_written() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
-    assert_eq!(v["schema"], "dgscope.check/2");
+    assert_eq!(v["schema"], "dgscope.check/3");
     assert_eq!(v["status"], "OK");
     assert!(v["overview"]["standbys"][0]["transport_lag_s"].is_number());
     // The JSONPaths the comment suggests exist in the document.

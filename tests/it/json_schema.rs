@@ -274,14 +274,14 @@ fn scenarios() -> Vec<String> {
 #[test]
 fn check_json_matches_its_schema_for_every_scenario() {
     let s = schema("check.json");
-    assert_eq!(s["$id"], "dgscope.check/2");
+    assert_eq!(s["$id"], "dgscope.check/3");
     let mut findings = 0;
     for sc in scenarios() {
         for d in ["20s", "3m"] {
             // The same run as the perfdata tests' (tests/it/check_perfdata.rs), run once.
             let args = ["check", "--twin", &sc, "--duration", d, "--format", "json"];
             let v = json_of(&args, &dgscope_once(&args));
-            assert_eq!(v["schema"], "dgscope.check/2");
+            assert_eq!(v["schema"], "dgscope.check/3");
             assert_valid(&s, &v, &format!("check --twin {sc} --duration {d}"));
             findings += v["findings"].as_array().unwrap().len();
         }
@@ -433,7 +433,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
         ),
         ("not in", Box::new(|v| v["status"] = "FINE".into())),
         (
-            "dgscope.check/2",
+            "dgscope.check/3",
             Box::new(|v| v["schema"] = "dgscope.check/1".into()),
         ),
         (

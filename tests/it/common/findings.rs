@@ -1,7 +1,9 @@
 //! Hand-built findings matching the synthetic incident (seed 000's slow SRL), for the causes
 //! pane and the drill-down until the causes engine lands.
 
-use dgscope::causes::{Evidence, Finding, Severity, VerifyKey, WhatIf};
+use dgscope::causes::{
+    Evidence, Finding, FindingKind, Impact, Severity, Symptom, VerifyKey, WhatIf,
+};
 use dgscope::timestamp::Timestamp;
 
 fn ev(metric: &str, value: f64, unit: &str, threshold: Option<&str>, source: &str) -> Evidence {
@@ -38,7 +40,10 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
                 change: "FASTSYNC (SYNC NOAFFIRM) instead of SYNC AFFIRM".into(),
                 outcome: "log file sync 4.60 → 0.96 ms, TPS +23 %".into(),
             }],
-            explains: 2.83,
+            kind: FindingKind::Problem,
+            // The RFS part of the 4.60 ms commit beyond a standby write as fast as the local
+            // one: 2.83 of 4.60 ms.
+            impact: Impact::of(Symptom::Commit, Some(2.83), Some(4.60), None),
             since,
             caused_by: None,
             standby: None,
@@ -52,7 +57,8 @@ pub fn slow_srl(since: Timestamp) -> Vec<Finding> {
             verify: vec![VerifyKey::LfsHistogram],
             advice: vec!["Find what causes the outliers: I/O hiccups, log switches.".into()],
             what_if: vec![],
-            explains: 0.4,
+            kind: FindingKind::Symptom,
+            impact: Impact::of(Symptom::Commit, Some(0.4), Some(4.60), None),
             since,
             caused_by: None,
             standby: None,

@@ -216,6 +216,7 @@ pub fn app(s: Setup) -> App {
             },
             warming_up: false,
             overview: d.assessment().overview.clone(),
+            decomposition: d.assessment().decomposition.clone(),
         }
     });
     let mut app = tui::build_app(&opts, themes, assessor);

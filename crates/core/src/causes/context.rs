@@ -6,8 +6,10 @@
 //! apply rate, I/O, processes, recovery area) are stale, so the standby side of the context
 //! is empty and no rule judges from them; only `standby-down` speaks about the standby then.
 
+use super::decomposition::{CommitDecomposition, LagDecomposition, RemoteSide};
 use super::finding::Severity;
 use super::text::starts_with_ignore_case;
+use super::thresholds::Thresholds;
 use crate::metrics::{Delta, Engine, Parts, Point, SlotSeries, Window};
 use dgscope_model::sample::names::{event, filetype};
 use dgscope_model::sample::{Dest, DestStatus, DgMessage, Process, Role, Sample, Slot};
@@ -37,6 +39,10 @@ pub struct Context<'a> {
     /// The newest recovery-area message of the standby's window and its severity: six rules
     /// ask at every instant (`standby_state::fra_full`), the window's messages are read once.
     pub(crate) standby_fra_message: OnceCell<Option<(DgMessage, Severity)>>,
+    /// The window's commit decomposition, computed once ([`Self::commit`]).
+    commit: OnceCell<Option<CommitDecomposition>>,
+    /// The standby's lag decomposition, computed once by `causes::state` (`state::lags`).
+    pub(crate) lags: OnceCell<LagDecomposition>,
 }
 
 impl<'a> Context<'a> {
@@ -59,6 +65,42 @@ impl<'a> Context<'a> {
             s: OnceCell::new(),
             s_io: OnceCell::new(),
             standby_fra_message: OnceCell::new(),
+            commit: OnceCell::new(),
+            lags: OnceCell::new(),
+        }
+    }
+
+    /// The window's commit decomposition (docs/FINDINGS.md, "Impact"), computed on first use
+    /// and shared by every rule: `None` without commits.
+    pub fn commit(&self, th: &Thresholds) -> Option<&CommitDecomposition> {
+        self.commit
+            .get_or_init(|| CommitDecomposition::of(self.p()?, self.remote_side(), th))
+            .as_ref()
+    }
+
+    /// What is known of the SYNC leg besides the primary's figures: the RFS write of the
+    /// slowest SYNC AFFIRM member the commits wait for (matched by name), and whether every
+    /// SYNC destination acknowledges on receipt. Asked only when the leg exists.
+    pub fn remote_side(&self) -> RemoteSide {
+        let sync = self.sync_dests();
+        let affirm: Vec<&&Dest> = sync.iter().filter(|d| d.affirm).collect();
+        let leg = match (self.remote(), self.lfpw()) {
+            (Some(r), l) => r > l.unwrap_or(0.0),
+            (None, _) => false,
+        };
+        RemoteSide {
+            rfs_ms: if leg {
+                affirm
+                    .iter()
+                    .filter_map(|d| self.rfs_of(d))
+                    .max_by(f64::total_cmp)
+            } else {
+                None
+            },
+            noaffirm: !sync.is_empty() && affirm.is_empty(),
+            sync_stalls: sync
+                .iter()
+                .any(|d| self.dest_resp(d.id).is_some_and(|r| r.1 > 0)),
         }
     }
 
@@ -121,8 +163,10 @@ impl<'a> Context<'a> {
         self.primary.map_or(0, |p| p.samples_in(len))
     }
 
+    /// The average foreground `log file sync` (the total where a source has no split): the
+    /// commit symptom.
     pub fn lfs(&self) -> Option<f64> {
-        self.p()?.event_avg(event::LOG_FILE_SYNC).map(|m| m.0)
+        self.p()?.lfs_fg().map(|x| x.0)
     }
 
     pub fn lfs_waits(&self) -> u64 {

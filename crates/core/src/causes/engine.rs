@@ -2,8 +2,7 @@
 //! must hold 15 s to raise a finding and be false 30 s to clear it) and ranks what is raised.
 
 use super::context::Context;
-use super::finding::Severity;
-use super::finding::{Assessment, Finding};
+use super::finding::{Assessment, Finding, Severity};
 use super::rules::{self, Hold, Kind, Tier};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};
@@ -22,6 +21,9 @@ struct RuleState {
 
 /// A change in what is raised, for incident timelines.
 #[derive(Debug, Clone, PartialEq)]
+// Few and short-lived: boxing the finding would cost an allocation per raised finding for
+// nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Transition {
     Raised(Finding),
     /// `standby`: as [`Finding::standby`] of the finding that cleared.
@@ -104,7 +106,7 @@ impl CauseEngine {
                 } else {
                     (spec.eval)(&ctx, th)
                 };
-                match current {
+                match current.map(|f| gate(f, spec, th)) {
                     Some(mut f) => {
                         st.false_since = None;
                         let since = *st.true_since.get_or_insert(now);
@@ -161,18 +163,39 @@ impl CauseEngine {
                 findings,
                 warming_up,
                 overview: Default::default(),
+                decomposition: crate::causes::decomposition::Decomposition {
+                    commit: ctx.commit(th).cloned(),
+                    lag: Default::default(),
+                },
             },
             transitions,
         )
     }
 }
 
-/// Severity first, then the share of commit latency or lag explained, then id for stability;
-/// with two refinements for chains of causes. A root cause ranks at the severity of the worst
-/// finding it causes (a recovery area 90 % full is WARN, but the archive gap it causes is
-/// CRIT: the root still comes first), and ahead of the findings that name it (`caused_by`).
-/// Among equals, the standby's own state (catalog part 2) comes before the part-1 findings it
-/// usually explains.
+/// Weigh before you blame (docs/FINDINGS.md, "Impact"): a commit-path or rate finding is
+/// WARN or CRIT only when it explains at least `impact_min_share` of its symptom and, where
+/// DB time is known, at least `impact_min_db_time_pct` of DB time. Below, it is INFO and says
+/// what it explains. An unknown share or DB time counts as mattering.
+fn gate(mut f: Finding, spec: &rules::RuleSpec, th: &Thresholds) -> Finding {
+    if !spec.weighed || f.severity == Severity::Info {
+        return f;
+    }
+    let i = &f.impact;
+    let small = i.share.is_some_and(|s| s < th.impact_min_share)
+        || i.db_time_share
+            .is_some_and(|d| d * 100.0 < th.impact_min_db_time_pct);
+    if small {
+        f.severity = Severity::Info;
+    }
+    f
+}
+
+/// Severity first; a finding that another explains (`caused_by`) right after that cause; the
+/// standby's own state (catalog part 2) before measured symptoms; then by impact, the share
+/// of DB time explained (or of its symptom where DB time is unknown); then id for stability.
+/// A root cause ranks at the severity of the worst finding it causes (a recovery area 90 %
+/// full is WARN, but the archive gap it causes is CRIT: the root still comes first).
 pub fn rank(findings: &mut [Finding]) {
     // A finding is one rule about one member: the first standby's (and the primary's) have
     // no `standby`, another standby's name it. A cause and what it explains are about the
@@ -203,27 +226,44 @@ pub fn rank(findings: &mut [Finding]) {
             at = up;
         }
     }
-    let depth = |k: &Key| {
-        let mut d = 0;
+    // Each finding's chain up to its root, root first (bounded against a cycle).
+    let chain = |k: &Key| -> Vec<Key> {
+        let mut out = vec![k.clone()];
         let mut at = k;
         while let Some(up) = parents.get(at) {
-            d += 1;
-            at = up;
-            if d > present.len() {
+            if out.len() > present.len() {
                 break;
             }
+            out.push(up.clone());
+            at = up;
         }
-        d
+        out.reverse();
+        out
     };
     let tier = |id: &str| usize::from(rules::spec(id).is_none_or(|r| r.tier != Tier::Root));
+    let weight: BTreeMap<Key, f64> = findings
+        .iter()
+        .map(|f| (key(f), f.impact.weight()))
+        .collect();
+    // One node of a chain compared with another: severity, tier, weight, id, standby.
+    let node = |a: &Key, b: &Key| {
+        severity[b]
+            .cmp(&severity[a])
+            .then(tier(a.0).cmp(&tier(b.0)))
+            .then(weight[b].total_cmp(&weight[a]))
+            .then(a.0.cmp(b.0))
+            .then(a.1.cmp(&b.1))
+    };
+    // Chains compare from their roots down: every finding sits right after the cause it
+    // names, the cause's own group before the next root's.
     findings.sort_by(|a, b| {
-        let (ka, kb) = (key(a), key(b));
-        severity[&kb]
-            .cmp(&severity[&ka])
-            .then(depth(&ka).cmp(&depth(&kb)))
-            .then(tier(a.id).cmp(&tier(b.id)))
-            .then(b.explains.total_cmp(&a.explains))
-            .then(a.id.cmp(b.id))
-            .then(a.standby.cmp(&b.standby))
+        let (ca, cb) = (chain(&key(a)), chain(&key(b)));
+        for (x, y) in ca.iter().zip(cb.iter()) {
+            let o = node(x, y);
+            if o != std::cmp::Ordering::Equal {
+                return o;
+            }
+        }
+        ca.len().cmp(&cb.len())
     });
 }

@@ -1,6 +1,8 @@
 //! What the causes engine tells the rest of the program: ranked findings with evidence and
 //! advice. docs/FINDINGS.md explains each one.
 
+use super::decomposition::Decomposition;
+use super::impact::{FindingKind, Impact};
 use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
 use dgscope_model::timestamp::Timestamp;
 use serde::Serialize;
@@ -69,8 +71,11 @@ pub struct Finding {
     /// What to do, with caveats.
     pub advice: Vec<String>,
     pub what_if: Vec<WhatIf>,
-    /// Share of commit latency (ms) or lag (s) this cause explains; ranks equal severities.
-    pub explains: f64,
+    /// Problem, symptom or information, as ADDM types its findings.
+    pub kind: FindingKind,
+    /// How much of which symptom it explains (docs/FINDINGS.md, "Impact"): its severity and
+    /// rank follow from it.
+    pub impact: Impact,
     /// When the condition started to hold.
     pub since: Timestamp,
     /// The finding that explains this one when both hold (the recovery area is full → the
@@ -119,12 +124,15 @@ impl Status {
 /// The engine's answer at one instant.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Assessment {
-    /// Ranked: severity first, then `explains`.
+    /// Ranked: severity first, then the share of DB time (or of the symptom) explained.
     pub findings: Vec<Finding>,
     /// Not enough data yet to judge (fewer than 5 samples, or no waits in the window).
     pub warming_up: bool,
     /// Every member's state at the same instant (the configuration overview).
     pub overview: super::state::Overview,
+    /// Where the window's commit time goes and why each lag is what it is: what every
+    /// finding's impact is a part of.
+    pub decomposition: Decomposition,
 }
 
 impl Assessment {

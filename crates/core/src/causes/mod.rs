@@ -2,8 +2,10 @@
 //! rule lives in `rules/`; docs/FINDINGS.md explains every finding to a DBA.
 
 pub(crate) mod context;
+pub(crate) mod decomposition;
 pub(crate) mod engine;
 pub(crate) mod finding;
+pub(crate) mod impact;
 pub(crate) mod rates;
 pub mod rules;
 pub(crate) mod state;
@@ -12,6 +14,10 @@ pub(crate) mod thresholds;
 pub(crate) mod whatif;
 
 pub use context::Context;
+pub use decomposition::{
+    ApplyPart, CommitDecomposition, CommitPart, Component, Decomposition, LagDecomposition, Part,
+    Split, Tail, TailCause, TransportPart,
+};
 /// The rules name their verification queries as `causes::verify::VerifyKey`; the key is
 /// plain data the Oracle source resolves too, so it lives below both.
 pub use dgscope_model::sample::vocab::verify;
@@ -19,6 +25,7 @@ pub use dgscope_model::sample::vocab::whatif::{Observed, WhatIfModel};
 pub use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
 pub use engine::{rank, CauseEngine, Transition};
 pub use finding::{Assessment, Evidence, Finding, Severity, Status};
+pub use impact::{FindingKind, Impact, Symptom};
 pub use rates::{switch_rates, total_per_hour};
 pub use state::{ApplyOff, ApplyState, Fsfo, MemberState, Overview, PrimaryState, TransportState};
 pub use thresholds::Thresholds;

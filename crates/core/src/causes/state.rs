@@ -5,6 +5,7 @@
 //! table) is built from it, so the screen, `check` and the exporter say the same thing.
 
 use super::context::Context;
+use super::decomposition::{ApplyCause, LagDecomposition, LagInputs, TransportCause};
 use super::rules::{apply_stopped_now, fra_full, transport_lag_slope};
 use super::thresholds::Thresholds;
 use crate::metrics::is_recovery_cancel;
@@ -245,8 +246,14 @@ fn eta(lag: f64, slope: Option<f64>) -> Option<f64> {
 }
 
 /// The apply finish time Oracle estimates (`V$DATAGUARD_STATS`), when it reports one.
+/// Not for a snapshot standby: it applies nothing until converted back, so the figure is no
+/// time to recover.
 pub(crate) fn apply_finish_s(ctx: &Context) -> Option<f64> {
-    Some(ctx.s_last()?.dg.as_ref()?.apply_finish_s?.0)
+    let s = ctx.s_last()?;
+    if s.role() == Some(&Role::SnapshotStandby) {
+        return None;
+    }
+    Some(s.dg.as_ref()?.apply_finish_s?.0)
 }
 
 pub(crate) fn explain_transport(ctx: &Context, th: &Thresholds) -> TransportWhy {
@@ -372,6 +379,46 @@ impl TransportWhy {
     }
 }
 
+/// The standby's lags split by its state (docs/FINDINGS.md, "Impact"), computed once per
+/// context: the lag rules weigh their findings with it and the assessment carries it.
+pub(crate) fn lags<'c>(ctx: &'c Context, th: &Thresholds) -> &'c LagDecomposition {
+    ctx.lags.get_or_init(|| {
+        if ctx.s_last().is_none() {
+            // Stale is not now: a failed standby's lags are unknown.
+            return LagDecomposition::default();
+        }
+        let transport = match explain_transport(ctx, th) {
+            TransportWhy::NotShipping { finding, .. } => TransportCause::NotShipping {
+                // Since when, where the state says: the destination's last failure.
+                since_s: (finding == "dest-error")
+                    .then(|| ctx.standby_dest().and_then(|d| d.fail_date))
+                    .flatten()
+                    .map(|t| ctx.now.secs_since(t)),
+            },
+            TransportWhy::Stalled { .. } => TransportCause::NotShipping { since_s: None },
+            TransportWhy::TooSlow
+            | TransportWhy::CatchingUp { .. }
+            | TransportWhy::Undetermined => TransportCause::Shipping,
+        };
+        let apply = match explain_apply(ctx, th) {
+            ApplyWhy::Off(_) => ApplyCause::OffByDesign,
+            ApplyWhy::Stopped(_) => ApplyCause::Stopped,
+            ApplyWhy::WaitingForGap => ApplyCause::WaitingForGap,
+            ApplyWhy::FollowsTransport => ApplyCause::FollowsTransport,
+            ApplyWhy::TooSlow => ApplyCause::SlowerThanArrival,
+            ApplyWhy::CatchingUp { .. } => ApplyCause::CatchingUp,
+            ApplyWhy::Undetermined => ApplyCause::Undetermined,
+        };
+        LagDecomposition::of(LagInputs {
+            transport_lag_s: ctx.transport_lag(),
+            apply_lag_s: ctx.apply_lag(),
+            delay_s: ctx.delay_s(),
+            transport,
+            apply,
+        })
+    })
+}
+
 /// The configuration as DGMGRL `show configuration` gives it, one row per member.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Overview {
@@ -476,7 +523,12 @@ fn primary_state(engine: &Engine) -> Option<PrimaryState> {
     })
 }
 
-fn member_state(engine: &Engine, window: Window, slot: &Slot, th: &Thresholds) -> MemberState {
+fn member_state(
+    engine: &Engine,
+    window: Window,
+    slot: &Slot,
+    th: &Thresholds,
+) -> (MemberState, LagDecomposition) {
     let ctx = Context::new(engine, window, Some(slot));
     let last = ctx.standby.and_then(|st| st.last_good());
     let db = last.and_then(|s| s.db.as_ref());
@@ -484,7 +536,10 @@ fn member_state(engine: &Engine, window: Window, slot: &Slot, th: &Thresholds) -
     let dest = ctx.standby_dest();
     // Stale is never shown as now: the lags and states of a failed standby are unknown.
     let dg = ctx.s_last().and_then(|s| s.dg.as_ref());
-    MemberState {
+    // A snapshot standby applies nothing until it is converted back: Oracle's apply finish
+    // time is then no recovery time objective, and is not shown as one.
+    let snapshot = db.and_then(|d| d.role.as_ref()) == Some(&Role::SnapshotStandby);
+    let state = MemberState {
         slot: slot.to_string(),
         name: db.and_then(|d| s(d.name.as_ref())),
         role: db.and_then(|d| s(d.role.as_ref())),
@@ -503,7 +558,10 @@ fn member_state(engine: &Engine, window: Window, slot: &Slot, th: &Thresholds) -
         apply: apply_state(&ctx, th),
         transport_lag_s: dg.and_then(|d| d.transport_lag_s).map(|v| v.0),
         apply_lag_s: dg.and_then(|d| d.apply_lag_s).map(|v| v.0),
-        apply_finish_s: dg.and_then(|d| d.apply_finish_s).map(|v| v.0),
+        apply_finish_s: dg
+            .and_then(|d| d.apply_finish_s)
+            .map(|v| v.0)
+            .filter(|_| !snapshot),
         delay_s: (!stale && dest.is_some()).then(|| ctx.delay_s()),
         switchover_status: db
             .filter(|_| !stale)
@@ -511,17 +569,36 @@ fn member_state(engine: &Engine, window: Window, slot: &Slot, th: &Thresholds) -
         intended_state: db
             .filter(|_| !stale)
             .and_then(|d| s(d.intended_state.as_ref())),
-    }
+    };
+    let lag = lags(&ctx, th).clone();
+    (state, lag)
 }
 
-/// Every member's state at the engine's newest instant.
-pub(crate) fn overview(engine: &Engine, window: Window, th: &Thresholds) -> Overview {
-    Overview {
-        primary: primary_state(engine),
-        standbys: engine
-            .standby_slots()
-            .into_iter()
-            .map(|slot| member_state(engine, window, slot, th))
-            .collect(),
-    }
+/// Every member's state at the engine's newest instant, and each standby's lags split by
+/// that state.
+pub(crate) fn overview(
+    engine: &Engine,
+    window: Window,
+    th: &Thresholds,
+) -> (
+    Overview,
+    std::collections::BTreeMap<String, LagDecomposition>,
+) {
+    let mut lags = std::collections::BTreeMap::new();
+    let standbys = engine
+        .standby_slots()
+        .into_iter()
+        .map(|slot| {
+            let (m, l) = member_state(engine, window, slot, th);
+            lags.insert(slot.to_string(), l);
+            m
+        })
+        .collect();
+    (
+        Overview {
+            primary: primary_state(engine),
+            standbys,
+        },
+        lags,
+    )
 }

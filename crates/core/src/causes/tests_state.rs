@@ -647,7 +647,14 @@ fn a_root_cause_ranks_at_the_severity_of_what_it_causes() {
         verify: vec![],
         advice: vec![],
         what_if: vec![],
-        explains,
+        kind: super::impact::FindingKind::Problem,
+        // Weighed by the share of one symptom: the larger `explains`, the earlier.
+        impact: super::impact::Impact::of(
+            super::impact::Symptom::Commit,
+            Some(explains),
+            Some(1000.0),
+            None,
+        ),
         since: Timestamp::default(),
         caused_by,
         standby: None,
@@ -667,16 +674,17 @@ fn a_root_cause_ranks_at_the_severity_of_what_it_causes() {
     ];
     super::rank(&mut v);
     let order: Vec<_> = v.iter().map(|f| f.id).collect();
-    // The root lifted to CRIT and first; then the part-2 state ahead of a part-1 CRIT of
-    // larger share; the consequences after the roots (part 2 first among them).
+    // The root lifted to CRIT and first, with the consequences it explains right after it
+    // (part 2 first among them); then the part-2 state ahead of a part-1 CRIT of larger
+    // share.
     assert_eq!(
         order,
         vec![
             "standby-fra-full",
-            "dest-deferred",
-            "transport-bandwidth",
             "apply-waiting-for-gap",
             "lag-stale",
+            "dest-deferred",
+            "transport-bandwidth",
             "standby-redo-write-slow",
         ]
     );

@@ -110,6 +110,26 @@ pub struct Thresholds {
     /// …or foreground `log file sync` under this percentage of DB time, and the commit path
     /// is no one's problem: its rules stay silent.
     pub commit_min_db_time_pct: f64,
+
+    // Impact (docs/FINDINGS.md, "Impact"): a commit-path or rate finding is WARN or CRIT only
+    // when it explains at least this share of its symptom…
+    pub impact_min_share: f64,
+    /// …and, where DB time is known, at least this percentage of DB time.
+    pub impact_min_db_time_pct: f64,
+    /// Healthy references, what "fixed" means for a finding's impact: a local redo write of
+    /// this many ms (seed 001's storage SLA)…
+    pub healthy_local_write_ms: f64,
+    /// …the network part of a SYNC round trip on a healthy link, ms…
+    pub healthy_network_ms: f64,
+    /// …and no commit wait of this many ms or more: seed 000's healthy histogram, outliers
+    /// and all, ends in its 64–128 ms bucket; longer waits are stalls.
+    pub tail_stall_ms: f64,
+    /// The tail: waits at or above max(`tail_floor_ms`, `tail_p50_factor` × p50).
+    pub tail_floor_ms: f64,
+    pub tail_p50_factor: f64,
+    /// db-time-elsewhere: the commit path and the redo stalls take less than this percentage
+    /// of DB time.
+    pub db_time_elsewhere_pct: f64,
 }
 
 impl Thresholds {
@@ -195,6 +215,14 @@ impl Default for Thresholds {
             log_buffer_space_s_per_s: 0.01,
             commit_min_per_h: 3.0,
             commit_min_db_time_pct: 0.1,
+            impact_min_share: 0.25,
+            impact_min_db_time_pct: 2.0,
+            healthy_local_write_ms: 0.5,
+            healthy_network_ms: 1.0,
+            tail_stall_ms: 128.0,
+            tail_floor_ms: 8.0,
+            tail_p50_factor: 8.0,
+            db_time_elsewhere_pct: 10.0,
         }
     }
 }

@@ -233,7 +233,10 @@ impl Judge {
             }));
         }
         crate::causes::rank(&mut a.findings);
-        a.overview = crate::causes::state::overview(engine, self.window, self.causes.thresholds());
+        let (overview, lags) =
+            crate::causes::state::overview(engine, self.window, self.causes.thresholds());
+        a.overview = overview;
+        a.decomposition.lag = lags;
         self.session.assessed(&tr, &a.findings);
         self.assessment = a;
         self.assessments += 1;

@@ -15,6 +15,9 @@ pub(crate) const MAX_EVENTS: usize = 5_000;
 
 /// One entry of the history.
 #[derive(Debug, Clone, PartialEq)]
+// Few and short-lived: boxing the finding would cost an allocation per raised finding for
+// nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Event {
     Raised(Finding),
     Cleared {
@@ -107,7 +110,8 @@ mod tests {
             verify: vec![],
             advice: vec![],
             what_if: vec![],
-            explains: 0.0,
+            kind: crate::causes::FindingKind::Problem,
+            impact: crate::causes::Impact::risk(),
             since: Timestamp { ms: t },
             caused_by: None,
             standby: standby.map(String::from),

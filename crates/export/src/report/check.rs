@@ -11,7 +11,7 @@ use serde_json::json;
 
 /// The `schema` of `check --format json` (docs/schema/check.json): the number changes
 /// when a key changes meaning or goes; new keys come with a new number too (2: `overview`).
-pub const SCHEMA: &str = "dgscope.check/2";
+pub const SCHEMA: &str = "dgscope.check/3";
 
 // The result of a run is the pipeline's (one driver); this module renders it.
 pub use dgscope_core::pipeline::{
@@ -55,6 +55,7 @@ pub fn unknown_json(message: &str) -> String {
         "judged": "at end",
         "history": [],
         "findings": [],
+        "decomposition": {"commit": null, "lag": {}},
         "metrics": metrics,
         "overview": {"primary": null, "standbys": []},
     });
@@ -222,7 +223,10 @@ impl CheckReport for CheckResult {
                 let mut v = json!({
                     "id": f.id,
                     "severity": f.severity,
+                    "kind": f.kind,
                     "title": f.title,
+                    "impact": super::decomposition::impact_json(&f.impact),
+                    "caused_by": f.caused_by,
                     "since": f.since,
                     "evidence": f.evidence.iter().map(|e| json!({
                         "metric": e.metric,
@@ -260,6 +264,7 @@ impl CheckReport for CheckResult {
                 v
             }).collect::<Vec<_>>(),
             "findings": findings,
+            "decomposition": super::decomposition::decomposition_json(&self.assessment.decomposition),
             "metrics": {
                 "tps": r(m.tps),
                 "redo_rate_mb_s": r(m.redo_rate_mb_s),
@@ -337,6 +342,7 @@ impl CheckReport for CheckResult {
                 safe(f.id),
                 safe(&f.title)
             ));
+            out.push_str(&format!("      {}\n", safe(&f.impact.describe(f.kind))));
             for e in &f.evidence {
                 out.push_str(&format!(
                     "      {} [{}]\n",

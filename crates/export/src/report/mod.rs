@@ -2,6 +2,7 @@
 
 pub mod awr;
 pub mod check;
+pub(crate) mod decomposition;
 pub(crate) mod format;
 pub mod histogram;
 pub mod impact;

@@ -1,9 +1,11 @@
 //! Causes on the commit path: where `log file sync` time goes (seed 000, seed 001).
 
 use super::spec::{Reads, RuleSpec, BASE};
-use super::{ev, ms, Draft};
+use super::{ev, ms, weigh, Draft};
 use crate::causes::context::{broadcast_ms, Context};
+use crate::causes::decomposition::{CommitPart, TailCause};
 use crate::causes::finding::{Evidence, Finding, Severity};
+use crate::causes::impact::FindingKind;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::causes::whatif::Change;
@@ -23,6 +25,7 @@ pub(super) const COMMIT_NOT_THE_PROBLEM: &str = "commit-not-the-problem";
 pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: STANDBY_REDO_WRITE_SLOW,
+        weighed: true,
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, standby_redo_write_slow),
         severity: "WARN (CRIT at 5 ms)",
@@ -44,6 +47,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: SYNC_REMOTE_LEG,
+        weighed: true,
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, sync_remote_leg),
         severity: "WARN (CRIT at 5 ms)",
@@ -52,6 +56,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: NETWORK_LATENCY,
+        weighed: true,
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, network_latency),
         severity: "WARN",
@@ -67,6 +72,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: ADAPTIVE_LFS_POLLING,
+        weighed: true,
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, adaptive_lfs_polling),
         severity: "WARN",
@@ -75,6 +81,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LGWR_CPU_STARVED,
+        weighed: true,
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, lgwr_cpu_starved),
         severity: "WARN",
@@ -83,6 +90,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: LGWR_WRITE_SLOW,
+        weighed: true,
         // The commit path's, and the log switches (below critical, frequent switches rank
         // first).
         reads: &[Reads::Window, Reads::WaitsNow, Reads::Latest],
@@ -101,6 +109,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         reads: super::waits_now::COMMIT_PATH_READS,
         eval: |c, t| unless_negligible(c, t, lfs_outlier_skew),
         severity: "INFO",
+        finding: FindingKind::Symptom,
         verify: &[V::LfsHistogram, V::LogSwitches],
         ..BASE
     },
@@ -108,6 +117,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         id: COMMIT_NOT_THE_PROBLEM,
         eval: commit_not_the_problem,
         severity: "INFO",
+        finding: FindingKind::Info,
         verify: &[V::CommitPathAverages],
         ..BASE
     },
@@ -160,7 +170,7 @@ fn negligible(ctx: &Context, th: &Thresholds) -> Option<CommitWeight> {
 
 /// `rule`, unless the commits are negligible: then no storage, CPU or transport finding is
 /// made of a commit path nobody waits on (`commit-not-the-problem` says so instead).
-fn unless_negligible(
+pub(super) fn unless_negligible(
     ctx: &Context,
     th: &Thresholds,
     rule: fn(&Context, &Thresholds) -> Option<Finding>,
@@ -213,7 +223,7 @@ pub(super) fn commit_not_the_problem(ctx: &Context, th: &Thresholds) -> Option<F
                 "Look at what DB time is spent on instead: the report's Top Timed Events, or V$SYSTEM_EVENT ordered by time waited.",
                 "A slow log file parallel write still matters to the next commit-heavy load: judge it over a window with commits.",
             ],
-            explains: 0.0,
+            impact: weigh::commit_context(ctx, th),
         }
         .finish(ctx),
     )
@@ -396,11 +406,32 @@ pub(super) fn standby_redo_write_slow(ctx: &Context, th: &Thresholds) -> Option<
             meaning: "With SYNC AFFIRM every commit waits until the standby's RFS has written the redo into a standby redo log. When that write is slower than the primary's own log write, the standby's disk sets the commit time. Seed 000 shows 2-member SRLs on a slow disk: RFS 2.89 ms, log file sync 4.60 ms and TPS −20 %; after moving to one member on fast storage RFS fell to 0.89 ms.",
             advice: &[],
             // The SRL write's part of the time a commit waits beyond its local write.
-            explains: rfs.min(remote - lfpw),
+            // The RFS part of the leg beyond what a standby write as fast as the local one
+            // would leave.
+            impact: weigh::commit(ctx, th, None, |c| {
+                (c.part(CommitPart::RemoteRfs) - c.healthy_rfs_part()).max(0.0)
+            }),
         }
         .finish_advising(ctx, advice)
-        .with_mode_advice(ctx, &[ModeChange::FastSync]),
+        .with_mode_advice(ctx, &[ModeChange::FastSync])
+        .explained_by_storage(ctx, th),
     )
+}
+
+trait StorageCause {
+    fn explained_by_storage(self, ctx: &Context, th: &Thresholds) -> Self;
+}
+
+impl StorageCause for Finding {
+    /// When the standby's redo log and data file writes are both saturated, its storage as
+    /// a whole is the cause and the slow RFS writes a symptom of it: standby-io-saturated
+    /// ranks first, this finding right under it.
+    fn explained_by_storage(mut self, ctx: &Context, th: &Thresholds) -> Self {
+        if super::config::saturated_file_types(ctx, th).len() >= 2 {
+            self.caused_by = Some(super::config::STANDBY_IO_SATURATED);
+        }
+        self
+    }
 }
 
 pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding> {
@@ -479,7 +510,9 @@ pub(super) fn network_latency(ctx: &Context, th: &Thresholds) -> Option<Finding>
                 "Measure the path with oratcptest; compare with the round trip the application can afford.",
                 "Size socket buffers (SDU, RECV_BUF_SIZE/SEND_BUF_SIZE) to at least 3 × bandwidth-delay product.",
             ],
-            explains: network.min(remote - ctx.lfpw().unwrap_or(0.0)),
+            impact: weigh::commit(ctx, th, None, |c| {
+                weigh::above(c, CommitPart::RemoteNetwork, th.healthy_network_ms)
+            }),
         }
         .finish(ctx)
         .with_mode_advice(ctx, &[ModeChange::FastSync, ModeChange::Async]),
@@ -554,7 +587,9 @@ pub(super) fn sync_remote_leg(ctx: &Context, th: &Thresholds) -> Option<Finding>
                 "Measure the network to it: the round trip (oratcptest, or ping between the hosts). Whichever part is near SYNC Remote Write is the leg to fix.",
                 "Watch both sides live: dgscope watch --primary … --standby … names the part.",
             ],
-            explains: remote - lfpw.min(remote),
+            impact: weigh::commit(ctx, th, None, |c| {
+                weigh::above(c, CommitPart::RemoteLeg, th.healthy_network_ms)
+            }),
         }
         .finish(ctx),
     )
@@ -752,7 +787,9 @@ pub(super) fn adaptive_lfs_polling(ctx: &Context, th: &Thresholds) -> Option<Fin
                 "_use_adaptive_log_file_sync=FALSE keeps post/wait. It is a hidden parameter: change it only with Oracle Support's agreement.",
                 "Fix what made LGWR slow enough to trigger the switch (write latency, CPU) so it does not recur.",
             ],
-            explains: c.extra,
+            impact: weigh::commit(ctx, th, c.inst.as_ref().map(|i| i.0), |d| {
+                (d.part(CommitPart::AdaptivePolling) - weigh::queueing(d, th)).max(0.0)
+            }),
         }
         .finish(ctx),
     )
@@ -842,7 +879,12 @@ pub(super) fn lgwr_cpu_starved(ctx: &Context, th: &Thresholds) -> Option<Finding
                 "Keep the run queue below the CPU count; a resource manager plan can protect foreground work.",
                 "Raising LGWR's priority (_high_priority_processes) is a hidden parameter: only with Oracle Support's agreement.",
             ],
-            explains: unexplained,
+            // The scheduling delay beyond group-commit queueing, and the tail it makes: late
+            // wake-ups by whole scheduler quanta are the long waits on a busy host.
+            impact: weigh::commit(ctx, th, c.inst.as_ref().map(|i| i.0), |d| {
+                (d.part(CommitPart::CpuScheduling) - weigh::queueing(d, th)).max(0.0)
+                    + weigh::tail_of_cause(d, TailCause::Cpu)
+            }),
         }
         .finish(ctx),
     )
@@ -976,7 +1018,14 @@ pub(super) fn lgwr_write_slow(ctx: &Context, th: &Thresholds) -> Option<Finding>
                 "Use direct/asynchronous I/O (ODM or filesystemio_options=SETALL) rather than a filesystem that locks per write.",
                 "Check the I/O path's queue depth and other writers to the redo devices during the slow periods.",
             ],
-            explains: lfpw,
+            // The local write above a healthy one of its size.
+            impact: weigh::commit(ctx, th, inst.as_ref().map(|i| i.0), |c| {
+                weigh::above(
+                    c,
+                    CommitPart::LocalWrite,
+                    th.healthy_local_write_ms + extra,
+                )
+            }),
         }
         .finish(ctx),
     )
@@ -1056,7 +1105,7 @@ pub(super) fn lfs_outlier_skew(ctx: &Context, th: &Thresholds) -> Option<Finding
                 "Judge the impact of SYNC by TPS and redo rate, not by the log file sync average.",
                 "Find what causes the outliers: I/O hiccups, log switches (each forces a standby checkpoint), network blips.",
             ],
-            explains: e.avg().map_or(0.0, |a| a.0 * time_share),
+            impact: weigh::commit(ctx, th, None, |c| c.part(CommitPart::Tail)),
         }
         .finish(ctx),
     )

@@ -2,9 +2,10 @@
 //! the log buffer, standby disks (seed 000, seed 001, Data Guard docs).
 
 use super::spec::{Reads, RuleSpec, BASE};
-use super::{ev, ms, Draft};
+use super::{ev, ms, weigh, Draft};
 use crate::causes::context::Context;
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::impact::FindingKind;
 use crate::causes::rates;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
@@ -50,6 +51,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         id: REDO_SIZING,
         eval: redo_sizing,
         severity: "INFO",
+        finding: FindingKind::Info,
         reads: &[Reads::Latest],
         verify: &[V::RedoSizing, V::OrlLayout],
         ..BASE
@@ -137,23 +139,20 @@ pub(super) fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Find
         None,
         "V$LOG_HISTORY",
     ));
-    // What the switches cost commits: the part of the log file sync average carried by waits
-    // of 8 ms and more (standby checkpoint bursts after each switch).
-    let tail_ms = ctx
-        .p()
-        .and_then(|d| d.event(event::LOG_FILE_SYNC))
-        .filter(|e| e.waits > 0)
-        .map(|e| {
-            let tail: f64 = e
-                .hist
-                .estimated_time_us()
-                .iter()
-                .filter(|t| dgscope_model::units::bound_ms(t.0) > th.outlier_bound_ms)
-                .map(|t| t.1)
-                .sum();
-            tail / e.hist.total().max(1) as f64 / 1000.0
-        })
-        .unwrap_or(0.0);
+    // What the switches cost now: the sessions' waits on the switches themselves (log
+    // file switch completion, checkpoint incomplete, private strand flush incomplete), a
+    // part of the redo stalls. Sizing is a risk beyond that: each switch is also a
+    // checkpoint on the standby.
+    let switch_s: f64 = ctx.p().map_or(0.0, |d| {
+        [
+            event::LOG_FILE_SWITCH_COMPLETION,
+            event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE,
+            "log file switch (private strand flush incomplete)",
+        ]
+        .iter()
+        .map(|n| weigh::fg_secs(d, n))
+        .sum()
+    });
     Some(
         Draft {
             id: LOG_SWITCH_FREQUENT,
@@ -171,7 +170,7 @@ pub(super) fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Find
             evidence,
             meaning: "Each log switch makes the standby finish its standby redo log and run a full checkpoint, a burst of write I/O that slows RFS writes (and so SYNC commits) for seconds. MAA and seed 000 name frequent switches as a main source of log file sync outliers; logs should last 15–20 minutes at peak redo.",
             advice: &[],
-            explains: tail_ms.max(0.01),
+            impact: weigh::redo_stall(ctx, switch_s),
         }
         .finish_advising(ctx, vec![
             format!(
@@ -184,29 +183,33 @@ pub(super) fn log_switch_frequent(ctx: &Context, th: &Thresholds) -> Option<Find
     )
 }
 
-pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
-    let mut worst: Option<(&str, f64, f64)> = None;
-    let mut saturated = 0;
-    // A handful of slow requests in the window is no saturation: the standby's average
-    // counts only over enough writes.
+/// The standby's file types whose writes are saturated against the primary's: `(file type,
+/// standby w_await, primary w_await)`, worst first. A handful of slow requests in the window
+/// is no saturation: the standby's average counts only over enough writes.
+pub(super) fn saturated_file_types<'a>(ctx: &Context, th: &Thresholds) -> Vec<(&'a str, f64, f64)> {
     let writes = |ft: &str| {
         ctx.s_io()
             .and_then(|d| d.iostat.get(ft))
             .map_or(0, |io| io.wreq)
     };
-    for ft in [filetype::LOG_FILE, filetype::DATA_FILE] {
-        if let (Some(p), Some(s)) = ctx.w_await(ft) {
-            if s >= th.io_await_min_ms
+    let mut out: Vec<(&str, f64, f64)> = [filetype::LOG_FILE, filetype::DATA_FILE]
+        .into_iter()
+        .filter_map(|ft| {
+            let (Some(p), Some(s)) = ctx.w_await(ft) else {
+                return None;
+            };
+            (s >= th.io_await_min_ms
                 && s >= th.io_await_ratio * p
-                && writes(ft) >= th.io_min_writes
-            {
-                saturated += 1;
-                if worst.is_none_or(|w| s - p > w.1 - w.2) {
-                    worst = Some((ft, s, p));
-                }
-            }
-        }
-    }
+                && writes(ft) >= th.io_min_writes)
+                .then_some((ft, s, p))
+        })
+        .collect();
+    out.sort_by(|a, b| (b.1 - b.2).total_cmp(&(a.1 - a.2)));
+    out
+}
+
+pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Finding> {
+    let worst = saturated_file_types(ctx, th).first().copied();
     let (ft, s, p) = worst?;
     let mut evidence = vec![];
     for f in [filetype::LOG_FILE, filetype::DATA_FILE] {
@@ -243,19 +246,13 @@ pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Fin
     }
     evidence.push(ev(
         &format!("standby {ft} write requests in the window"),
-        writes(ft) as f64,
+        ctx.s_io()
+            .and_then(|d| d.iostat.get(ft))
+            .map_or(0, |io| io.wreq) as f64,
         "",
         Some(format!("≥ {}", th.io_min_writes)),
         "V$IOSTAT_FILE",
     ));
-    // When both redo and data files are slow on the standby, its storage as a whole is the
-    // cause, and the slow RFS writes are a symptom of it.
-    let rfs = ctx.rfs().unwrap_or(0.0);
-    let explains = if saturated >= 2 {
-        (s - p).max(rfs + 0.01)
-    } else {
-        s - p
-    };
     Some(
         Draft {
             id: STANDBY_IO_SATURATED,
@@ -271,7 +268,9 @@ pub(super) fn standby_io_saturated(ctx: &Context, th: &Thresholds) -> Option<Fin
                 "Look for other work on the standby host's storage: backups, other databases, reporting.",
                 "Match the standby's storage to the primary's, especially for standby redo logs.",
             ],
-            explains,
+            // A mismatch of storage is a risk to SYNC commits and apply (and to the
+            // database after a role change), weighed in time by the findings of those.
+            impact: weigh::risk(),
         }
         .finish(ctx),
     )
@@ -487,7 +486,7 @@ pub(super) fn srl_config(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
             evidence,
             meaning: "Data Guard wants one more standby redo log group per thread than online log groups (unassigned SRLs, thread 0, serve any thread), each at least as large as the largest online log and preferably the same size; a log that finds no fitting SRL is written as an archive log instead and real-time apply waits for it. Every extra member is another write the SRL write waits for (seed 000). Block sizes of SRLs and ORLs must match too (V$STANDBY_LOG.BLOCKSIZE, V$LOG.BLOCKSIZE).",
             advice: &[],
-            explains: 0.0,
+            impact: weigh::risk(),
         }
         .finish_advising(ctx, layout.advice()),
     )
@@ -548,7 +547,7 @@ pub(super) fn redo_sizing(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "Set log_buffer to at least 16 MB (a restart is needed).",
                 "Size online redo logs by peak redo rate so a log lasts 15–20 minutes.",
             ],
-            explains: 0.0,
+            impact: weigh::risk(),
         }
         .finish(ctx),
     )

@@ -4,9 +4,11 @@
 // Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::spec::{Chart, Kind, Reads, RuleSpec, Scope, BASE};
 use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
-use super::{ev, Draft, STANDBY_FRA_FULL};
+use super::{ev, weigh, Draft, STANDBY_FRA_FULL};
 use crate::causes::context::Context;
+use crate::causes::decomposition::{ApplyPart, TransportPart};
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::impact::{FindingKind, Impact, Symptom};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use crate::causes::whatif::Change;
@@ -24,6 +26,7 @@ pub(super) const STANDBY_DOWN: &str = "standby-down";
 pub(super) const RULES: &[RuleSpec] = &[
     RuleSpec {
         id: TRANSPORT_BANDWIDTH,
+        weighed: true,
         eval: transport_bandwidth,
         severity: "WARN (CRIT at 5 min)",
         scope: Scope::EachStandby,
@@ -36,6 +39,7 @@ pub(super) const RULES: &[RuleSpec] = &[
     },
     RuleSpec {
         id: APPLY_BOUND,
+        weighed: true,
         eval: apply_bound,
         severity: "WARN (CRIT at 5 min)",
         scope: Scope::EachStandby,
@@ -319,7 +323,7 @@ pub(super) fn transport_bandwidth(ctx: &Context, th: &Thresholds) -> Option<Find
                 "Then consider redo transport compression (ZLIB; LZO is not allowed with SYNC; needs the Advanced Compression licence). MOS 729551.1: in its gap-resolution tests a 100 Mbit/s network consumed an entire CPU per transport (ARCH) process, half a CPU at about 50 Mbit/s; and if reducing RPO is the priority, compression is not recommended for network bandwidths above 100 Mbit/s, since compressing can increase the overall transfer time.",
                 "Spread batch redo peaks, or add bandwidth; check for competing traffic on the link.",
             ],
-            explains: transport,
+            impact: weigh::transport(ctx, th, Some(TransportPart::ShippingShort)),
         }
         .finish(ctx),
     )
@@ -480,7 +484,7 @@ pub(super) fn apply_bound(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "PR00 (the recovery coordinator) near a full CPU (~70 % or more): one instance cannot apply faster; consider Multi-Instance Redo Apply on a RAC standby.",
                 "A standby buffer cache smaller than the primary's, and DB_LOST_WRITE_PROTECT (TYPICAL/FULL, and AUTO from 19.26 and 26ai) or DB_BLOCK_CHECKING on the standby add apply work: compare them with the primary's.",
             ],
-            explains: gap.max(0.0),
+            impact: weigh::apply(ctx, th, &[ApplyPart::SlowerThanArrival]),
         }
         .finish(ctx),
     )
@@ -524,7 +528,9 @@ pub(super) fn lag_stale(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "Check the primary's destination status and error, the network path, and the RFS processes on the standby.",
                 "Treat the displayed lag as unknown until DATUM_TIME moves again.",
             ],
-            explains: age_s,
+            // Nothing has arrived for at least that long; the lag itself is not known.
+            impact: Impact::of(Symptom::TransportLag, Some(age_s), None, None)
+                .for_standby(ctx.standby_slot.as_ref().map(|s| s.to_string())),
         }
         .finish(ctx);
     f.caused_by = cause.map(|c| c.0);
@@ -665,10 +671,12 @@ pub(super) fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         }
     }
     // A destination error while the standby itself is down is a consequence, not the cause.
-    let explains = if ctx.standby_failed_since().is_some() {
-        0.0
+    let consequence = ctx.standby_failed_since().is_some();
+    let impact = if consequence {
+        Impact::of(Symptom::TransportLag, None, None, None)
+            .for_standby(ctx.standby_slot.as_ref().map(|s| s.to_string()))
     } else {
-        ctx.transport_lag().map_or(1.0, |t| t.max(1.0))
+        weigh::transport(ctx, th, Some(TransportPart::NotShipping))
     };
     let meaning = match (severity == Severity::Crit, first_from.is_some()) {
         (true, false) => "The primary reports an error on a remote destination: redo is not reaching the standby (or not all of it). Under Maximum Availability the primary keeps running but the standby falls behind; under Maximum Protection commits stop.",
@@ -707,10 +715,16 @@ pub(super) fn dest_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "A failed destination is retried only every REOPEN seconds (REOPEN_SECS, 300 by default; broker property ReopenSecs) and given up after MAX_FAILURE retries when that is not 0: after the link returns, redo and, under Maximum Availability, zero data loss wait for the next retry. Lower REOPEN for a SYNC standby if minutes without protection are too long; ALTER SYSTEM SET log_archive_dest_state_N=ENABLE retries at once.",
                 "Once the destination is VALID again, watch the gap resolve (V$ARCHIVE_GAP on the standby).",
             ],
-            explains,
+            impact,
         }
         .finish(ctx);
     f.caused_by = fra_full(ctx, th).map(|_| STANDBY_FRA_FULL);
+    if consequence {
+        f.kind = FindingKind::Symptom;
+        f.caused_by = f.caused_by.or(Some(STANDBY_DOWN));
+    } else if f.caused_by.is_some() {
+        f.kind = FindingKind::Symptom;
+    }
     Some(f)
 }
 
@@ -788,7 +802,9 @@ pub(super) fn standby_down(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
                 "Bring the standby back (instance, listener, host, network).",
                 "The primary's destination status shows what the primary sees; after the return watch the gap resolve and transport lag fall.",
             ],
-            explains: down_s.max(1.0),
+            // Nothing has shipped for at least that long; the lag itself is not known.
+            impact: Impact::of(Symptom::TransportLag, Some(down_s), None, None)
+                .for_standby(ctx.standby_slot.as_ref().map(|s| s.to_string())),
         }
         .finish(ctx),
     )

@@ -3,18 +3,20 @@
 //! never received. Each consults the member's state first (`causes::state`).
 
 use super::spec::{state_hold_s, Chart, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
-use super::{ev, Draft};
+use super::{ev, weigh, Draft};
 use crate::causes::context::{held_for, Context};
+use crate::causes::decomposition::ApplyPart;
 use crate::causes::finding::{Evidence, Finding, Severity};
+use crate::causes::impact::{FindingKind, Impact, Symptom};
 use crate::causes::state::{
-    apply_finish_s, apply_off, apply_off_in, explain_apply, explain_transport, ApplyWhy,
+    apply_finish_s, apply_off, apply_off_in, explain_apply, explain_transport, ApplyOff, ApplyWhy,
     TransportWhy,
 };
 use crate::causes::text::starts_with_ignore_case;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use dgscope_model::display::dur;
-use dgscope_model::sample::Sample;
+use dgscope_model::sample::{Role, Sample};
 
 pub(super) const LAG_HIGH: &str = "lag-high";
 pub(super) const APPLY_OFF: &str = "apply-off";
@@ -31,6 +33,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         eval: lag_high,
         severity: "WARN at 30 s transport or 5 min apply net of DELAY, CRIT at 4×",
         kind: Kind::State,
+        finding: FindingKind::Symptom,
         scope: Scope::EachStandby,
         standby_judged: true,
         hold: Hold::State,
@@ -47,6 +50,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         eval: apply_off_rule,
         severity: "INFO",
         kind: Kind::State,
+        finding: FindingKind::Info,
         scope: Scope::EachStandby,
         standby_judged: true,
         tier: Tier::Root,
@@ -110,9 +114,13 @@ pub(super) fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     // Each lag on its own, over its threshold for the whole hold (a one-sample spike is not
     // a page); the apply lag net of a deliberate DELAY.
     let transport_over = held_for(&recent, hold, |s| dg_lag(s, false).is_some_and(|l| l >= tw));
-    let apply_over = held_for(&recent, hold, |s| {
-        dg_lag(s, true).is_some_and(|l| l - delay >= aw)
-    });
+    // A snapshot standby applies nothing by design: its apply lag grows without limit and is
+    // no page (apply-off says how much waits); its transport lag is still judged.
+    let snapshot = ctx.s_last().and_then(|s| s.role()) == Some(&Role::SnapshotStandby);
+    let apply_over = !snapshot
+        && held_for(&recent, hold, |s| {
+            dg_lag(s, true).is_some_and(|l| l - delay >= aw)
+        });
     let mut over = Vec::new();
     if transport_over {
         over.push(Over {
@@ -210,14 +218,25 @@ pub(super) fn lag_high(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "When catching up: wait and watch the ETA fall; Oracle's own estimate is the apply finish time in V$DATAGUARD_STATS.",
             "The thresholds are lag_high_transport_s, lag_high_apply_s and lag_high_crit_factor in the config's [thresholds]; check's perfdata uses the same numbers.",
         ],
-        explains: worst.lag,
+        // The lag itself: a symptom, which the finding it names explains.
+        impact: Impact::of(
+            if worst.which == "apply" {
+                Symptom::ApplyLag
+            } else {
+                Symptom::TransportLag
+            },
+            Some(worst.lag),
+            Some(worst.lag),
+            None,
+        )
+        .for_standby(ctx.standby_slot.as_ref().map(|s| s.to_string())),
     }
     .finish(ctx);
     f.caused_by = finding.filter(|id| *id != LAG_HIGH);
     Some(f)
 }
 
-pub(super) fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_off_rule(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let off = apply_off(ctx)?;
     let s = ctx.s_last()?;
     let db = s.db.as_ref();
@@ -257,28 +276,79 @@ pub(super) fn apply_off_rule(ctx: &Context, _th: &Thresholds) -> Option<Finding>
         .map_or(ctx.now, |s| s.t);
     let for_s = ctx.now.secs_since(off_since);
     evidence.push(ev("off for at least", for_s, "s", None, "dgscope samples"));
-    if let Some(a) = ctx.apply_lag() {
+    let apply = ctx.apply_lag();
+    if let Some(a) = apply {
         evidence.push(ev("apply lag", a, "s", None, "V$DATAGUARD_STATS"));
     }
-    Some(
-        Draft {
-            id: APPLY_OFF,
-            severity: Severity::Info,
-            title: format!(
+    let snapshot = off == ApplyOff::SnapshotStandby;
+    // How much redo waits to be applied: the apply lag at the primary's redo rate of the
+    // window (an estimate: Oracle reports the lag in time, not bytes).
+    let waiting_mb = apply
+        .zip(ctx.p().and_then(|d| d.redo_mb_s()))
+        .map(|(a, r)| a * r);
+    if let Some(mb) = waiting_mb {
+        evidence.push(ev(
+            "redo waiting to be applied (≈ apply lag × primary redo rate)",
+            mb,
+            "MB",
+            None,
+            "V$DATAGUARD_STATS, V$SYSSTAT",
+        ));
+    }
+    if snapshot {
+        if let Some(t) = ctx.transport_lag() {
+            evidence.push(ev(
+                "transport lag (still judged)",
+                t,
+                "s",
+                None,
+                "V$DATAGUARD_STATS",
+            ));
+        }
+    }
+    let waiting = waiting_mb
+        .map(|mb| {
+            format!(
+                "; ≈ {} of redo waits to be applied",
+                dgscope_model::display::evidence_value(mb, "MB")
+            )
+        })
+        .unwrap_or_default();
+    let draft = Draft {
+        id: APPLY_OFF,
+        severity: Severity::Info,
+        title: if snapshot {
+            format!(
+                "Redo apply is off by design on a snapshot standby (for at least {}): nothing is applied until it is converted back{waiting}",
+                dur(for_s)
+            )
+        } else {
+            format!(
                 "Redo apply is off by design: {} (for at least {})",
                 off.describe(),
                 dur(for_s)
-            ),
-            evidence,
-            meaning: "Apply is off on purpose, not broken: redo still arrives and is kept, and the apply lag grows until apply is switched back on. No alarm while it is intended; lag-high still speaks once the apply lag passes its threshold, because a failover would first have to apply all of it.",
-            advice: &[
+            )
+        },
+        evidence,
+        meaning: if snapshot {
+            "A snapshot standby is open read-write and applies nothing by design: redo still arrives and is kept, and the apply lag grows without limit. That is no page, and its apply finish time is no recovery time: a switchover or failover to it must first convert it back to a physical standby, which discards its local changes, and then apply all the waiting redo. Its transport lag is still judged: redo must keep arriving."
+        } else {
+            "Apply is off on purpose, not broken: redo still arrives and is kept, and the apply lag grows until apply is switched back on. No alarm while it is intended; lag-high still speaks once the apply lag passes its threshold, because a failover would first have to apply all of it."
+        },
+        advice: if snapshot {
+            &[
+                "Before a switchover or failover to this standby, convert it back: DGMGRL CONVERT DATABASE … TO PHYSICAL STANDBY (without the broker: ALTER DATABASE CONVERT TO PHYSICAL STANDBY, then restart it mounted and start managed recovery). Its local changes are discarded.",
+                "After the conversion apply works through the waiting redo; only then is the apply finish time a recovery time.",
+            ]
+        } else {
+            &[
                 "Nothing to do while it is intended; turn apply back on when the work is done (broker: EDIT DATABASE … SET STATE='APPLY-ON'; without the broker: ALTER DATABASE RECOVER MANAGED STANDBY DATABASE DISCONNECT).",
                 "A snapshot standby applies nothing until it is converted back (broker: CONVERT DATABASE … TO PHYSICAL STANDBY), which discards its local changes.",
-            ],
-            explains: 0.0,
-        }
-        .finish(ctx),
-    )
+            ]
+        },
+        impact: weigh::apply(ctx, th, &[ApplyPart::OffByDesign]),
+    };
+    Some(draft.finish(ctx))
 }
 
 /// Fast-start failover as the primary (else the standby) reports it.
@@ -397,7 +467,7 @@ pub(super) fn fsfo_not_ready(ctx: &Context, th: &Thresholds) -> Option<Finding> 
                 "TARGET OVER LAG LIMIT or UNSYNCHRONIZED: find why the target lags (the lag findings name it) and bring it back under the limit.",
                 "Observer not present: restart it (DGMGRL START OBSERVER, in the background or as a service) and check it can reach both databases; SHOW FAST_START FAILOVER in DGMGRL shows its state.",
             ],
-            explains: lag.unwrap_or(0.0),
+            impact: weigh::risk(),
         }
         .finish(ctx),
     )
@@ -462,7 +532,7 @@ pub(super) fn unrecoverable_changes(ctx: &Context, _th: &Thresholds) -> Option<F
                 "Stop it happening again: ALTER DATABASE FORCE LOGGING on the primary (Data Guard Concepts and Administration recommends it for every Data Guard primary).",
                 "Repair the standby's copies: on 18c+ RECOVER DATABASE NONLOGGED BLOCK (or RECOVER DATAFILE n NONLOGGED BLOCK) on the standby; on any release, restore the files from the primary (RMAN RESTORE DATAFILE n FROM SERVICE, 12c+).",
             ],
-            explains: fresh.len() as f64,
+            impact: weigh::risk(),
         }
         .finish(ctx),
     )

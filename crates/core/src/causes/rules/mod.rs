@@ -2,13 +2,16 @@
 //! returns the finding it would raise; hysteresis and ranking happen in the engine.
 
 mod commit_path;
+mod commit_tail;
 mod config;
+mod db_time;
 mod lag;
 mod member_state;
 mod primary;
 mod spec;
 mod standby_state;
 pub mod waits_now;
+pub(crate) mod weigh;
 
 pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
@@ -19,6 +22,7 @@ pub(crate) use standby_state::{apply_stopped_now, fra_full};
 
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};
+use super::impact::Impact;
 use super::thresholds::Thresholds;
 
 pub type Rule = fn(&Context, &Thresholds) -> Option<Finding>;
@@ -27,6 +31,8 @@ pub type Rule = fn(&Context, &Thresholds) -> Option<Finding>;
 /// ([`RuleSpec`]); nothing else lists it.
 const FAMILIES: &[&[RuleSpec]] = &[
     commit_path::RULES,
+    commit_tail::RULES,
+    db_time::RULES,
     config::RULES,
     lag::RULES,
     standby_state::RULES,
@@ -75,7 +81,8 @@ pub(crate) struct Draft {
     pub evidence: Vec<Evidence>,
     pub meaning: &'static str,
     pub advice: &'static [&'static str],
-    pub explains: f64,
+    /// How much of which symptom it explains (see `rules::weigh`).
+    pub impact: Impact,
 }
 
 impl Draft {
@@ -98,7 +105,8 @@ impl Draft {
             verify: spec(self.id).map_or_else(Vec::new, |r| r.verify.to_vec()),
             advice: self.advice.iter().map(|s| s.to_string()).collect(),
             what_if: Vec::new(),
-            explains: self.explains.max(0.0),
+            kind: spec(self.id).map_or(super::impact::FindingKind::Problem, |r| r.finding),
+            impact: self.impact,
             since: ctx.now,
             caused_by: None,
             standby: None,
@@ -155,7 +163,7 @@ mod registry_tests {
                 r.id
             );
         }
-        assert_eq!(ids.len(), 35);
+        assert_eq!(ids.len(), 37);
     }
 
     #[test]

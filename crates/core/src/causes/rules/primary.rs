@@ -13,9 +13,11 @@
 
 use super::spec::{Hold, Kind, Reads, RuleSpec, Tier, BASE};
 use super::waits_now;
-use super::{ev, Draft};
+use super::{ev, weigh, Draft};
 use crate::causes::context::Context;
+use crate::causes::decomposition::CommitPart;
 use crate::causes::finding::{Evidence, Finding, Severity};
+use crate::causes::impact::FindingKind;
 use crate::causes::text::contains_ignore_case;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
@@ -111,6 +113,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         eval: checkpoint_incomplete,
         severity: "WARN",
         kind: Kind::State,
+        finding: FindingKind::Symptom,
         tier: Tier::Root,
         hold: Hold::Engine,
         reads: &[Reads::Window, Reads::Latest],
@@ -122,6 +125,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         eval: log_buffer_space,
         severity: "WARN",
         kind: Kind::State,
+        finding: FindingKind::Symptom,
         reads: &[Reads::Window, Reads::Latest],
         verify: &[V::CommitPathAverages, V::RedoSizing, V::IoByFiletype],
         ..BASE
@@ -381,7 +385,7 @@ pub(super) fn primary_archiving_stuck(ctx: &Context, _th: &Thresholds) -> Option
                 "A MANDATORY destination in error holds every online log until it has it: fix what its ERROR names, or, if the standby behind it can wait, make it OPTIONAL (the MANDATORY attribute of LOG_ARCHIVE_DEST_n; with the broker the member's LogShipping, or a protection mode that allows it) so the primary can go on.",
                 "Then fix why the logs accumulated: a standby down or far behind keeps them under APPLIED ON ALL STANDBY.",
             ],
-            explains: stall.max(1.0),
+            impact: weigh::redo_stall(ctx, stall),
         }
         .finish(ctx),
     )
@@ -465,7 +469,7 @@ pub(super) fn primary_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding
                 "Back up archived logs so the policy can make them reclaimable; delete only through RMAN, which respects the policy, never archived logs a standby has not applied.",
                 "If time is short, raise DB_RECOVERY_FILE_DEST_SIZE (dynamic) within what the file system holds.",
             ],
-            explains: pct,
+            impact: weigh::risk(),
         }
         .finish(ctx),
     )
@@ -553,11 +557,6 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             waits.first().map_or("the commit path", |w| w.0)
         ),
     };
-    let explains = now
-        .iter()
-        .map(|w| w.longest_s * f64::from(w.sessions))
-        .sum::<f64>()
-        .max(total);
     let mut f = Draft {
         id: PRIMARY_HUNG,
         severity: Severity::Crit,
@@ -568,7 +567,8 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "Follow the blocking chain from the blocker named here: V$SESSION (EVENT, WAIT_TIME_MICRO, BLOCKING_SESSION, PROGRAM) on the primary, to LGWR, ARCn or the destination.",
             "The alert log of the primary names an archiver error (ORA-00257, ORA-16038, ORA-19809) or a checkpoint not complete.",
         ],
-        explains,
+        // Commits have stopped: no average to split; the stall waits that completed.
+        impact: weigh::redo_stall(ctx, total),
     }
     .finish(ctx);
     let switch_now = |name: &str| now.iter().any(|w| w.event == name);
@@ -581,6 +581,9 @@ pub(super) fn primary_hung(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     } else {
         None
     };
+    if f.caused_by.is_some() {
+        f.kind = FindingKind::Symptom;
+    }
     Some(f)
 }
 
@@ -663,7 +666,7 @@ pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Fi
                 "Add online log groups or make them larger (ALTER DATABASE ADD LOGFILE GROUP … SIZE …), so a log lasts 15–20 minutes at peak redo and the checkpoint finishes in time; add standby redo logs to match.",
                 "If the logs are already large, look at DBWR's write throughput (Data File writes in V$IOSTAT_FILE, 'free buffer waits', DB_WRITER_PROCESSES).",
             ],
-            explains: secs,
+            impact: weigh::redo_stall(ctx, secs),
         }
         .finish(ctx),
     )
@@ -673,6 +676,20 @@ pub(super) fn checkpoint_incomplete(ctx: &Context, th: &Thresholds) -> Option<Fi
         f.caused_by = Some(super::config::LOG_SWITCH_FREQUENT);
         f
     })
+}
+
+/// What holds LGWR, so that sessions wait for room in the log buffer: the largest part of
+/// its write cycle in the commit decomposition, and the finding that owns it.
+fn lgwr_held_by(ctx: &Context, th: &Thresholds) -> Option<(CommitPart, f64, &'static str)> {
+    let c = ctx.commit(th)?;
+    let p = c.largest_write_part()?;
+    let id = match p.part {
+        CommitPart::LocalWrite => "lgwr-write-slow",
+        CommitPart::RemoteNetwork => "network-latency",
+        CommitPart::RemoteRfs => "standby-redo-write-slow",
+        _ => "sync-remote-leg",
+    };
+    Some((p.part, p.amount, id))
 }
 
 pub(super) fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding> {
@@ -699,6 +716,19 @@ pub(super) fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding
             SYSTEM_EVENT,
         ));
     }
+    let held = lgwr_held_by(ctx, th);
+    if let Some(r) = ctx.remote() {
+        evidence.push(ev("SYNC Remote Write average", r, "ms", None, SYSTEM_EVENT));
+    }
+    if let Some((part, ms, _)) = held {
+        evidence.push(ev(
+            &format!("what holds LGWR's writes longest: {}", part.as_str()),
+            ms,
+            "ms",
+            None,
+            "dgscope commit decomposition",
+        ));
+    }
     let buffer = ctx
         .p_last()
         .and_then(|s| s.params.clone())
@@ -706,22 +736,32 @@ pub(super) fn log_buffer_space(ctx: &Context, th: &Thresholds) -> Option<Finding
     if let Some(b) = buffer {
         evidence.push(ev("log_buffer", b / 1_048_576.0, "MB", None, "V$PARAMETER"));
     }
-    Some(
-        Draft {
-            id: LOG_BUFFER_SPACE,
-            severity: Severity::Warn,
-            title: format!(
-                "Sessions wait for room in the log buffer: {} in the window ({share:.2} s per second)",
-                dgscope_model::display::dur(secs)
-            ),
-            evidence,
-            meaning: "Sessions copy their redo into the log buffer and LGWR empties it to the online logs. 'log buffer space' means the buffer is full: LGWR does not write fast enough for the redo being generated, or the buffer is too small for bursts.",
-            advice: &[
-                "Make LGWR's writes faster first: the online logs on the fastest storage, not shared with data files or archives (log file parallel write should stay around a millisecond).",
-                "Only then raise LOG_BUFFER (static: SPFILE and a restart); a larger buffer absorbs bursts but does not make a slow log device faster.",
-            ],
-            explains: secs,
-        }
-        .finish(ctx),
-    )
+    // The advice follows what holds LGWR: a slow SYNC round trip is not "faster local writes".
+    let first: String = match held.map(|h| h.0) {
+        Some(CommitPart::RemoteNetwork) => "LGWR waits for the SYNC standby's acknowledgement before it can free the buffer, and the round trip holds it longest, not the local write: shorten the network leg (see network-latency), or, if the RPO allows, ship ASYNC to that standby.".into(),
+        Some(CommitPart::RemoteRfs) => "LGWR waits for the SYNC standby's acknowledgement before it can free the buffer, and the standby's standby redo log write holds it longest, not the local write: make that write faster (see standby-redo-write-slow), or use FASTSYNC if the RPO allows.".into(),
+        Some(CommitPart::RemoteLeg) => "LGWR waits for the SYNC standby's acknowledgement before it can free the buffer, and that remote leg holds it longest, not the local write: measure the standby's redo log writes and the network to it (see sync-remote-leg).".into(),
+        _ => "Make LGWR's writes faster first: the online logs on the fastest storage, not shared with data files or archives (log file parallel write should stay around a millisecond).".into(),
+    };
+    let mut f = Draft {
+        id: LOG_BUFFER_SPACE,
+        severity: Severity::Warn,
+        title: format!(
+            "Sessions wait for room in the log buffer: {} in the window ({share:.2} s per second)",
+            dgscope_model::display::dur(secs)
+        ),
+        evidence,
+        meaning: "Sessions copy their redo into the log buffer and LGWR empties it to the online logs. 'log buffer space' means the buffer is full: LGWR does not complete its writes fast enough for the redo being generated (its own write, or under SYNC the standby's acknowledgement it waits for), or the buffer is too small for bursts.",
+        advice: &[],
+        impact: weigh::redo_stall(ctx, secs),
+    }
+    .finish_advising(
+        ctx,
+        vec![
+            first,
+            "Only then raise LOG_BUFFER (static: SPFILE and a restart); a larger buffer absorbs bursts but does not make a slow write faster.".into(),
+        ],
+    );
+    f.caused_by = held.map(|h| h.2);
+    Some(f)
 }

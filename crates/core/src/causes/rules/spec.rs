@@ -6,6 +6,7 @@
 //! registered by being in that file's `RULES` list.
 
 use super::Rule;
+use crate::causes::impact::FindingKind;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey;
 use crate::causes::whatif::{Change, Observed};
@@ -91,6 +92,12 @@ pub struct RuleSpec {
     /// The severities it raises, as docs/FINDINGS.md's heading gives them.
     pub severity: &'static str,
     pub kind: Kind,
+    /// What its findings are, as ADDM types them: a cause (problem), a symptom of one, or
+    /// information. A rule may say more of one finding (a symptom once its cause is known).
+    pub finding: FindingKind,
+    /// A commit-path or rate finding: WARN or CRIT only when it explains enough of a symptom
+    /// that matters (`impact_min_share`, `impact_min_db_time_pct`), INFO below.
+    pub weighed: bool,
     pub scope: Scope,
     /// A rule about redo apply: not judged for a far sync, which applies nothing.
     pub apply: bool,
@@ -129,6 +136,8 @@ pub(super) const BASE: RuleSpec = RuleSpec {
     eval: no_finding,
     severity: "",
     kind: Kind::Rate,
+    finding: FindingKind::Problem,
+    weighed: false,
     scope: Scope::Pair,
     apply: false,
     standby_judged: false,

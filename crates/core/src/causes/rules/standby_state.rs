@@ -6,9 +6,11 @@
 
 // Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::spec::{state_hold_s, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
-use super::{ev, Draft};
+use super::{ev, weigh, Draft};
 use crate::causes::context::{held_for, Context};
+use crate::causes::decomposition::{ApplyPart, CommitPart, TransportPart};
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::impact::FindingKind;
 use crate::causes::text::{contains_ignore_case, starts_with_ignore_case};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
@@ -149,6 +151,7 @@ pub(super) const RULES: &[RuleSpec] = &[
         id: APPLY_DELAYED,
         eval: apply_delayed,
         severity: "INFO",
+        finding: FindingKind::Info,
         kind: Kind::State,
         scope: Scope::EachStandby,
         apply: true,
@@ -447,7 +450,7 @@ pub(super) fn apply_stopped(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "Then restart apply: ALTER DATABASE RECOVER MANAGED STANDBY DATABASE DISCONNECT (broker: EDIT DATABASE … SET STATE='APPLY-ON').",
                 "A restarted apply catches up at the apply rate: watch the apply lag fall.",
             ],
-            explains: apply.unwrap_or(1.0),
+            impact: weigh::apply(ctx, th, &[ApplyPart::Stopped]),
         }
         .finish(ctx),
     )
@@ -533,7 +536,7 @@ pub(super) fn apply_waiting_for_gap(ctx: &Context, th: &Thresholds) -> Option<Fi
             "If the standby could not archive (recovery area full), free space there first; the gap then resolves by itself.",
             "If the logs are gone from the primary, restore them from backup and register them on the standby, or roll the standby forward from the primary (RECOVER STANDBY DATABASE FROM SERVICE, 18c+).",
         ],
-        explains: apply.unwrap_or(1.0),
+        impact: weigh::apply(ctx, th, &[ApplyPart::WaitingForGap]),
     }
     .finish(ctx);
     f.caused_by = cause.map(|c| c.0);
@@ -602,7 +605,8 @@ pub(super) fn standby_fra_full(ctx: &Context, th: &Thresholds) -> Option<Finding
                 "To free space now, delete only logs already applied (and backed up, if the standby is backed up): with that policy RMAN DELETE ARCHIVELOG ALL skips what is not yet applied. Never delete by age alone (COMPLETED BEFORE …): on a standby more than that far behind it deletes logs apply still needs, and the gap then needs a restore.",
                 "Or grow the area: ALTER SYSTEM SET db_recovery_file_dest_size = … (the disk must have the room); then watch the gap resolve by itself.",
             ],
-            explains: ctx.apply_lag().unwrap_or(1.0),
+            // Receipt stops first: the time nothing has shipped (the lag is often NULL then).
+            impact: weigh::transport(ctx, th, Some(TransportPart::NotShipping)),
         }
         .finish(ctx),
     )
@@ -657,14 +661,15 @@ pub(super) fn transport_lag_unknown(ctx: &Context, th: &Thresholds) -> Option<Fi
             "On the primary: the destination's status and error. On the standby: RFS processes, V$ARCHIVE_GAP, the recovery area and the alert log.",
             "A full recovery area or an archive gap is the usual cause; fix that and the lag becomes known again.",
         ],
-        explains: apply.unwrap_or(1.0),
+        // The transport lag is NULL: how much of it nothing ships is not known.
+        impact: weigh::transport(ctx, th, None),
     }
     .finish(ctx);
     f.caused_by = cause.map(|c| c.0);
     Some(f)
 }
 
-pub(super) fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn dest_deferred(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let off = ctx.not_shipping();
     let first = *off.first()?;
     let params = ctx.p_last().and_then(|s| s.params.as_ref());
@@ -717,7 +722,7 @@ pub(super) fn dest_deferred(ctx: &Context, _th: &Thresholds) -> Option<Finding> 
                 "If the standby is retired on purpose, remove the destination so the configuration says so.",
                 "After re-enabling, the gap is shipped first: expect transport lag to fall from a peak.",
             ],
-            explains: transport.unwrap_or(1.0),
+            impact: weigh::transport(ctx, th, Some(TransportPart::NotShipping)),
         }
         .finish(ctx),
     )
@@ -789,7 +794,7 @@ pub(super) fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Find
                 "Find why the SYNC standby is not synchronised: the destination's status and error, the network, the standby itself.",
                 "Once the destination is healthy the level returns to the mode by itself; until then, avoid a failover if you can, or know what it loses.",
             ],
-            explains: ctx.transport_lag().unwrap_or(1.0),
+            impact: weigh::risk(),
         }
         .finish(ctx);
     // An unreachable standby is the root: protection is degraded because it is down.
@@ -885,7 +890,8 @@ pub(super) fn sync_stall(ctx: &Context, th: &Thresholds) -> Option<Finding> {
                 "Find what stalls: standby I/O hiccups on the standby redo logs (RFS write latency, other work on those disks) or network blips; oratcptest measures the path.",
                 "Tune NET_TIMEOUT with care: lower detaches a stalled standby sooner (commits resume, protection drops); Oracle recommends not below 8–10 s.",
             ],
-            explains: longest as f64,
+            // Every commit waits out each stall: the commit time's tail.
+            impact: weigh::commit(ctx, th, None, |c| c.part(CommitPart::Tail)),
         }
         .finish(ctx);
     // A standby that went down stalls SYNC responses up to NET_TIMEOUT: a consequence.
@@ -931,7 +937,7 @@ pub(super) fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             "Read the messages in order: the first error usually names the cause, later ones its consequences.",
             "Look up each ORA- code, and the alert log of the database that reported it for context.",
         ],
-        explains: errors.len() as f64,
+        impact: weigh::risk(),
     }
     .finish(ctx);
     f.caused_by = fra_full(ctx, th)
@@ -941,7 +947,7 @@ pub(super) fn dg_error(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     Some(f)
 }
 
-pub(super) fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> {
+pub(super) fn apply_delayed(ctx: &Context, th: &Thresholds) -> Option<Finding> {
     let delay = ctx.delay_s();
     if delay <= 0.0 {
         return None;
@@ -981,7 +987,8 @@ pub(super) fn apply_delayed(ctx: &Context, _th: &Thresholds) -> Option<Finding> 
                 "Judge the apply lag net of the delay. A failover must first apply the delayed redo (or skip it on purpose), so plan its time into the RTO.",
                 "Before a switchover to this standby, set the delay to 0 (broker property DelayMins=0): a switchover to a delayed standby fails with ORA-16497.",
             ],
-            explains: 0.0,
+            // A deliberate delay is not part of the apply lag judged (net of DELAY).
+            impact: weigh::apply(ctx, th, &[]).with_amount(Some(0.0)),
         }
         .finish(ctx),
     )

@@ -1,0 +1,87 @@
+//! A finding's impact and the window's decompositions as every JSON output writes them
+//! (`check`, `report awr`, the incident report): one writer, so each figure is written one
+//! way (docs/JSON.md).
+
+use super::format::round;
+
+/// A finding's impact as every JSON output writes it (docs/JSON.md): the symptom, what the
+/// finding explains of it in the symptom's unit, its share and its share of DB time; `null`
+/// where not known, never 0.
+pub(crate) fn impact_json(i: &dgscope_core::causes::Impact) -> serde_json::Value {
+    let r = |v: Option<f64>| v.map(|x| round(x, 4));
+    serde_json::json!({
+        "symptom": i.symptom,
+        "amount": r(i.amount),
+        "unit": i.unit,
+        "of": r(i.of),
+        "share": r(i.share),
+        "db_time_share": r(i.db_time_share),
+        "standby": i.standby,
+        "instance": i.instance,
+    })
+}
+
+fn commit_json(c: &dgscope_core::causes::CommitDecomposition) -> serde_json::Value {
+    let r = |v: f64| round(v, 4);
+    let o = |v: Option<f64>| v.map(|x| round(x, 4));
+    let mut v = serde_json::json!({
+        "amount": r(c.amount),
+        "unit": c.unit,
+        "waits": c.waits,
+        "db_time_share": o(c.db_time_share),
+        "write_ms": r(c.write_ms),
+        "local_write_ms": o(c.local_ms),
+        "sync_remote_write_ms": o(c.remote_ms),
+        "rfs_write_ms": o(c.rfs_ms),
+        "tail": c.tail.map(|t| serde_json::json!({
+            "p50_ms": r(t.p50_ms),
+            "p99_ms": r(t.p99_ms),
+            "threshold_ms": r(t.threshold_ms),
+            "wait_share": r(t.wait_share),
+            "time_share": r(t.time_share),
+            "stall_ms": r(t.stall_ms),
+            "cause": t.cause.as_str(),
+        })),
+        "components": c.components.iter().map(|p| serde_json::json!({
+            "name": p.part.as_str(),
+            "amount": r(p.amount),
+        })).collect::<Vec<_>>(),
+    });
+    if !c.instances.is_empty() {
+        v["instances"] = c
+            .instances
+            .iter()
+            .map(|(id, i)| (id.to_string(), commit_json(i)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+    }
+    v
+}
+
+fn split_json<P: Copy + PartialEq>(
+    s: &dgscope_core::causes::Split<P>,
+    name: impl Fn(P) -> &'static str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "amount": round(s.amount, 3),
+        "unit": s.unit,
+        "components": s.components.iter().map(|c| serde_json::json!({
+            "name": name(c.name),
+            "amount": round(c.amount, 3),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The window's decompositions as every JSON output writes them (docs/JSON.md): the commit
+/// split into its parts (and per RAC instance), each standby's lags split by state; `null`
+/// where not known.
+pub(crate) fn decomposition_json(d: &dgscope_core::causes::Decomposition) -> serde_json::Value {
+    use dgscope_core::causes::{ApplyPart, TransportPart};
+    serde_json::json!({
+        "commit": d.commit.as_ref().map(commit_json),
+        "lag": d.lag.iter().map(|(slot, l)| (slot.clone(), serde_json::json!({
+            "transport": l.transport.as_ref().map(|s| split_json(s, TransportPart::as_str)),
+            "apply": l.apply.as_ref().map(|s| split_json(s, ApplyPart::as_str)),
+        }))).collect::<serde_json::Map<_, _>>(),
+    })
+}
