@@ -356,7 +356,7 @@ fn report_impact_json_matches_its_schema() {
         "--format",
         "json",
     ]);
-    assert_eq!(v["schema"], "dgscope.report.impact/1");
+    assert_eq!(v["schema"], "dgscope.report.impact/2");
     assert_eq!(v["rows"].as_array().unwrap().len(), 8);
     assert_valid(&s, &v, "report impact");
 }
@@ -399,7 +399,7 @@ fn report_awr_json_matches_its_schema() {
         let path = dir.path().join(format!("{name}.html"));
         std::fs::write(&path, f.render()).unwrap();
         let v = dgscope_json(&["report", "awr", path.to_str().unwrap(), "--format", "json"]);
-        assert_eq!(v["schema"], "dgscope.report.awr/1");
+        assert_eq!(v["schema"], "dgscope.report.awr/2");
         assert_valid(&s, &v, &format!("report awr {name}"));
     }
 }

@@ -62,7 +62,7 @@ fn near(v: &Value, want: f64, tol: f64) {
 #[test]
 fn a_19c_report_reads_back_every_figure() {
     let v = json(&AwrFixture::v19().render());
-    assert_eq!(v["schema"], "dgscope.report.awr/1");
+    assert_eq!(v["schema"], "dgscope.report.awr/2");
     assert_eq!(v["kind"], "awr-html");
     let id = &v["identity"];
     assert_eq!(id["db_name"], "TESTDB");
@@ -415,7 +415,7 @@ fn two_reports_give_seed_000s_impact_table() {
     );
     assert_eq!(code, 0, "stderr: {err}");
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    assert_eq!(v["schema"], "dgscope.report.impact/1");
+    assert_eq!(v["schema"], "dgscope.report.impact/2");
     assert_eq!(v["baseline"]["from"], "2023-02-17T08:00:05.000Z");
     assert_eq!(v["compare"]["to"], "2023-02-17T08:15:05.000Z");
     assert_seed_000_rows(&v);

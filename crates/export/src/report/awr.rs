@@ -1,6 +1,6 @@
 //! `dgscope report awr FILE`: an AWR report read as a window of two samples and judged by
 //! the one pipeline (the check's driver): identity, window, the commit path table, the
-//! histograms and the findings, in text, JSON (`dgscope.report.awr/1`) or Markdown.
+//! histograms and the findings, in text, JSON (`dgscope.report.awr/2`) or Markdown.
 
 use super::format::{cell, round, text_table, Format};
 pub use dgscope_awr::cite;
@@ -20,7 +20,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The `schema` of `report awr --format json`.
-pub const SCHEMA: &str = "dgscope.report.awr/1";
+pub const SCHEMA: &str = "dgscope.report.awr/2";
 
 /// 11g's SYNC transport events: named as such, never taken for 12c's `SYNC Remote Write`.
 const LNS_EVENTS: [&str; 2] = ["LNS wait on SENDREQ", "LGWR-LNS wait on channel"];
@@ -321,7 +321,10 @@ impl AwrOutput {
                 json!({
                     "id": f.id,
                     "severity": f.severity,
+                    "kind": f.kind,
                     "title": f.title,
+                    "impact": super::decomposition::impact_json(&f.impact),
+                    "caused_by": f.caused_by,
                     "evidence": f.evidence.iter().map(|e| json!({
                         "metric": e.metric,
                         "value": if e.has_value() { json!(round(e.value, 4)) } else { Value::Null },
@@ -369,6 +372,7 @@ impl AwrOutput {
             "rounded": self.rounded(),
             "histograms": histograms,
             "findings": findings,
+            "decomposition": super::decomposition::decomposition_json(&self.result.assessment.decomposition),
             "warnings": warnings,
         });
         let mut s = serde_json::to_string_pretty(&v).unwrap_or_else(|_| "{}".into());
@@ -504,12 +508,21 @@ impl AwrOutput {
                 out.push_str(&format!("{e} ({total} waits): {}\n", buckets.join(", ")));
             }
         }
+        if let Some(c) = &self.result.assessment.decomposition.commit {
+            h(&mut out, "Where commit time goes");
+            out.push_str(&table(
+                markdown,
+                &["part", "ms", "share"],
+                &super::decomposition::commit_rows(c),
+            ));
+        }
         h(&mut out, "Findings");
         if self.findings().is_empty() {
             out.push_str("none\n");
         }
         for f in self.findings() {
             out.push_str(&format!("{} {}: {}\n", f.severity.as_str(), f.id, f.title));
+            out.push_str(&format!("  {}\n", f.impact.describe(f.kind)));
             for e in &f.evidence {
                 out.push_str(&format!(
                     "  - {} [{}]\n",

@@ -382,6 +382,12 @@ impl CheckReport for CheckResult {
                 ));
             }
         }
+        if let Some(c) = &self.assessment.decomposition.commit {
+            out.push_str(&format!(
+                "commit: {}\n",
+                safe(&super::decomposition::commit_line(c))
+            ));
+        }
         out.push_str(&super::overview::text(
             &self.assessment.overview,
             &self.metrics.standbys,

@@ -5,14 +5,15 @@
 use super::awr::{awr, awr_of, AwrReportError};
 use super::format::{cell, markdown_table, pct_cell, round, text_table, Format};
 use super::scan::{scan, ReportError, ScannedWindow};
-use dgscope_core::metrics::{impact_table, ImpactRow, WindowSpec};
+use dgscope_core::causes::{CommitDecomposition, CommitPart, Thresholds};
+use dgscope_core::metrics::{impact_table, ImpactRow, WindowDeltas, WindowSpec};
 use dgscope_model::sample::Slot;
 use dgscope_model::timestamp::Timestamp;
 use serde_json::json;
 use std::path::Path;
 
 /// The `schema` of `report impact --format json` (docs/schema/report-impact.json).
-pub const SCHEMA: &str = "dgscope.report.impact/1";
+pub const SCHEMA: &str = "dgscope.report.impact/2";
 
 /// One side of the table: what the user named (a window spec or a report's file) and the
 /// time it covers.
@@ -36,6 +37,8 @@ pub struct ImpactReport {
     pub baseline: Side,
     pub compare: Side,
     pub rows: Vec<ImpactRow>,
+    /// Each window's commit decomposition, the same computation as `check`'s.
+    pub commit: [Option<CommitDecomposition>; 2],
     /// Input problems that did not stop the report (see [`super::scan::Scan::warnings`]).
     pub warnings: Vec<String>,
 }
@@ -53,11 +56,12 @@ pub fn impact(path: &Path, baseline: &str, compare: &str) -> Result<ImpactReport
         (Some(b), Some(c)) => (b, c),
         _ => unreachable!("scan returns one window per spec"),
     };
-    let rows = impact_table(&baseline.deltas(), &compare.deltas());
+    let (b, c) = (baseline.deltas(), compare.deltas());
     Ok(ImpactReport {
         baseline: Side::from(&baseline),
         compare: Side::from(&compare),
-        rows,
+        rows: impact_table(&b, &c),
+        commit: commits(&b, &c),
         warnings,
     })
 }
@@ -72,8 +76,31 @@ pub fn impact_of_reports(before: &Path, after: &Path) -> Result<ImpactReport, Aw
         baseline,
         compare,
         rows: impact_table(&b, &c),
+        commit: commits(&b, &c),
         warnings,
     })
+}
+
+/// Both windows' commit decompositions.
+fn commits(b: &WindowDeltas, c: &WindowDeltas) -> [Option<CommitDecomposition>; 2] {
+    let th = Thresholds::default();
+    [
+        CommitDecomposition::of_window(b, &th),
+        CommitDecomposition::of_window(c, &th),
+    ]
+}
+
+/// One part of the commit in both windows and its change, ms.
+pub struct PartChange {
+    pub part: CommitPart,
+    pub baseline: Option<f64>,
+    pub compare: Option<f64>,
+}
+
+impl PartChange {
+    pub fn change_ms(&self) -> Option<f64> {
+        Some(self.compare? - self.baseline?)
+    }
 }
 
 /// Whether `path` is an AWR Compare Periods report (then `report impact FILE` needs no
@@ -112,6 +139,7 @@ pub fn compare_periods(path: &Path) -> Option<Result<ImpactReport, AwrReportErro
             baseline,
             compare,
             rows: impact_table(&b, &c),
+            commit: commits(&b, &c),
             warnings,
         })
     })())
@@ -166,6 +194,60 @@ impl ImpactReport {
             .collect()
     }
 
+    /// Every part either window has, in the order a commit meets them; a part a window
+    /// does not have is 0 there when that window has a decomposition at all.
+    pub fn parts(&self) -> Vec<PartChange> {
+        let [b, c] = &self.commit;
+        CommitPart::ALL
+            .iter()
+            .filter(|p| b.iter().chain(c).any(|d| d.has(**p)))
+            .map(|&part| PartChange {
+                part,
+                baseline: b.as_ref().map(|d| d.part(part)),
+                compare: c.as_ref().map(|d| d.part(part)),
+            })
+            .collect()
+    }
+
+    /// The part that grew most between the windows, and by how much (ms), when any grew.
+    pub fn grew(&self) -> Option<(CommitPart, f64)> {
+        self.parts()
+            .iter()
+            .filter_map(|p| Some((p.part, p.change_ms()?)))
+            .filter(|p| p.1 > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The commit's parts as table rows, and the line saying which grew most.
+    fn part_cells(&self) -> (Vec<Vec<String>>, Option<String>) {
+        let rows = self
+            .parts()
+            .iter()
+            .map(|p| {
+                vec![
+                    p.part.as_str().to_string(),
+                    "ms".into(),
+                    cell(p.baseline, 2),
+                    cell(p.compare, 2),
+                    p.change_ms().map_or("–".into(), |x| format!("{x:+.2} ms")),
+                ]
+            })
+            .collect();
+        let total = match &self.commit {
+            [Some(b), Some(c)] => Some(c.amount - b.amount),
+            _ => None,
+        };
+        let line = self.grew().map(|(p, ms)| {
+            format!(
+                "grew most: {} {:+.2} ms{}",
+                p.as_str(),
+                ms,
+                total.map_or(String::new(), |t| format!(" (log file sync {t:+.2} ms)"))
+            )
+        });
+        (rows, line)
+    }
+
     fn title(&self) -> String {
         format!(
             "Impact: baseline {} ({} .. {}) vs compare {} ({} .. {})",
@@ -185,6 +267,18 @@ impl ImpactReport {
             &["metric", "unit", "baseline", "compare", "change"],
             &self.cells(),
         ));
+        let (rows, grew) = self.part_cells();
+        if !rows.is_empty() {
+            out.push_str("\nWhere commit time goes (log file sync, split)\n");
+            out.push_str(&text_table(
+                &["part", "unit", "baseline", "compare", "change"],
+                &rows,
+            ));
+        }
+        if let Some(g) = grew {
+            out.push_str(&g);
+            out.push('\n');
+        }
         out
     }
 
@@ -194,6 +288,17 @@ impl ImpactReport {
             &["metric", "unit", "baseline", "compare", "change"],
             &self.cells(),
         ));
+        let (rows, grew) = self.part_cells();
+        if !rows.is_empty() {
+            out.push_str("\n#### Where commit time goes (log file sync, split)\n\n");
+            out.push_str(&markdown_table(
+                &["part", "unit", "baseline", "compare", "change"],
+                &rows,
+            ));
+        }
+        if let Some(g) = grew {
+            out.push_str(&format!("\n{g}\n"));
+        }
         out
     }
 
@@ -216,6 +321,17 @@ impl ImpactReport {
             "baseline": {"from": self.baseline.from, "to": self.baseline.to},
             "compare": {"from": self.compare.from, "to": self.compare.to},
             "rows": rows,
+            "commit": {
+                "baseline": self.commit[0].as_ref().map(super::decomposition::commit_json),
+                "compare": self.commit[1].as_ref().map(super::decomposition::commit_json),
+                "parts": self.parts().iter().map(|p| json!({
+                    "name": p.part.as_str(),
+                    "baseline": p.baseline.map(|v| round(v, 4)),
+                    "compare": p.compare.map(|v| round(v, 4)),
+                    "change_ms": p.change_ms().map(|v| round(v, 4)),
+                })).collect::<Vec<_>>(),
+                "grew": self.grew().map(|g| g.0.as_str()),
+            },
             "warnings": self.warnings,
         });
         let mut s = serde_json::to_string_pretty(&v).expect("json values serialize");

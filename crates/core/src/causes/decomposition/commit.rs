@@ -215,6 +215,18 @@ impl CommitDecomposition {
         Some(whole)
     }
 
+    /// The decomposition of one window's deltas (`report impact`, a report's window): the
+    /// standby's RFS write from its delta where there is one. What a delta alone cannot say
+    /// (which destinations acknowledge on receipt, SYNC stalls) is taken as not seen.
+    pub fn of_window(w: &crate::metrics::WindowDeltas, th: &Thresholds) -> Option<Self> {
+        let remote = RemoteSide {
+            rfs_ms: w.standby.as_ref().and_then(|s| s.rfs_avg()).map(|m| m.0),
+            noaffirm: false,
+            sync_stalls: false,
+        };
+        Self::of(w.primary.as_ref()?, remote, th)
+    }
+
     fn one(
         d: &Delta,
         remote: RemoteSide,
