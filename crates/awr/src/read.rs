@@ -807,7 +807,7 @@ fn resolve(a: &EventAcc, bg_listed: bool, fg_listed: bool) -> Option<EventFigure
         Some(t) if !(from_tables && (t.v - waits as f64).abs() <= t.half + 0.5) => t.v,
         _ => waits as f64,
     };
-    let mut hist = Vec::new();
+    let mut buckets: Vec<(Interval, u64)> = Vec::new();
     for iv in merge(&a.intervals) {
         let n = iv
             .count
@@ -817,9 +817,13 @@ fn resolve(a: &EventAcc, bg_listed: bool, fg_listed: bool) -> Option<EventFigure
         if n == 0 {
             continue;
         }
-        // Each bucket's own count (the Sample's counts are per bucket, cumulative over
-        // time only).
-        hist.push((iv.hi, n));
+        buckets.push((iv, n));
+    }
+    // Each bucket's own count (the Sample's counts are per bucket, cumulative over time
+    // only), at its upper bound: a bucket of the contract holds [bound/2, bound).
+    let mut hist: Vec<(u64, u64)> = buckets.iter().map(|(iv, n)| (iv.hi, *n)).collect();
+    if from_tables {
+        place_wide_bucket(&buckets, us as f64, &mut hist);
     }
     Some(EventFigures {
         waits,
@@ -831,6 +835,44 @@ fn resolve(a: &EventAcc, bg_listed: bool, fg_listed: bool) -> Option<EventFigure
         hist,
         class: a.class.clone(),
     })
+}
+
+/// A column wider than one doubling (11.2's `<=1s` spans 32 ms to 1 s) is no bucket of the
+/// contract, whose bucket of bound `b` holds `[b/2, b)`: at its upper bound its waits would
+/// read as half a second each. When it is the only such column, its waits go to the doubling
+/// where their mean falls, the mean being the event's total time less what the other
+/// buckets hold (at their midpoints), over its count; the histogram is an estimate either way.
+fn place_wide_bucket(buckets: &[(Interval, u64)], total_us: f64, hist: &mut [(u64, u64)]) {
+    let wide = |iv: &Interval| iv.lo > 0 && iv.hi != OPEN_BOUND_US && iv.hi > iv.lo * 2;
+    let mut wides = buckets.iter().enumerate().filter(|(_, (iv, _))| wide(iv));
+    let (Some((i, (iv, n))), None) = (wides.next(), wides.next()) else {
+        return;
+    };
+    let others: f64 = buckets
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, (b, n))| {
+            let at = if b.hi == OPEN_BOUND_US {
+                b.lo as f64
+            } else {
+                (b.lo as f64 + b.hi as f64) / 2.0
+            };
+            at * *n as f64
+        })
+        .sum();
+    let mean = (total_us - others) / *n as f64;
+    if !mean.is_finite() {
+        return;
+    }
+    let mean = mean.clamp(iv.lo as f64, iv.hi as f64);
+    // The doublings of the column, from its lower edge up: the first whose bound is above
+    // the mean.
+    let mut b = iv.lo.saturating_mul(2);
+    while (b as f64) <= mean && b < iv.hi {
+        b = b.saturating_mul(2);
+    }
+    hist[i].0 = b.min(iv.hi);
 }
 
 /// Instance Activity Stats (or Statspack's "Instance Activity Stats"), not their absolute or
