@@ -25,7 +25,14 @@ fn expected(s: Scenario) -> Option<&'static str> {
         // applies that very log.
         | Scenario::SnapshotStandby
         | Scenario::ApplyOff
-        | Scenario::GapTransient => None,
+        | Scenario::GapTransient
+        // Impact before blame: a 3 ms local write under commits that are 1 % of DB time is
+        // INFO (db-time-elsewhere names the mutex storm).
+        | Scenario::MutexStorm => None,
+        // A multi-second tail over a 1 ms local write: the tail, not the write.
+        Scenario::CommitTail => Some("commit-tail"),
+        // The SYNC round trip holds LGWR; log-buffer-space follows it (checked in `verdict`).
+        Scenario::SyncHoldsLgwr => Some("network-latency"),
         Scenario::SlowSrl => Some("standby-redo-write-slow"),
         Scenario::SyncHighRtt => Some("network-latency"),
         Scenario::AdaptivePolling => Some("adaptive-lfs-polling"),
@@ -57,9 +64,13 @@ fn expected(s: Scenario) -> Option<&'static str> {
     }
 }
 
-/// The part-3 scenarios (CAUSES.md "Catalog, part 3"): also judged on seeds no rule was
-/// written or tuned against.
+/// The part-3 scenarios (CAUSES.md "Catalog, part 3") and the impact scenarios: also judged on
+/// seeds no rule was written or tuned against.
 const PART_3: &[Scenario] = &[
+    // Impact before blame (IMPACT.md's classes of misses).
+    Scenario::CommitTail,
+    Scenario::MutexStorm,
+    Scenario::SyncHoldsLgwr,
     Scenario::SnapshotStandby,
     Scenario::ApplyOff,
     Scenario::GapTransient,
@@ -105,6 +116,44 @@ fn verdict(s: Scenario, seed: u64) -> Result<(), String> {
     {
         return Err(format!(
             "{s} seed {seed}: checkpoint-incomplete not second: {warn:?} (all: {all:?})"
+        ));
+    }
+    if s == Scenario::SyncHoldsLgwr {
+        let lbs = r
+            .assessment
+            .findings
+            .iter()
+            .position(|f| f.id == "log-buffer-space");
+        let ok = lbs == Some(1)
+            && r.assessment.findings[1].caused_by == Some("network-latency")
+            && r.assessment.findings[1].advice[0].contains("round trip");
+        if !ok {
+            return Err(format!(
+                "{s} seed {seed}: log-buffer-space not right after network-latency with its advice: {all:?}"
+            ));
+        }
+    }
+    if s == Scenario::MutexStorm {
+        let f = |id| r.assessment.findings.iter().find(|f| f.id == id);
+        let named =
+            f("db-time-elsewhere").is_some_and(|f| f.title.contains("library cache: mutex X"));
+        let weighed = f("lgwr-write-slow").is_some_and(|f| {
+            f.severity == Severity::Info && f.impact.db_time_share.is_some_and(|d| d < 0.02)
+        });
+        if !(named && weighed) {
+            return Err(format!(
+                "{s} seed {seed}: db-time-elsewhere must name the mutex and lgwr-write-slow be INFO under 2 % of DB time: {all:?}"
+            ));
+        }
+    }
+    if s == Scenario::CommitTail
+        && r.assessment
+            .findings
+            .iter()
+            .any(|f| f.id == "lgwr-write-slow" && f.severity > Severity::Info)
+    {
+        return Err(format!(
+            "{s} seed {seed}: lgwr-write-slow above INFO: {all:?}"
         ));
     }
     if s == Scenario::OutlierSkew && !all.contains(&"lfs-outlier-skew") {

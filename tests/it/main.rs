@@ -39,6 +39,7 @@ mod hardening_inputs;
 mod hardening_order;
 mod hardening_outputs;
 mod hardening_scale;
+mod impact;
 mod incident_cli;
 mod incident_session;
 mod json_schema;

@@ -150,7 +150,7 @@ fn twin_list_prints_every_scenario_with_a_description() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), Scenario::ALL.len());
-    assert_eq!(lines.len(), 36);
+    assert_eq!(lines.len(), 39);
     for (line, name) in lines.iter().zip(Scenario::names()) {
         assert!(line.starts_with(name), "{line}");
         assert!(line.len() > name.len() + 10, "{line}");

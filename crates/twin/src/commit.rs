@@ -110,6 +110,8 @@ pub(crate) struct ThreadCounters {
     pub redo_writes: u64,
     pub redo_synch_writes: u64,
     pub redo_synch_poll_writes: u64,
+    /// This thread's share of the DB time besides the commit path, µs.
+    pub db_work_us: f64,
 }
 
 /// What a second SYNC standby's RFS does for each of LGWR's writes, and the responses the
@@ -172,7 +174,30 @@ pub(crate) struct CommitCounters {
     pub resp_hist: Vec<(u64, u64)>,
     /// Sum of completed think times, for Little's law.
     pub think_ns: u128,
+    /// DB time besides the commit path, µs: CPU and each workload wait, accumulated as time
+    /// passes (so a scenario switch changes the mix from then on, never the past).
+    pub db_cpu_us: f64,
+    pub work_waits: std::collections::BTreeMap<&'static str, WorkWait>,
+    /// `log buffer space`: sessions waiting for LGWR to free room for their redo.
+    pub log_buffer_space: EventAcc,
+    /// `LGWR wait for redo copy`: LGWR's stalls before a write (background).
+    pub lgwr_wait_for_redo_copy: EventAcc,
     pub post_mode_switches: u64,
+}
+
+/// One workload wait's cumulative figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct WorkWait {
+    pub class: &'static str,
+    pub waits: f64,
+    pub us: f64,
+}
+
+/// Where the workload's DB time accrual last stopped.
+#[derive(Debug, Clone, Copy, Default)]
+struct WorkMark {
+    t: Ns,
+    think_ns: u128,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -216,6 +241,11 @@ pub(crate) struct CommitPath {
     /// `redo_written` when the current scenario began: the primary's recovery area grows
     /// from its start value by what was archived since.
     fra_base: u64,
+    /// Where the workload's DB time was accrued to.
+    work_mark: WorkMark,
+    /// Per thread: when its current write completes (a session finding the log buffer
+    /// full waits until then).
+    write_done_at: Vec<Ns>,
     p: Params,
 }
 
@@ -266,6 +296,8 @@ impl CommitPath {
             stuck_ns: 0,
             stuck_waits: 0,
             fra_base: 0,
+            work_mark: WorkMark::default(),
+            write_done_at: vec![0; p.threads as usize],
             p: p.clone(),
         };
         cp.set_sessions(p.sessions);
@@ -432,6 +464,44 @@ impl CommitPath {
             }
         }
         self.now = t_end;
+        self.accrue_work();
+    }
+
+    /// The DB time sessions spent besides the commit path since the last accrual: their
+    /// think time's in-database share, and the sessions that never commit; split into the
+    /// workload's waits and DB CPU, and over the threads by their commits.
+    fn accrue_work(&mut self) {
+        let w = self.p.workload;
+        let dt_us = self.now.saturating_sub(self.work_mark.t) as f64 / 1000.0;
+        let think_us = self.c.think_ns.saturating_sub(self.work_mark.think_ns) as f64 / 1000.0;
+        self.work_mark = WorkMark {
+            t: self.now,
+            think_ns: self.c.think_ns,
+        };
+        let us = think_us * w.in_db.clamp(0.0, 1.0) + w.other_aas.max(0.0) * dt_us;
+        if us <= 0.0 {
+            return;
+        }
+        let mut cpu = us;
+        for &(name, class, share, avg_us) in w.waits {
+            let part = us * share.clamp(0.0, 1.0);
+            cpu -= part;
+            let e = self.c.work_waits.entry(name).or_default();
+            e.class = class;
+            e.us += part;
+            e.waits += part / avg_us.max(1.0);
+        }
+        self.c.db_cpu_us += cpu.max(0.0);
+        let commits: u64 = self.c.per_thread.iter().map(|t| t.user_commits).sum();
+        let n = self.c.per_thread.len().max(1) as f64;
+        for t in &mut self.c.per_thread {
+            let share = if commits > 0 {
+                t.user_commits as f64 / commits as f64
+            } else {
+                1.0 / n
+            };
+            t.db_work_us += us * share;
+        }
     }
 
     fn on_commit(&mut self, t: Ns, sid: u32) {
@@ -450,6 +520,18 @@ impl CommitPath {
         }
         s.bytes = bytes;
         let th = s.thread as usize;
+        // No room in the log buffer for this session's redo while LGWR writes: it waits
+        // `log buffer space` until the write in flight frees its part, then commits.
+        let lg = &self.lgwr[th];
+        if lg.state == LgwrState::Writing
+            && lg.pending_bytes + lg.inflight_bytes + u64::from(bytes) > self.p.log_buffer
+            && self.write_done_at[th] > t
+        {
+            let until = self.write_done_at[th];
+            self.c.log_buffer_space.add((until - t) / 1000);
+            self.heap.push(until, sid);
+            return;
+        }
         self.c.user_commits += 1;
         self.c.redo_size += u64::from(bytes);
         let tc = &mut self.c.per_thread[th];
@@ -598,7 +680,13 @@ impl CommitPath {
         self.c.log_write_us += l as u64 * members;
         self.c.redo_writes += 1;
         self.c.redo_blocks_written += size / 512;
-        let mut service = l;
+        // LGWR stalled before this write (waiting for redo copy): the write waits it out.
+        let since = self.since_scenario_s(t);
+        let stalled = self.lgwr_stall_left_us(since);
+        if stalled > 0.0 {
+            self.c.lgwr_wait_for_redo_copy.add(stalled as u64);
+        }
+        let mut service = l + stalled;
         if let Some(r) = r {
             self.c.sync_remote_write.add(r as u64);
             let secs = ceil_u64(r / 1e6).max(1);
@@ -609,7 +697,7 @@ impl CommitPath {
                     self.c.resp_hist.sort_unstable();
                 }
             }
-            service = service.max(r);
+            service = service.max(r + stalled);
         }
         self.window.write_us += service;
         self.window.writes += 1;
@@ -658,7 +746,22 @@ impl CommitPath {
             self.last_ckpt = Some(t);
         }
         let done = t + (service * 1000.0) as Ns;
+        self.write_done_at[thi] = done;
         self.heap.push(done, (KIND_WRITE_DONE << KIND_SHIFT) | th);
+    }
+
+    /// Inside an LGWR stall window: µs until it ends. The windows are the SYNC stalls'
+    /// placement with a seed of their own.
+    fn lgwr_stall_left_us(&self, since_s: f64) -> f64 {
+        let Some(st) = self.p.lgwr_stalls else {
+            return 0.0;
+        };
+        let (start, len) = stall_window(self.stall_seed ^ 0x4C47_5752, st, since_s);
+        if since_s >= start && since_s < start + len {
+            (start + len - since_s) * 1e6
+        } else {
+            0.0
+        }
     }
 
     fn on_write_done(&mut self, t: Ns, th: u32) {

@@ -6,9 +6,9 @@ use super::hist::EventAcc;
 use super::link::LinkState;
 use super::params::{FraParams, Params, Transport, MB};
 use super::Twin;
-use dgscope_model::sample::names::{event, filetype, os, stat};
+use dgscope_model::sample::names::{event, filetype, os, stat, time_model};
 use dgscope_model::sample::{
-    DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
+    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, Fra, Gap, IoStat, LagHistRow, Log, LogStatus,
     LogSwitch, Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot,
     TransmitMode, Unrecoverable, WaitNow,
 };
@@ -430,6 +430,55 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
             put_event(&mut s, name, acc, Foreground);
         }
     }
+    put_event(
+        &mut s,
+        event::LOG_BUFFER_SPACE,
+        &c.log_buffer_space,
+        Foreground,
+    );
+    put_event(
+        &mut s,
+        event::LGWR_WAIT_FOR_REDO_COPY,
+        &c.lgwr_wait_for_redo_copy,
+        Background,
+    );
+    // DB time: the commit path's foreground waits and the workload's own time (its waits,
+    // read with their wait class as the top of V$SYSTEM_EVENT, and DB CPU).
+    let fg_us = |e: &EventAcc| e.us as f64;
+    let commit_us = fg_us(&c.log_file_sync)
+        + fg_us(&c.log_file_switch_completion)
+        + fg_us(&c.log_file_switch_archiving_needed)
+        + fg_us(&c.log_file_switch_checkpoint_incomplete)
+        + fg_us(&c.log_buffer_space);
+    let work_us: f64 = c.db_cpu_us + c.work_waits.values().map(|w| w.us).sum::<f64>();
+    for (name, w) in &c.work_waits {
+        let us = w.us.round() as u64;
+        let waits = w.waits.round() as u64;
+        // One bucket, the one of the average wait: the workload's waits are not simulated
+        // one by one, only their time and count.
+        let avg = us.checked_div(waits).unwrap_or(0);
+        let bound = 1u64 << super::hist::bucket_index(avg);
+        s.events.insert(
+            (*name).into(),
+            Event {
+                waits,
+                us: Micros(us),
+                hist: if waits > 0 {
+                    vec![Bucket(Micros(bound), waits)]
+                } else {
+                    Vec::new()
+                },
+                waits_fg: Some(waits),
+                us_fg: Some(Micros(us)),
+                class: Some(w.class.into()),
+            },
+        );
+    }
+    let db_time_us = (commit_us + work_us).round() as u64;
+    s.time_model.insert(time_model::DB_TIME.into(), db_time_us);
+    s.time_model
+        .insert(time_model::DB_CPU.into(), c.db_cpu_us.round() as u64);
+    s.stats.insert(stat::DB_TIME.into(), db_time_us / 10_000);
     let stats = [
         (stat::USER_COMMITS, c.user_commits),
         (stat::REDO_SIZE, c.redo_size),

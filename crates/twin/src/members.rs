@@ -133,12 +133,15 @@ pub(crate) fn dress_primary(twin: &Twin, s: &mut Sample) {
                         &c.sync_remote_write,
                         Background,
                     );
+                    // The instance's DB time: its commits' waits and its share of the work.
+                    let db_time_cs = ((c.log_file_sync.us as f64 + c.db_work_us) / 10_000.0) as u64;
                     for (k, v) in [
                         (stat::USER_COMMITS, c.user_commits),
                         (stat::REDO_SIZE, c.redo_size),
                         (stat::REDO_WRITES, c.redo_writes),
                         (stat::REDO_SYNCH_WRITES, c.redo_synch_writes),
                         (stat::REDO_SYNCH_POLL_WRITES, c.redo_synch_poll_writes),
+                        (stat::DB_TIME, db_time_cs),
                     ] {
                         i.stats.insert(k.into(), v);
                     }

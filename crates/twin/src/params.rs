@@ -166,6 +166,35 @@ pub struct SyncStalls {
     pub max_s: f64,
 }
 
+/// What sessions do in the database besides committing, for DB time (`V$SYS_TIME_MODEL`,
+/// `V$SYSSTAT` DB time) and the top of `V$SYSTEM_EVENT`: the commit path's share of DB time
+/// is what decides whether it matters at all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Workload {
+    /// Of each committing session's time between commits (its think time), the share spent
+    /// in database calls: CPU and the waits below.
+    pub in_db: f64,
+    /// Average active sessions that never commit (reports, a contention storm), all of it DB
+    /// time.
+    pub other_aas: f64,
+    /// The non-commit DB time's waits: `(event, wait class, share of that DB time, average
+    /// wait µs)`; the rest is DB CPU.
+    pub waits: &'static [(&'static str, &'static str, f64, f64)],
+}
+
+/// An OLTP mix: most of the time on CPU, the rest mostly single-block reads.
+pub const OLTP: &[(&str, &str, f64, f64)] = &[
+    ("db file sequential read", "User I/O", 0.33, 600.0),
+    ("db file scattered read", "User I/O", 0.05, 1_500.0),
+    (
+        "enq: TX - row lock contention",
+        "Application",
+        0.03,
+        3_000.0,
+    ),
+    ("latch: cache buffers chains", "Concurrency", 0.02, 60.0),
+];
+
 /// A recovery area (`V$RECOVERY_FILE_DEST`) at the start of the run. With `fills`, archived
 /// logs are never reclaimed (a wrong deletion policy), so use grows with every archived byte
 /// until the limit; then ARCn cannot archive and RFS has nowhere to write.
@@ -221,6 +250,7 @@ pub struct Params {
     pub think_cv: f64,
     pub redo_per_commit: f64,
     pub profile: Option<Profile>,
+    pub workload: Workload,
     // primary
     pub threads: u32,
     pub post: PostParams,
@@ -262,6 +292,9 @@ pub struct Params {
     /// primary under `standby_file_management=MANUAL`) and nobody restarts it.
     pub apply_stop_s: Option<f64>,
     pub sync_stalls: Option<SyncStalls>,
+    /// LGWR stalls before a write (it waits for sessions still copying redo, `LGWR wait for
+    /// redo copy`): about every `every_s`, for `min_s..max_s`, windows fixed by the seed.
+    pub lgwr_stalls: Option<SyncStalls>,
     /// The SYNC link stops answering (no reset, packets lost) for this window: LGWR waits
     /// NET_TIMEOUT, then the destination fails with ORA-16198, not ORA-12543.
     pub net_stall: Option<Outage>,
@@ -344,6 +377,11 @@ impl Params {
             think_cv: 1.0,
             redo_per_commit: 3.2 * KB,
             profile: None,
+            workload: Workload {
+                in_db: 0.35,
+                other_aas: 0.0,
+                waits: OLTP,
+            },
             threads: 3,
             post: PostParams {
                 adaptive: true,
@@ -413,6 +451,7 @@ impl Params {
             delay_mins: 0,
             apply_stop_s: None,
             sync_stalls: None,
+            lgwr_stalls: None,
             net_stall: None,
             apply_off: None,
             transient_gap: None,

@@ -3,8 +3,16 @@
 
 use super::params::{
     ApplyOff, ApplyOffKind, Compression, CpuParams, FraParams, Fsfo, Member, Outage, Params,
-    Profile, Spikes, Stalls, SyncStalls, Topology, Transport, GB, KB, MB,
+    Profile, Spikes, Stalls, SyncStalls, Topology, Transport, Workload, GB, KB, MB,
 };
+
+/// A library cache mutex storm's DB time: most of it waiting on the mutex and its cursor
+/// pins, some reads, the rest CPU.
+const MUTEX_STORM: &[(&str, &str, f64, f64)] = &[
+    ("library cache: mutex X", "Concurrency", 0.36, 2_000.0),
+    ("cursor: pin S wait on X", "Concurrency", 0.12, 5_000.0),
+    ("db file sequential read", "User I/O", 0.10, 600.0),
+];
 use std::fmt;
 use std::str::FromStr;
 
@@ -46,6 +54,9 @@ pub enum Scenario {
     ArchiverStuck,
     PrimaryFraFilling,
     CheckpointIncomplete,
+    CommitTail,
+    MutexStorm,
+    SyncHoldsLgwr,
 }
 
 /// An unknown scenario name; the message lists the valid ones.
@@ -56,7 +67,7 @@ pub struct UnknownScenario {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 36] = [
+    pub const ALL: [Scenario; 39] = [
         Scenario::HealthySync,
         Scenario::Fastsync,
         Scenario::HealthyAsync,
@@ -93,6 +104,9 @@ impl Scenario {
         Scenario::ArchiverStuck,
         Scenario::PrimaryFraFilling,
         Scenario::CheckpointIncomplete,
+        Scenario::CommitTail,
+        Scenario::MutexStorm,
+        Scenario::SyncHoldsLgwr,
     ];
 
     pub fn name(self) -> &'static str {
@@ -133,6 +147,9 @@ impl Scenario {
             Scenario::ArchiverStuck => "archiver-stuck",
             Scenario::PrimaryFraFilling => "primary-fra-filling",
             Scenario::CheckpointIncomplete => "checkpoint-incomplete",
+            Scenario::CommitTail => "commit-tail",
+            Scenario::MutexStorm => "mutex-storm",
+            Scenario::SyncHoldsLgwr => "sync-holds-lgwr",
         }
     }
 
@@ -179,6 +196,9 @@ impl Scenario {
             Scenario::PrimaryFraFilling => "ASYNC; the primary's recovery area grows from 80 % to 96 % in 7 min: the deletion policy keeps every archived log not yet applied and backed up",
             Scenario::CheckpointIncomplete => "small online logs and a slow DBWR: LGWR cycles back to a log still being checkpointed, log file switch (checkpoint incomplete) stalls",
             Scenario::Nologging => "a NOLOGGING load on the primary with FORCE_LOGGING off: unrecoverable changes in V$DATAFILE",
+            Scenario::CommitTail => "1 ms local writes, but LGWR stalls 1-2.5 s every ~12 s (LGWR wait for redo copy) on a host whose load quadrupled: a multi-second commit tail",
+            Scenario::MutexStorm => "a library cache mutex storm takes a third of DB time; commits, on 3 ms local writes, are 1 % of it",
+            Scenario::SyncHoldsLgwr => "SYNC over a 5 ms round trip with fast local writes and a small log buffer: sessions wait for log buffer space while LGWR waits for the standby",
         }
     }
 
@@ -451,6 +471,43 @@ impl Scenario {
                 // LGWR comes back to a log (after 3 others) before its checkpoint completes.
                 p.orl_bytes = 256 * MB as u64;
                 p.primary_ckpt_s = Some(110.0);
+            }
+            Scenario::CommitTail => {
+                // A batch-like commit rate (100 sessions, 0.5 s apart): a stall holds every
+                // session, so the few commits caught in it carry the average.
+                p.sessions = 100;
+                p.think_us = 500_000.0;
+                p.log.l0_us = 1_000.0;
+                p.cpu.load_per_cpu *= 4.0;
+                p.lgwr_stalls = Some(SyncStalls {
+                    every_s: 12.0,
+                    min_s: 1.0,
+                    max_s: 2.5,
+                });
+            }
+            Scenario::MutexStorm => {
+                // Few commits on slow-ish redo writes, and 160 sessions that never commit,
+                // spinning on the library cache: commits are a sliver of DB time.
+                p.sessions = 24;
+                p.think_us = 50_000.0;
+                p.log.l0_us = 2_900.0;
+                p.cpu.busy = 0.75;
+                p.workload = Workload {
+                    in_db: 0.35,
+                    other_aas: 160.0,
+                    waits: MUTEX_STORM,
+                };
+            }
+            Scenario::SyncHoldsLgwr => {
+                // Larger transactions into a small log buffer: while LGWR waits for the SYNC
+                // acknowledgement, the buffer fills.
+                p.net0_us = 5_000.0;
+                p.log.l0_us = 400.0;
+                p.redo_per_commit = 24.0 * KB;
+                p.log_buffer = 512 * 1024;
+                // Logs sized for the redo rate (a switch every ~20 min), so that nothing but
+                // the round trip holds LGWR.
+                p.orl_bytes = 40 * GB;
             }
             Scenario::TwoSyncOneSlow => {
                 // The near standby as healthy-sync; the second SYNC standby's SRL groups

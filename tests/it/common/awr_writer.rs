@@ -25,6 +25,8 @@ pub struct Ev {
     pub waits: &'static str,
     pub total_s: &'static str,
     pub avg: &'static str,
+    /// The wait class the Top table prints.
+    pub class: &'static str,
 }
 
 pub fn ev(name: &'static str, waits: &'static str, total_s: &'static str, avg: &'static str) -> Ev {
@@ -33,6 +35,13 @@ pub fn ev(name: &'static str, waits: &'static str, total_s: &'static str, avg: &
         waits,
         total_s,
         avg,
+        class: "Commit",
+    }
+}
+
+impl Ev {
+    pub fn class(self, class: &'static str) -> Ev {
+        Ev { class, ..self }
     }
 }
 
@@ -93,6 +102,8 @@ pub struct AwrFixture {
     pub os: Vec<(&'static str, &'static str)>,
     pub switches: Option<&'static str>,
     pub hists: Vec<HistTable>,
+    /// Time Model Statistics rows: `(statistic, seconds)`; none written when empty.
+    pub time_model: Vec<(&'static str, &'static str)>,
     /// Sections left out, by title (a report cut short, a section a release lacks).
     pub omit: Vec<&'static str>,
 }
@@ -169,6 +180,7 @@ impl AwrFixture {
                     )],
                 },
             ],
+            time_model: Vec::new(),
             omit: Vec::new(),
         }
     }
@@ -393,12 +405,25 @@ impl AwrFixture {
             let rows: Vec<Vec<&str>> = self
                 .top_fg
                 .iter()
-                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, share, "Commit"])
+                .map(|e| vec![e.name, e.waits, e.total_s, e.avg, share, e.class])
                 .collect();
             table(
                 &mut h,
                 Some(title),
                 &["Event", "Waits", tw, ta, share_col, "Wait Class"],
+                &rows,
+            );
+        }
+        if !self.time_model.is_empty() {
+            let rows: Vec<Vec<&str>> = self
+                .time_model
+                .iter()
+                .map(|(n, v)| vec![*n, *v, ""])
+                .collect();
+            table(
+                &mut h,
+                Some("Time Model Statistics"),
+                &["Statistic Name", "Time (s)", "% of DB Time"],
                 &rows,
             );
         }

@@ -10,6 +10,7 @@ use super::{ev, ms, weigh, Draft};
 use crate::causes::context::Context;
 use crate::causes::decomposition::TailCause;
 use crate::causes::finding::{Finding, Severity};
+use crate::causes::impact::FindingKind;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
 use dgscope_model::sample::names::{event, os};
@@ -170,8 +171,18 @@ pub(super) fn commit_tail(ctx: &Context, th: &Thresholds) -> Option<Finding> {
         "Judge commits by their histogram, not by the average: most finish in the typical time; the stalls are what users feel, seconds at a time.".to_string(),
     ])
     .collect();
-    Some(
-        Draft {
+    // Commits held behind log switches: the switch findings explain them, and this one
+    // ranks right after them as their symptom.
+    let switch_cause = (t.cause == TailCause::Switches).then(|| {
+        if weigh::fg_secs(d, event::LOG_FILE_SWITCH_CHECKPOINT_INCOMPLETE) > 0.0 {
+            "checkpoint-incomplete"
+        } else if weigh::fg_secs(d, event::LOG_FILE_SWITCH_ARCHIVING_NEEDED) > 0.0 {
+            "primary-archiving-stuck"
+        } else {
+            "log-switch-frequent"
+        }
+    });
+    let mut f = Draft {
             id: COMMIT_TAIL,
             severity: Severity::Warn,
             title: format!(
@@ -188,6 +199,10 @@ pub(super) fn commit_tail(ctx: &Context, th: &Thresholds) -> Option<Finding> {
             advice: &[],
             impact: weigh::commit(ctx, th, None, |c| c.tail.map_or(0.0, |t| t.stall_ms)),
         }
-        .finish_advising(ctx, advice),
-    )
+        .finish_advising(ctx, advice);
+    if let Some(id) = switch_cause {
+        f.kind = FindingKind::Symptom;
+        f.caused_by = Some(id);
+    }
+    Some(f)
 }
