@@ -468,8 +468,10 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
                 } else {
                     Vec::new()
                 },
-                waits_fg: Some(waits),
-                us_fg: Some(Micros(us)),
+                // All foreground: the foreground columns would repeat the totals in every
+                // line of a recording.
+                waits_fg: None,
+                us_fg: None,
                 class: Some(w.class.into()),
             },
         );
@@ -478,7 +480,6 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     s.time_model.insert(time_model::DB_TIME.into(), db_time_us);
     s.time_model
         .insert(time_model::DB_CPU.into(), c.db_cpu_us.round() as u64);
-    s.stats.insert(stat::DB_TIME.into(), db_time_us / 10_000);
     let stats = [
         (stat::USER_COMMITS, c.user_commits),
         (stat::REDO_SIZE, c.redo_size),

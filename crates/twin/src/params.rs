@@ -184,15 +184,13 @@ pub struct Workload {
 
 /// An OLTP mix: most of the time on CPU, the rest mostly single-block reads.
 pub const OLTP: &[(&str, &str, f64, f64)] = &[
-    ("db file sequential read", "User I/O", 0.33, 600.0),
-    ("db file scattered read", "User I/O", 0.05, 1_500.0),
+    ("db file sequential read", "User I/O", 0.35, 600.0),
     (
         "enq: TX - row lock contention",
         "Application",
-        0.03,
+        0.04,
         3_000.0,
     ),
-    ("latch: cache buffers chains", "Concurrency", 0.02, 60.0),
 ];
 
 /// A recovery area (`V$RECOVERY_FILE_DEST`) at the start of the run. With `fills`, archived
