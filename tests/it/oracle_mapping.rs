@@ -81,10 +81,17 @@ fn primary_19c_single_instance() {
         ]
     );
     assert!(first.events.contains_key("SYNC Remote Write"));
+    // Not read by name, but among the top waits (with its class): idle waits never are.
+    let reads = &first.events["db file sequential read"];
+    assert_eq!(reads.class.as_deref(), Some("User I/O"));
+    assert_eq!(reads.us_fg, Some(Micros(9_000_000_000)));
     assert!(
-        !first.events.contains_key("db file sequential read"),
-        "not asked for"
+        first.events["log file sync"].class.is_none(),
+        "read by name"
     );
+    assert!(!first.events.contains_key("SQL*Net message from client"));
+    assert_eq!(first.time_model["DB time"], 20_000_000_000);
+    assert_eq!(first.time_model["DB CPU"], 7_000_000_000);
     assert_eq!(first.stat("redo size"), Some(50_000_000_000));
     assert_eq!(first.stat("redo write size count (   4KB)"), Some(700_000));
     assert_eq!(first.stat("session logical reads"), None);

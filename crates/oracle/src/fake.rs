@@ -473,6 +473,52 @@ fn waits_now(db: &FakeDb, b: &str) -> Vec<Row> {
     rows.into_iter().take(limit).map(|r| r.1).collect()
 }
 
+/// `V$SYSTEM_EVENT` as the TOPW branch reads it: non-idle events summed over the instances,
+/// the most foreground time first, cut at the branch's `ROWNUM <= n`.
+fn top_waits(db: &FakeDb, b: &str) -> Vec<Row> {
+    let mut by: BTreeMap<String, (String, [u64; 4])> = BTreeMap::new();
+    for r in rows_of(db, b, "V$SYSTEM_EVENT") {
+        let (Some(ev), Some(cls)) = (r.get("EVENT"), r.get("WAIT_CLASS")) else {
+            continue;
+        };
+        if cls == "Idle" {
+            continue;
+        }
+        let e = by.entry(ev.clone()).or_insert((cls.clone(), [0; 4]));
+        for (i, c) in [
+            "TOTAL_WAITS",
+            "TIME_WAITED_MICRO",
+            "TOTAL_WAITS_FG",
+            "TIME_WAITED_MICRO_FG",
+        ]
+        .iter()
+        .enumerate()
+        {
+            e.1[i] += r.get(*c).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        }
+    }
+    let mut rows: Vec<(String, (String, [u64; 4]))> = by.into_iter().collect();
+    rows.sort_by(|a, b| b.1 .1[3].cmp(&a.1 .1[3]).then(a.0.cmp(&b.0)));
+    let limit = b
+        .rsplit("ROWNUM <=")
+        .next()
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(usize::MAX);
+    rows.into_iter()
+        .take(limit)
+        .map(|(ev, (cls, n))| {
+            uniform(
+                "TOPW",
+                None,
+                Some(ev),
+                Some(cls),
+                n.iter().map(|x| Some(x.to_string())).collect(),
+                None,
+            )
+        })
+        .collect()
+}
+
 fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
     let tag = b
         .strip_prefix("SELECT '")
@@ -593,6 +639,43 @@ fn project(db: &FakeDb, b: &str) -> Result<Vec<Row>, OraError> {
                 ],
             )?;
             out.extend(waits_now(db, b));
+        }
+        "TOPW" => {
+            needs(
+                b,
+                &[
+                    "event",
+                    "wait_class",
+                    "total_waits",
+                    "time_waited_micro",
+                    "total_waits_fg",
+                    "time_waited_micro_fg",
+                ],
+            )?;
+            out.extend(top_waits(db, b));
+        }
+        "TM" => {
+            needs(b, &["stat_name", "value"])?;
+            let names = in_list(b, "stat_name");
+            let mut sums: BTreeMap<String, u64> = BTreeMap::new();
+            for r in rows_of(db, b, "V$SYS_TIME_MODEL") {
+                let (Some(n), Some(v)) = (r.get("STAT_NAME"), r.get("VALUE")) else {
+                    continue;
+                };
+                if names.contains(n) {
+                    *sums.entry(n.clone()).or_default() += v.parse::<u64>().unwrap_or(0);
+                }
+            }
+            for (n, v) in sums {
+                out.push(uniform(
+                    tag,
+                    None,
+                    Some(n),
+                    None,
+                    vec![Some(v.to_string())],
+                    None,
+                ));
+            }
         }
         "EVT" => {
             needs(

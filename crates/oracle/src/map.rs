@@ -143,7 +143,9 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     }
     s.db = Some(db);
     s.events = events(&get("EVT"), &get("HIST"));
+    top_waits(&mut s.events, &get("TOPW"));
     s.stats = sum_counters(&get("STAT"));
+    s.time_model = sum_counters(&get("TM"));
     s.os = os(&get("OS"));
     s.instances = instances(
         &get("CLK"),
@@ -460,6 +462,30 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<Name, Event> {
         }
     }
     out
+}
+
+/// The database's top waits (`TOPW`), each with its wait class: added to the events read by
+/// name, never over one of them (the commit path's events keep their own rows, per instance).
+fn top_waits(events: &mut BTreeMap<Name, Event>, rows: &[&Row]) {
+    for r in rows {
+        let (Some(name), Some(waits), Some(us)) = (text(r, K1), cnt(r, 1), cnt(r, 2)) else {
+            continue;
+        };
+        if events.contains_key(name) {
+            continue;
+        }
+        events.insert(
+            Name::new(name),
+            Event {
+                waits,
+                us: Micros(us),
+                hist: Vec::new(),
+                waits_fg: cnt(r, 3),
+                us_fg: cnt(r, 4).map(Micros),
+                class: Some(Name::new(text(r, K2).unwrap_or("Other"))),
+            },
+        );
+    }
 }
 
 fn sum_counters(rows: &[&Row]) -> BTreeMap<Name, u64> {
@@ -830,7 +856,8 @@ mod tests {
 
     const TAGS: &[&str] = &[
         "CLK", "DB", "EVT", "HIST", "STAT", "RESP", "DEST", "OS", "IOF", "DGS", "RP", "PROC",
-        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "UNR", "FSL", "WAIT", "XYZ",
+        "SEH", "PAR", "LOG", "SRL", "SW", "GAP", "FRA", "DGM", "DGC", "UNR", "FSL", "WAIT", "TOPW",
+        "TM", "XYZ",
     ];
 
     fn cell() -> impl Strategy<Value = Option<String>> {

@@ -427,6 +427,46 @@ fn events_part(names: &[&str]) -> Part {
     )
 }
 
+/// How many of the database's top waits are read with each sample.
+pub const TOP_WAITS_MAX: usize = 15;
+
+/// The primary's top waits: the non-idle events with the most foreground time since startup,
+/// summed over the instances, with their wait class, at most [`TOP_WAITS_MAX`] rows. They say
+/// where DB time goes besides the commit path (`db-time-elsewhere`); an event only newly
+/// hot is named once its time since startup puts it among them.
+fn top_waits_part() -> Part {
+    part(
+        "top_waits",
+        "TOPW",
+        &["GV$SYSTEM_EVENT"],
+        false,
+        format!(
+            "{} FROM (SELECT e.event AS ev, MAX(e.wait_class) AS cls, \
+             SUM(e.total_waits) AS w, SUM(e.time_waited_micro) AS us, \
+             SUM(e.total_waits_fg) AS wfg, SUM(e.time_waited_micro_fg) AS usfg \
+             FROM gv$system_event e WHERE e.wait_class <> 'Idle' \
+             GROUP BY e.event ORDER BY SUM(e.time_waited_micro_fg) DESC) \
+             WHERE ROWNUM <= {TOP_WAITS_MAX}",
+            select("TOPW", NN, "ev", "cls", &["w", "us", "wfg", "usfg"], NC)
+        ),
+    )
+}
+
+/// DB time and DB CPU (`V$SYS_TIME_MODEL`, µs), summed over the instances: what the
+/// commit path's share of the database's time is judged against.
+fn time_model_part() -> Part {
+    part(
+        "time_model",
+        "TM",
+        &["GV$SYS_TIME_MODEL"],
+        false,
+        format!(
+            "{} FROM gv$sys_time_model WHERE stat_name IN ('DB time', 'DB CPU') GROUP BY stat_name",
+            select("TM", NN, "stat_name", NC, &["SUM(value)"], NC)
+        ),
+    )
+}
+
 fn hist_part(f: Features, names: &[&str]) -> Part {
     // The millisecond view's bound is stored as m*1000 µs (the contract's rule).
     let (view, unit, col, from) = if f.micro_hist {
@@ -984,6 +1024,8 @@ fn base_parts(kind: DbKind, f: Features) -> Vec<Part> {
             switches_part(),
             unrecoverable_part(),
             waits_now_part(),
+            top_waits_part(),
+            time_model_part(),
         ],
         DbKind::Standby => vec![
             instance_part(),
