@@ -228,14 +228,10 @@ impl Impact {
     }
 }
 
-/// A share as a percentage with the precision a small one needs (`0.4 %`, `72 %`).
+/// A share as a percentage, as every share is written (`72.4 %`, `0.018 %`; never rounded
+/// onto 100 %).
 pub(crate) fn pct(share: f64) -> String {
-    let p = share * 100.0;
-    if p > 0.0 && p < 1.0 {
-        format!("{p:.1} %")
-    } else {
-        format!("{p:.0} %")
-    }
+    dgscope_model::display::evidence_value(share * 100.0, "%")
 }
 
 #[cfg(test)]
@@ -273,12 +269,12 @@ mod tests {
         let i = Impact::of(Symptom::Commit, Some(2.1), Some(2.9), Some(0.12));
         assert_eq!(
             i.describe(FindingKind::Problem),
-            "explains 72 % of log file sync: 2.10 ms of 2.90 ms; log file sync is 12 % of DB time"
+            "explains 72.4 % of log file sync: 2.10 ms of 2.90 ms; log file sync is 12.0 % of DB time"
         );
         let lag = Impact::of(Symptom::ApplyLag, Some(1800.0), Some(1800.0), None);
         assert!(lag
             .describe(FindingKind::Symptom)
-            .starts_with("is 100 % of the apply lag"));
+            .starts_with("is 100.0 % of the apply lag"));
         assert!(Impact::risk()
             .describe(FindingKind::Problem)
             .contains("risk"));

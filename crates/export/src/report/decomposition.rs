@@ -137,10 +137,12 @@ pub(crate) fn commit_rows(c: &dgscope_core::causes::CommitDecomposition) -> Vec<
 
 /// One line: "log file sync 2.98 ms = local 0.69 + network 0.04 + RFS 0.07 + tail 1.63 +
 /// other 0.55 ms; 12 % of DB time".
-pub(crate) fn commit_line(c: &dgscope_core::causes::CommitDecomposition) -> String {
+pub fn commit_line(c: &dgscope_core::causes::CommitDecomposition) -> String {
+    // The parts that hold something, as the screen's bar shows them.
     let parts: Vec<String> = c
         .components
         .iter()
+        .filter(|p| p.part == dgscope_core::causes::CommitPart::LocalWrite || p.amount >= 0.005)
         .map(|p| {
             format!(
                 "{} {}",
@@ -161,4 +163,57 @@ pub(crate) fn commit_line(c: &dgscope_core::causes::CommitDecomposition) -> Stri
         ));
     }
     s
+}
+
+/// One line of a lag's parts: "apply lag 29m02s = transport 1.0 s + off-by-design 29m01s".
+pub fn lag_line<P: Copy + PartialEq>(
+    what: &str,
+    s: &dgscope_core::causes::Split<P>,
+    name: impl Fn(P) -> &'static str,
+) -> String {
+    let parts: Vec<String> = s
+        .components
+        .iter()
+        .filter(|c| c.amount > 0.0)
+        .map(|c| format!("{} {}", name(c.name), dgscope_model::display::dur(c.amount)))
+        .collect();
+    format!(
+        "{what} {} = {}",
+        dgscope_model::display::dur(s.amount),
+        if parts.is_empty() {
+            "nothing".to_string()
+        } else {
+            parts.join(" + ")
+        }
+    )
+}
+
+/// The decomposition line a finding's impact is a part of, for the drill-down and the
+/// report's finding: the commit's parts (its instance's on RAC) or its standby's lag.
+pub fn arithmetic(
+    f: &dgscope_core::causes::Finding,
+    d: &dgscope_core::causes::Decomposition,
+) -> Option<String> {
+    use dgscope_core::causes::{ApplyPart, Symptom, TransportPart};
+    match f.impact.symptom {
+        Symptom::Commit => d
+            .commit
+            .as_ref()?
+            .of_instance(f.impact.instance)
+            .map(commit_line),
+        Symptom::TransportLag | Symptom::ApplyLag => {
+            let slot = f.impact.standby.as_ref()?;
+            let l = d.lag.get(slot)?;
+            if f.impact.symptom == Symptom::TransportLag {
+                l.transport
+                    .as_ref()
+                    .map(|s| lag_line("transport lag", s, TransportPart::as_str))
+            } else {
+                l.apply
+                    .as_ref()
+                    .map(|s| lag_line("apply lag", s, ApplyPart::as_str))
+            }
+        }
+        _ => None,
+    }
 }

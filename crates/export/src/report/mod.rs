@@ -2,7 +2,7 @@
 
 pub mod awr;
 pub mod check;
-pub(crate) mod decomposition;
+pub mod decomposition;
 pub(crate) mod format;
 pub mod histogram;
 pub mod impact;

@@ -129,6 +129,7 @@ pub fn finding(f: &Finding, releases: &Releases) -> Vec<Block> {
     let mut out = vec![
         Block::Heading(format!("{} {} — {}", f.severity, f.id, f.title)),
         Block::Para(format!("Since {}.", f.since.text())),
+        Block::Para(format!("Impact: {}.", f.impact.describe(f.kind))),
         Block::Para(f.meaning.clone()),
     ];
     if !f.evidence.is_empty() {

@@ -439,6 +439,11 @@ impl<T> App<T> {
             .unwrap_or(0)
     }
 
+    /// The thresholds the screen's driver judges by.
+    pub fn thresholds(&self) -> &dgscope_core::causes::Thresholds {
+        self.driver.thresholds()
+    }
+
     pub fn warming_up(&self) -> bool {
         self.assessment.warming_up
             || self.primary_samples() < WARMUP_SAMPLES

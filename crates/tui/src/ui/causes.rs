@@ -1,10 +1,10 @@
-//! Pane 5, Suggested causes: ranked findings with a severity badge, the title and one line of
-//! evidence; says plainly when there is nothing to suggest or not enough data yet.
+//! Pane 5, Suggested causes: ranked findings with a severity badge, what each explains of its
+//! symptom, the title and one line of evidence; says plainly when there is nothing to suggest or not enough data yet.
 
 use super::theme::Role;
 use super::{badge, fmt, Ctx, Detail};
 use crate::app::{Pane, WARMUP_SAMPLES};
-use dgscope_core::causes::{Evidence, Severity};
+use dgscope_core::causes::{Evidence, Finding, Severity, Symptom};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -22,6 +22,26 @@ pub fn evidence_text(e: &Evidence, cite: fn(&str) -> String) -> String {
     }
     s.push_str(&format!(" — {}", cite(&e.source)));
     s
+}
+
+/// What a finding explains, in a fixed width before its title: its share of its symptom
+/// ("72% commit", "100% apply"), "risk" for a risk, "–" where the share is not known.
+pub(crate) fn impact_tag(f: &Finding) -> String {
+    let i = &f.impact;
+    let sym = match i.symptom {
+        Symptom::Commit => "commit",
+        Symptom::TransportLag => "transport",
+        Symptom::ApplyLag => "apply",
+        Symptom::DbTime => "DB time",
+        Symptom::RedoStall => "stalls",
+        Symptom::Risk => return format!("{:>7} {:<9}", "", "risk"),
+    };
+    // Written as every share is (the drill-down's, the reports'): one format.
+    let share = i.share.map_or_else(
+        || fmt::NONE.to_string(),
+        |s| dgscope_model::display::evidence_value(s * 100.0, "%"),
+    );
+    format!("{share:>7} {sym:<9}")
 }
 
 pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
@@ -121,11 +141,13 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             Span::styled(if selected { marker } else { " " }, row_style),
             Span::styled(" ", row_style),
             Span::styled(b, bs),
-            Span::styled("  ", row_style),
+            Span::styled(" ", row_style),
+            Span::styled(impact_tag(f), t.muted()),
+            Span::styled(" ", row_style),
             Span::styled(f.title.clone(), row_style),
         ];
         if f.severity == Severity::Info && !two_lines {
-            spans[4] = Span::styled(f.title.clone(), t.muted());
+            spans[6] = Span::styled(f.title.clone(), t.muted());
         }
         lines.push(Line::from(spans));
         if two_lines {

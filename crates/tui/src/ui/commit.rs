@@ -1,11 +1,12 @@
 //! Pane 1, Commit path (primary): `log file sync` vs `log file parallel write` vs `SYNC Remote
-//! Write` over the window; their histograms side by side; the waterfall splitting a commit
-//! into local write, extra remote time and the rest.
+//! Write` over the window; their histograms side by side; the commit's parts (the core's
+//! decomposition) as one stacked bar.
 
 use super::chart::{self, Series};
 use super::theme::Role;
 use super::{fmt, Ctx, Detail};
 use crate::app::Pane;
+use dgscope_core::causes::{CommitDecomposition, CommitPart};
 use dgscope_core::metrics::{Delta, Histogram, Percentile};
 use dgscope_model::sample::names::event;
 use dgscope_model::units::{bound_ms, Micros};
@@ -114,95 +115,91 @@ fn table(cx: &Ctx, w: &[Wait<'_>; 3], style: Style) -> Vec<Line<'static>> {
     out
 }
 
-/// A commit's average split: local write, remote time beyond it, on RAC the broadcast-on-
-/// commit ack, and the rest (posting, CPU, polling).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Waterfall {
-    pub local: f64,
-    pub remote: f64,
-    /// `redo write broadcast ack time` per commit; `None` without the statistic (not RAC).
-    pub broadcast: Option<f64>,
-    pub other: f64,
+/// The commit's parts over the pane's window, and for the RAC instance `n` picked: the
+/// core's decomposition (`CommitDecomposition`), the one computation the causes, `check`,
+/// the reports and the exporter read, computed once per set of deltas.
+pub(crate) fn decomposition(cx: &Ctx) -> Option<CommitDecomposition> {
+    let whole = cx.app.derived(&cx.d, ("commit-decomposition", [0, 0]), || {
+        CommitDecomposition::of_window(&cx.d, cx.app.thresholds())
+    });
+    let whole = whole.as_ref().as_ref()?;
+    whole.of_instance(cx.app.commit_inst).cloned()
 }
 
-/// lfs = local write ∥ remote write, then (RAC) the broadcast ack, then posting/CPU/polling.
-pub(crate) fn waterfall(w: &[Wait<'_>; 3], broadcast: Option<f64>) -> Option<Waterfall> {
-    let lfs = w[0].avg?;
-    let local = w[1].avg.unwrap_or(0.0);
-    let remote = w[2].avg.unwrap_or(0.0);
-    let remote_extra = (remote - local).max(0.0);
-    let rest = (lfs - local.max(remote)).max(0.0);
-    let broadcast = broadcast.map(|b| b.min(rest));
-    Some(Waterfall {
-        local,
-        remote: remote_extra,
-        broadcast,
-        other: rest - broadcast.unwrap_or(0.0),
-    })
+/// How a part is drawn in the stacked bar: its role and its fill (Unicode, ASCII).
+fn part_style(p: CommitPart) -> (Role, &'static str, &'static str) {
+    match p {
+        CommitPart::LocalWrite => (Role::SeriesLfpw, "█", "#"),
+        CommitPart::RemoteNetwork | CommitPart::RemoteLeg => (Role::SeriesRemote, "▓", "="),
+        CommitPart::RemoteRfs => (Role::SeriesRemote, "▒", "%"),
+        CommitPart::RacBroadcast => (Role::Muted, "▒", "+"),
+        CommitPart::Tail => (Role::Warn, "▚", "!"),
+        CommitPart::AdaptivePolling | CommitPart::CpuScheduling | CommitPart::Unexplained => {
+            (Role::SeriesLfs, "░", ".")
+        }
+    }
 }
 
-fn waterfall_lines(
-    cx: &Ctx,
-    w: &[Wait<'_>; 3],
-    broadcast: Option<f64>,
-    width: usize,
-    style: Style,
-) -> Vec<Line<'static>> {
+fn waterfall_lines(cx: &Ctx, width: usize, style: Style) -> Vec<Line<'static>> {
     let t = cx.theme;
-    let Some(wf) = waterfall(w, broadcast) else {
+    let Some(c) = decomposition(cx) else {
         return vec![Line::styled(
-            "commit waterfall: no log file sync waits in the window",
+            "commit parts: no log file sync waits in the window",
             t.muted(),
         )];
     };
-    let (local, remote, other) = (wf.local, wf.remote, wf.other);
-    let bcast = wf.broadcast.unwrap_or(0.0);
-    let remote_txt = if w[2].avg.is_some() {
-        format!("+{}", fmt::ms(remote))
-    } else {
-        fmt::NONE.to_string()
-    };
-    let mut spans = vec![
-        Span::styled("commit waterfall  ", t.muted()),
-        Span::styled(
-            format!("local {}", fmt::ms(local)),
-            t.style(Role::SeriesLfpw),
-        ),
-        Span::styled(" | ", t.muted()),
-        Span::styled(format!("remote {remote_txt}"), t.style(Role::SeriesRemote)),
-    ];
-    if let Some(b) = wf.broadcast {
-        spans.push(Span::styled(" | ", t.muted()));
-        spans.push(Span::styled(format!("bcast ack {}", fmt::ms(b)), t.muted()));
+    // The parts that hold something (the local write always), in the order a commit meets
+    // them; each named as the bar draws it.
+    let shown: Vec<_> = c
+        .components
+        .iter()
+        .filter(|p| p.part == CommitPart::LocalWrite || p.amount >= 0.005)
+        .collect();
+    let mut spans = vec![Span::styled("commit parts  ", t.muted())];
+    for (i, p) in shown.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" | ", t.muted()));
+        }
+        let (role, fill, ascii) = part_style(p.part);
+        spans.push(Span::styled(
+            format!(
+                "{} {} {}",
+                if cx.ascii { ascii } else { fill },
+                p.part.label(),
+                fmt::ms(p.amount)
+            ),
+            t.style(role),
+        ));
     }
-    spans.extend([
-        Span::styled(" | ", t.muted()),
-        Span::styled(
-            format!("other {}", fmt::ms(other)),
-            t.style(Role::SeriesLfs),
-        ),
-        Span::styled(" ms", style),
-    ]);
+    spans.push(Span::styled(" ms", style));
     let text = Line::from(spans);
-    let total = local + remote + bcast + other;
     let bar_w = width.saturating_sub(2);
-    if total <= 0.0 || bar_w < 10 {
+    if c.amount <= 0.0 || bar_w < 10 {
         return vec![text];
     }
-    let seg = |v: f64| ((v / total) * bar_w as f64).round() as usize;
-    let (a, b, d) = (seg(local), seg(remote), seg(bcast));
-    let c = bar_w.saturating_sub(a + b + d);
-    let (ca, cb, cd, cc) = if cx.ascii {
-        ("#", "=", "+", ".")
-    } else {
-        ("█", "▓", "▒", "░")
-    };
-    let bar = Line::from(vec![
-        Span::styled(ca.repeat(a), t.style(Role::SeriesLfpw)),
-        Span::styled(cb.repeat(b), t.style(Role::SeriesRemote)),
-        Span::styled(cd.repeat(d), t.muted()),
-        Span::styled(cc.repeat(c), t.style(Role::SeriesLfs)),
-    ]);
+    // Each part's cells, rounded so they fill the bar exactly: the rounding goes to the
+    // largest part.
+    let mut cells: Vec<usize> = shown
+        .iter()
+        .map(|p| ((p.amount / c.amount) * bar_w as f64).round() as usize)
+        .collect();
+    let used: usize = cells.iter().sum();
+    if let Some(k) = (0..shown.len()).max_by(|a, b| shown[*a].amount.total_cmp(&shown[*b].amount)) {
+        cells[k] = (cells[k] + bar_w).saturating_sub(used);
+    }
+    let bar = Line::from(
+        shown
+            .iter()
+            .zip(cells)
+            .map(|(p, n)| {
+                let (role, fill, ascii) = part_style(p.part);
+                Span::styled(
+                    (if cx.ascii { ascii } else { fill }).repeat(n),
+                    t.style(role),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
     vec![text, bar]
 }
 
@@ -527,16 +524,11 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     frame.render_widget(block, area);
     let style = cx.value_style(stale);
     let w = waits(d);
-    let bcast = d.and_then(Delta::broadcast_ack_ms);
     let width = inner.width as usize;
     let mut lines = table(cx, &w, style);
     match detail {
         Detail::Compact => {
-            lines.extend(
-                waterfall_lines(cx, &w, bcast, width, style)
-                    .into_iter()
-                    .take(1),
-            );
+            lines.extend(waterfall_lines(cx, width, style).into_iter().take(1));
             // Room left (a taller stacked layout): the latencies over time.
             let used = lines.len() as u16;
             if inner.height >= used + CHART_MIN {
@@ -547,7 +539,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             }
         }
         Detail::Normal => {
-            let wf = waterfall_lines(cx, &w, bcast, width, style);
+            let wf = waterfall_lines(cx, width, style);
             let fixed = lines.len() + wf.len() + 2;
             let avail = (inner.height as usize).saturating_sub(fixed);
             // The chart keeps its minimum height; the histogram takes what it needs of the
@@ -573,7 +565,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         }
         Detail::Full => {
             lines.push(Line::raw(""));
-            lines.extend(waterfall_lines(cx, &w, bcast, width.min(100), style));
+            lines.extend(waterfall_lines(cx, width.min(100), style));
             lines.push(Line::raw(""));
             lines.extend(mirrored(cx, &w, width.min(100), 40));
             lines.push(Line::raw(""));
@@ -623,30 +615,6 @@ pub(crate) fn latency_chart(buf: &mut ratatui::buffer::Buffer, area: Rect, cx: &
 mod tests {
     use super::*;
 
-    fn wait(avg: Option<f64>) -> Wait<'static> {
-        Wait {
-            label: "x",
-            role: Role::SeriesLfs,
-            avg,
-            hist: None,
-            per_s: None,
-        }
-    }
-
-    #[test]
-    fn the_broadcast_ack_is_its_own_part_and_never_more_than_the_rest() {
-        let w = [wait(Some(9.0)), wait(Some(0.5)), wait(Some(1.5))];
-        let single = waterfall(&w, None).unwrap();
-        assert_eq!((single.local, single.remote, single.other), (0.5, 1.0, 7.5));
-        assert_eq!(single.broadcast, None);
-        let rac = waterfall(&w, Some(0.4)).unwrap();
-        assert_eq!(rac.broadcast, Some(0.4));
-        assert!((rac.other - 7.1).abs() < 1e-9);
-        // The parts still add up to log file sync.
-        assert!((rac.local + rac.remote + 0.4 + rac.other - 9.0).abs() < 1e-9);
-        let capped = waterfall(&w, Some(20.0)).unwrap();
-        assert_eq!((capped.broadcast, capped.other), (Some(7.5), 0.0));
-    }
     /// The rows as the sort-based merge made them before (every bucket a row, then chunks):
     /// the walk must give the same rows, micro/milli bounds and the 1 ms corner included.
     fn by_sorting(hs: &[&Histogram], n: usize) -> (Vec<Row>, usize) {

@@ -119,6 +119,33 @@ fn evidence_lines(cx: &Ctx, f: &Finding, width: usize) -> Vec<Line<'static>> {
     out
 }
 
+/// What the finding explains and the arithmetic behind it: the sentence of its impact, the
+/// parts of its symptom it is a part of (the assessment's decomposition), its kind and the
+/// cause it follows.
+fn impact_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
+    let t = cx.theme;
+    let kind = match (f.kind, f.caused_by) {
+        (dgscope_core::causes::FindingKind::Symptom, Some(c)) => format!("a symptom of {c}"),
+        (k, Some(c)) => format!("{}, explained by {c}", k.as_str()),
+        (k, None) => k.as_str().to_string(),
+    };
+    let mut out = vec![Line::from(vec![
+        Span::styled("impact  ", t.muted()),
+        Span::styled(f.impact.describe(f.kind), t.text()),
+        Span::styled(format!(" ({kind})"), t.muted()),
+    ])];
+    if let Some(a) =
+        dgscope_export::report::decomposition::arithmetic(f, &cx.app.assessment.decomposition)
+    {
+        out.push(Line::from(vec![
+            Span::styled("        ", t.muted()),
+            Span::styled(a, t.muted()),
+        ]));
+    }
+    out.push(Line::raw(""));
+    out
+}
+
 /// The text below the chart (what it means, SQL, advice, what-if), also used for `y`.
 pub(crate) fn body_lines(cx: &Ctx, f: &Finding) -> Vec<Line<'static>> {
     let t = cx.theme;
@@ -241,6 +268,7 @@ impl Doc {
             Line::styled(f.title.clone(), cx.theme.style(Role::Title)),
             Line::raw(""),
         ];
+        head.extend(impact_lines(cx, f));
         head.extend(evidence_lines(cx, f, w));
         head.push(Line::raw(""));
         // A chart as tall as the view allows, never so tall that it hides the text.
