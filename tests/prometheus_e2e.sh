@@ -170,9 +170,22 @@ lag=$(query 'dgscope_apply_lag_seconds' | jq 'length')
 say "apply lag gauges in Prometheus: $lag (one per standby)"
 checks=$((checks + 1))
 [ "$lag" = 2 ] || failures=$((failures + 1))
+# --- impact: what the finding explains, and where the commit time goes (the recording rule
+# over the parts, which sum to the average)
+share=$(scalar 'dgscope_finding_impact_ratio{pair="twin-slow-srl",id="standby-redo-write-slow",symptom="commit"}')
+say "standby-redo-write-slow explains ${share:-no} of twin-slow-srl's log file sync"
+checks=$((checks + 1))
+ok=$(awk -v s="${share:-0}" 'BEGIN { print (s >= 0.25 && s <= 1) ? "yes" : "no" }')
+[ "$ok" = yes ] || failures=$((failures + 1))
+rfs=$(scalar 'dgscope:commit_component:share{pair="twin-slow-srl",component="remote-rfs"}')
+sum=$(scalar 'sum(dgscope:commit_component:share{pair="twin-slow-srl"})')
+say "twin-slow-srl: the standby's RFS write is ${rfs:-no} of its commit time; the parts' shares sum to ${sum:-nothing}"
+checks=$((checks + 1))
+ok=$(awk -v r="${rfs:-0}" -v s="${sum:-0}" 'BEGIN { print (r > 0.3 && s > 0.999 && s < 1.001) ? "yes" : "no" }')
+[ "$ok" = yes ] || failures=$((failures + 1))
 rules=$(curl -sf --max-time 5 "$API/api/v1/rules" | jq '[.data.groups[].rules[]] | length')
-in_file=$(grep -c '^ *- alert:' contrib/prometheus/dgscope.rules.yml)
-say "Prometheus loaded $rules alert rules of the $in_file in contrib/prometheus/dgscope.rules.yml"
+in_file=$(grep -cE '^ *- (alert|record):' contrib/prometheus/dgscope.rules.yml)
+say "Prometheus loaded $rules alert and recording rules of the $in_file in contrib/prometheus/dgscope.rules.yml"
 checks=$((checks + 1))
 [ "$rules" = "$in_file" ] || failures=$((failures + 1))
 # dgscope itself is up, so neither of the rules about its own absence is firing.

@@ -191,7 +191,7 @@ fn rules_and_dashboard_use_only_metrics_and_labels_that_exist() {
     let exp = exposition();
     let (rules, templates) = rule_exprs();
     let (dash, legends) = dashboard();
-    assert_eq!(rules.len(), 15, "the rules file changed shape");
+    assert_eq!(rules.len(), 17, "the rules file changed shape");
     assert!(dash.len() >= 10, "the dashboard changed shape");
     let mut used_metrics = BTreeMap::new();
     // Prometheus' own `up` for the dgscope job, with the target labels it attaches.

@@ -383,6 +383,13 @@ fn a_finding_about_another_standby_is_its_own_series() {
             id: "apply-stopped",
             severity: Severity::Crit,
             title: "MRP0 is not running".into(),
+            impact: dgscope::causes::Impact::of(
+                dgscope::causes::Symptom::ApplyLag,
+                Some(60.0),
+                Some(80.0),
+                None,
+            )
+            .for_standby(standby.clone()),
             standby,
         });
     }
@@ -390,6 +397,15 @@ fn a_finding_about_another_standby_is_its_own_series() {
     for e in [&t, &o] {
         let series = e.matching("dgscope_finding", &[("id", "apply-stopped")]);
         assert_eq!(series.len(), 2);
+        let shares = e.matching("dgscope_finding_impact_ratio", &[("id", "apply-stopped")]);
+        assert_eq!(shares.len(), 2, "one share per finding");
+        assert!(shares
+            .iter()
+            .all(|s| (s.value - 0.75).abs() < 1e-9 && s.label("symptom") == Some("apply-lag")));
+        // No DB time is known for a lag: no series, never 0.
+        assert!(e
+            .matching("dgscope_finding_db_time_ratio", &[("id", "apply-stopped")])
+            .is_empty());
         let labels: Vec<Option<&str>> = series.iter().map(|s| s.label("standby")).collect();
         assert!(labels.contains(&None), "{labels:?}");
         assert!(labels.contains(&Some("standby:far")), "{labels:?}");

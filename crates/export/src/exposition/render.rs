@@ -306,6 +306,27 @@ pub const FAMILIES: &[Family] = &[
         emit: findings,
     },
     Family {
+        name: "dgscope_finding_impact_ratio",
+        kind: Kind::Gauge,
+        help: "Share (0..1) of its symptom a finding raised now explains (commit: log file sync; transport-lag, apply-lag: the standby's lag; db-time; redo-stall), where known.",
+        labels: &["pair", "database", "id", "symptom", "standby"],
+        emit: finding_impacts,
+    },
+    Family {
+        name: "dgscope_finding_db_time_ratio",
+        kind: Kind::Gauge,
+        help: "Share (0..1) of DB time a finding raised now explains, where DB time is known.",
+        labels: &["pair", "database", "id", "symptom", "standby"],
+        emit: finding_db_time,
+    },
+    Family {
+        name: "dgscope_commit_component_milliseconds",
+        kind: Kind::Gauge,
+        help: "The causes window's average foreground log file sync split into its parts (local-write, remote-network, remote-rfs, remote-leg, rac-broadcast, tail, adaptive-polling, cpu-scheduling, unexplained), ms; they sum to the average. Per RAC instance with `inst_id`.",
+        labels: &["pair", "database", "component", "inst_id"],
+        emit: commit_components,
+    },
+    Family {
         name: "dgscope_warming_up",
         kind: Kind::Gauge,
         help: "1 while the pair has too few samples or commits for the causes to judge, else 0.",
@@ -853,6 +874,61 @@ fn findings(o: &mut Out<'_>, p: &PairSnapshot) {
             ("standby", f.standby.as_deref()),
         ];
         o.int("dgscope_finding", "", &labels, 1);
+    }
+}
+
+fn finding_impacts(o: &mut Out<'_>, p: &PairSnapshot) {
+    impact_series(o, p, "dgscope_finding_impact_ratio", |i| i.share);
+}
+
+fn finding_db_time(o: &mut Out<'_>, p: &PairSnapshot) {
+    impact_series(o, p, "dgscope_finding_db_time_ratio", |i| i.db_time_share);
+}
+
+/// One series per finding raised now whose figure is known (an unknown share is no series,
+/// never 0).
+fn impact_series(
+    o: &mut Out<'_>,
+    p: &PairSnapshot,
+    name: &str,
+    figure: fn(&dgscope_core::causes::Impact) -> Option<f64>,
+) {
+    let db = p.primary_database();
+    for f in &p.findings {
+        let Some(v) = figure(&f.impact) else { continue };
+        let labels = [
+            ("pair", Some(p.pair.as_str())),
+            ("database", db),
+            ("id", Some(f.id)),
+            ("symptom", Some(f.impact.symptom.as_str())),
+            ("standby", f.standby.as_deref()),
+        ];
+        o.float(name, "", &labels, v);
+    }
+}
+
+fn commit_components(o: &mut Out<'_>, p: &PairSnapshot) {
+    let Some(c) = &p.commit else { return };
+    let db = p.primary_database();
+    let insts: Vec<(Option<String>, &dgscope_core::causes::CommitDecomposition)> =
+        std::iter::once((None, c))
+            .chain(c.instances.iter().map(|(id, i)| (Some(id.to_string()), i)))
+            .collect();
+    for (inst, d) in insts {
+        for part in &d.components {
+            let labels = [
+                ("pair", Some(p.pair.as_str())),
+                ("database", db),
+                ("component", Some(part.part.as_str())),
+                ("inst_id", inst.as_deref()),
+            ];
+            o.float(
+                "dgscope_commit_component_milliseconds",
+                "",
+                &labels,
+                part.amount,
+            );
+        }
     }
 }
 

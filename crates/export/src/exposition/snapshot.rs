@@ -1,7 +1,7 @@
 //! What one pair looks like at an instant, as the exposition needs it: cheap to build (the
 //! samples are shared `Arc`s), immutable once published, no reference to the engine.
 
-use dgscope_core::causes::{Assessment, Overview, Severity};
+use dgscope_core::causes::{Assessment, CommitDecomposition, Impact, Overview, Severity};
 use dgscope_core::metrics::Engine;
 use dgscope_model::sample::{Name, Sample, Slot};
 use dgscope_model::timestamp::Timestamp;
@@ -43,6 +43,8 @@ pub struct FindingState {
     pub title: String,
     /// The standby it is about, when not the first (`Finding::standby`).
     pub standby: Option<String>,
+    /// What it explains of which symptom.
+    pub impact: Impact,
 }
 
 /// The latest state of one pair.
@@ -62,6 +64,9 @@ pub struct PairSnapshot {
     pub latest: Option<Timestamp>,
     /// Every member's state at the assessment's instant (apply and transport states).
     pub overview: Overview,
+    /// The causes window's commit decomposition (per RAC instance inside), while the
+    /// primary's figures are current.
+    pub commit: Option<CommitDecomposition>,
 }
 
 /// The database's name for the `database` label: `DbInfo::name`, which the Oracle source
@@ -102,6 +107,7 @@ impl PairSnapshot {
             warming_up: true,
             latest: None,
             overview: Overview::default(),
+            commit: None,
         }
     }
 
@@ -163,11 +169,18 @@ impl PairSnapshot {
                     severity: f.severity,
                     title: f.title.clone(),
                     standby: f.standby.clone(),
+                    impact: f.impact.clone(),
                 })
                 .collect(),
             warming_up: assessment.warming_up,
             latest: engine.latest(),
             overview: assessment.overview.clone(),
+            // Stale is not now: a primary whose newest sample failed has no current parts.
+            commit: engine
+                .primary_slot()
+                .and_then(|p| engine.slot(p))
+                .filter(|s| s.current().is_some())
+                .and(assessment.decomposition.commit.clone()),
         }
     }
 
