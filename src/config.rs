@@ -547,6 +547,9 @@ pub const TEMPLATE: &str = r#"# dgscope configuration — see docs/CONFIG.md for
 # apply_gap_s = 10.0            # apply-bound
 # raise_after_s = 15.0          # a condition must hold this long to raise a finding
 # clear_after_s = 30.0          # and be false this long to clear it
+# impact_min_share = 0.25       # a commit-path or rate finding pages only when it explains
+# impact_min_db_time_pct = 2.0  # this share of its symptom and this % of DB time
+# healthy_local_write_ms = 0.5  # what "fixed" means: a 0.5 ms local redo write
 
 # Key bindings: action = "key" (modifiers: ctrl-, alt-, shift-).
 # [bindings]
