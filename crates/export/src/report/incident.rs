@@ -110,6 +110,8 @@ pub struct Incident {
     pub findings: Vec<Finding>,
     /// The releases of the newest primary and standby samples, for the verification SQL.
     pub releases: dgscope_oracle::verify::Releases,
+    /// Where the last window's commit time goes and why each lag is what it is.
+    pub decomposition: dgscope_core::causes::Decomposition,
     /// What the Findings section says when there is none and "healthy" would not be true
     /// (the screen's `e` while it warms up); `None`: the usual "looked healthy".
     pub no_findings: Option<String>,
@@ -309,6 +311,7 @@ pub fn from_recording(
         impact,
         findings,
         releases: super::check::releases(engine, None),
+        decomposition: driver.assessment().decomposition.clone(),
         no_findings: None,
     })
 }
@@ -406,6 +409,41 @@ pub fn render_markdown(i: &Incident) -> String {
             i.after_label
         ));
         out.push_str(&super::text::markdown(&commit));
+    }
+
+    if let Some(c) = &i.decomposition.commit {
+        out.push_str(&format!(
+            "\n## Where commit time goes (primary, {})\n\n",
+            i.after_label
+        ));
+        out.push_str(&markdown_table(
+            &["part", "ms", "share"],
+            &super::decomposition::commit_rows(c),
+        ));
+    }
+    let lags: Vec<String> =
+        i.decomposition
+            .lag
+            .iter()
+            .flat_map(|(slot, l)| {
+                use dgscope_core::causes::{ApplyPart, TransportPart};
+                let t = l.transport.as_ref().map(|s| {
+                    super::decomposition::lag_line("transport lag", s, TransportPart::as_str)
+                });
+                let a = l
+                    .apply
+                    .as_ref()
+                    .map(|s| super::decomposition::lag_line("apply lag", s, ApplyPart::as_str));
+                [t, a]
+                    .into_iter()
+                    .flatten()
+                    .map(move |x| format!("- {}: {}", md_text(slot), md_text(&x)))
+            })
+            .collect();
+    if !lags.is_empty() {
+        out.push_str("\n### Why each lag is what it is\n\n");
+        out.push_str(&lags.join("\n"));
+        out.push('\n');
     }
 
     out.push_str(&format!(

@@ -64,6 +64,7 @@ pub(crate) fn incident(app: &App) -> Incident {
         impact,
         findings,
         releases: dgscope_export::report::check::releases(e, app.standby()),
+        decomposition: app.assessment.decomposition.clone(),
         // The causes pane's words, never "healthy" before a finding could have been raised.
         no_findings: (app.warming_up() && app.session().findings().next().is_none()).then(|| {
             format!(
