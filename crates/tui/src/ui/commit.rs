@@ -140,7 +140,7 @@ fn part_style(p: CommitPart) -> (Role, &'static str, &'static str) {
     }
 }
 
-fn waterfall_lines(cx: &Ctx, width: usize, style: Style) -> Vec<Line<'static>> {
+fn parts_lines(cx: &Ctx, width: usize, style: Style) -> Vec<Line<'static>> {
     let t = cx.theme;
     let Some(c) = decomposition(cx) else {
         return vec![Line::styled(
@@ -528,7 +528,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
     let mut lines = table(cx, &w, style);
     match detail {
         Detail::Compact => {
-            lines.extend(waterfall_lines(cx, width, style).into_iter().take(1));
+            lines.extend(parts_lines(cx, width, style).into_iter().take(1));
             // Room left (a taller stacked layout): the latencies over time.
             let used = lines.len() as u16;
             if inner.height >= used + CHART_MIN {
@@ -539,7 +539,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             }
         }
         Detail::Normal => {
-            let wf = waterfall_lines(cx, width, style);
+            let wf = parts_lines(cx, width, style);
             let fixed = lines.len() + wf.len() + 2;
             let avail = (inner.height as usize).saturating_sub(fixed);
             // The chart keeps its minimum height; the histogram takes what it needs of the
@@ -565,7 +565,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
         }
         Detail::Full => {
             lines.push(Line::raw(""));
-            lines.extend(waterfall_lines(cx, width.min(100), style));
+            lines.extend(parts_lines(cx, width.min(100), style));
             lines.push(Line::raw(""));
             lines.extend(mirrored(cx, &w, width.min(100), 40));
             lines.push(Line::raw(""));
