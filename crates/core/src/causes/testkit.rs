@@ -646,3 +646,33 @@ impl Run {
         self.i += 1;
     }
 }
+
+/// A finding for the ranking tests: weighed by its share of one commit symptom 1000 long (the
+/// larger `explains`, the earlier among equals).
+pub(crate) fn ranked_finding(
+    id: &'static str,
+    severity: super::Severity,
+    explains: f64,
+    caused_by: Option<&'static str>,
+) -> super::Finding {
+    super::Finding {
+        id,
+        severity,
+        title: String::new(),
+        evidence: vec![],
+        meaning: String::new(),
+        verify: vec![],
+        advice: vec![],
+        what_if: vec![],
+        kind: super::impact::FindingKind::Problem,
+        impact: super::impact::Impact::of(
+            super::impact::Symptom::Commit,
+            Some(explains),
+            Some(1000.0),
+            None,
+        ),
+        since: Timestamp::default(),
+        caused_by,
+        standby: None,
+    }
+}

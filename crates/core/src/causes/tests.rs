@@ -808,29 +808,7 @@ fn a_one_sample_spike_neither_raises_nor_clears() {
 
 #[test]
 fn ranking_is_severity_then_explained_share() {
-    use super::finding::Finding;
-    use dgscope_model::timestamp::Timestamp;
-    let f = |id: &'static str, severity, explains| Finding {
-        id,
-        severity,
-        title: String::new(),
-        evidence: vec![],
-        meaning: String::new(),
-        verify: vec![],
-        advice: vec![],
-        what_if: vec![],
-        kind: super::impact::FindingKind::Problem,
-        // Weighed by the share of one symptom: the larger `explains`, the earlier.
-        impact: super::impact::Impact::of(
-            super::impact::Symptom::Commit,
-            Some(explains),
-            Some(1000.0),
-            None,
-        ),
-        since: Timestamp::default(),
-        caused_by: None,
-        standby: None,
-    };
+    let f = |id, severity, explains| super::testkit::ranked_finding(id, severity, explains, None);
     let mut v = vec![
         f("a", Severity::Info, 100.0),
         f("b", Severity::Warn, 1.0),

@@ -8,7 +8,6 @@ use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;
 use dgscope_model::sample::{DestStatus, Gap};
-use dgscope_model::timestamp::Timestamp;
 use std::time::Duration;
 
 const MIN: Window = Window::Last(Duration::from_secs(60));
@@ -638,27 +637,7 @@ fn a_failed_standby_sample_never_yields_standby_judged_findings() {
 
 #[test]
 fn a_root_cause_ranks_at_the_severity_of_what_it_causes() {
-    let f = |id: &'static str, severity, explains, caused_by| Finding {
-        id,
-        severity,
-        title: String::new(),
-        evidence: vec![],
-        meaning: String::new(),
-        verify: vec![],
-        advice: vec![],
-        what_if: vec![],
-        kind: super::impact::FindingKind::Problem,
-        // Weighed by the share of one symptom: the larger `explains`, the earlier.
-        impact: super::impact::Impact::of(
-            super::impact::Symptom::Commit,
-            Some(explains),
-            Some(1000.0),
-            None,
-        ),
-        since: Timestamp::default(),
-        caused_by,
-        standby: None,
-    };
+    let f = super::testkit::ranked_finding;
     let mut v = vec![
         f("lag-stale", Severity::Crit, 300.0, Some("standby-fra-full")),
         f(
