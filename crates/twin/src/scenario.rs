@@ -109,6 +109,29 @@ impl Scenario {
         Scenario::SyncHoldsLgwr,
     ];
 
+    /// The scenario of pair `i` of a simulated fleet (`demo --fleet`): a realistic fleet is
+    /// mostly healthy, so every other pair is one of the healthy configurations; the rest
+    /// step through the catalog's faults six at a time (six shares no factor with their 35),
+    /// so a dozen pairs already mix commit, transport, apply and primary faults and a large
+    /// fleet meets every one.
+    pub fn for_fleet(i: usize) -> Scenario {
+        const HEALTHY: [Scenario; 4] = [
+            Scenario::HealthySync,
+            Scenario::HealthyAsync,
+            Scenario::Fastsync,
+            Scenario::TwoStandbys,
+        ];
+        if i.is_multiple_of(2) {
+            return HEALTHY[(i / 2) % HEALTHY.len()];
+        }
+        let faults: Vec<Scenario> = Scenario::ALL
+            .iter()
+            .copied()
+            .filter(|s| !HEALTHY.contains(s))
+            .collect();
+        faults[(i / 2 * 6) % faults.len()]
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scenario::HealthySync => "healthy-sync",
@@ -550,6 +573,27 @@ impl fmt::Display for Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Half the fleet healthy, and 70 pairs meet every fault of the catalog.
+    #[test]
+    fn a_fleet_is_half_healthy_and_meets_every_fault() {
+        let fleet: Vec<Scenario> = (0..70).map(Scenario::for_fleet).collect();
+        let healthy = [
+            Scenario::HealthySync,
+            Scenario::HealthyAsync,
+            Scenario::Fastsync,
+            Scenario::TwoStandbys,
+        ];
+        assert_eq!(fleet.iter().filter(|s| healthy.contains(s)).count(), 35);
+        for s in Scenario::ALL {
+            assert!(fleet.contains(&s), "{s:?} never drawn");
+        }
+        // A dozen already mixes the commit path with transport and apply.
+        let twelve: Vec<&str> = fleet[..12].iter().map(|s| s.name()).collect();
+        for want in ["slow-srl", "bandwidth-async", "apply-stopped"] {
+            assert!(twelve.contains(&want), "{twelve:?}");
+        }
+    }
 
     #[test]
     fn names_round_trip_and_unknown_lists_all() {

@@ -4,6 +4,7 @@
 
 pub(crate) mod action;
 pub(crate) mod control;
+pub(crate) mod fleet;
 pub(crate) mod keymap;
 pub(crate) mod search;
 pub(crate) mod state;
@@ -11,6 +12,7 @@ pub(crate) mod update;
 
 pub use action::Action;
 pub use control::{Control, Pace};
+pub use fleet::{BoardOutcome, Fleet, FleetPair, Row, SortKey, SPARK_POINTS};
 pub use keymap::{KeyChord, Keymap};
 pub use search::{match_spans, Search};
 pub use state::{

@@ -150,6 +150,8 @@ pub struct AppConfig<T> {
     pub one_window: Option<Duration>,
     /// How evidence names where a figure came from (see `TuiOptions::cite`).
     pub cite: fn(&str) -> String,
+    /// The pair's name on the fleet board, shown in its screen's header (`None`: one pair).
+    pub pair: Option<String>,
 }
 
 /// Values derived from one set of deltas (held, so its address is never reused while they

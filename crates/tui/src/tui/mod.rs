@@ -193,6 +193,7 @@ pub fn build_app(opts: &TuiOptions, themes: Vec<Theme>, assessor: Assessor) -> A
         raise_after_s: config.thresholds.raise_after_s,
         one_window: opts.one_window,
         cite: opts.cite.unwrap_or(|s| s.to_string()),
+        pair: None,
     };
     let mut app = App::new(cfg, Driver::new(config), assessor);
     app.window = match opts.one_window {
@@ -220,22 +221,118 @@ fn debug_panic_after() -> Option<u64> {
 
 pub async fn run(
     opts: TuiOptions,
-    mut events: mpsc::Receiver<SourceEvent>,
+    events: mpsc::Receiver<SourceEvent>,
     control: Option<mpsc::Sender<Control>>,
     assessor: Assessor,
 ) -> Result<ExitCode, TuiError> {
+    let feed = PairFeed {
+        name: opts.source.clone(),
+        opts,
+        events,
+        control,
+        assessor,
+    };
+    run_pairs(vec![feed], None).await
+}
+
+/// One pair as the screen runs it: its options, its source's events, the channel back to
+/// its source and its assessor (one Driver each, in its [`App`]).
+pub struct PairFeed {
+    /// The board's name for it (a profile's name, `twin-slow-srl`).
+    pub name: String,
+    pub opts: TuiOptions,
+    pub events: mpsc::Receiver<SourceEvent>,
+    pub control: Option<mpsc::Sender<Control>>,
+    pub assessor: Assessor,
+}
+
+/// What the loop keeps of a pair beside its app: the `r` recording and its source's control.
+struct Seat {
+    opts: TuiOptions,
+    recorder: Option<Recorder>,
+    control: Option<mpsc::Sender<Control>>,
+}
+
+/// A pair's events tagged with its index; `None` once, when its source is done.
+fn tagged(
+    i: usize,
+    rx: mpsc::Receiver<SourceEvent>,
+) -> futures_util::stream::BoxStream<'static, (usize, Option<SourceEvent>)> {
+    futures_util::stream::unfold(Some(rx), move |st| async move {
+        let mut rx = st?;
+        match rx.recv().await {
+            Some(ev) => Some(((i, Some(ev)), Some(rx))),
+            None => Some(((i, None), None)),
+        }
+    })
+    .boxed()
+}
+
+/// As [`launch`], for several pairs: `board` names the fleet board's header (`Some`), which
+/// opens first and `Enter` leaves for a pair's screen; `None` runs one pair's screen.
+pub fn launch_pairs(
+    feeds: Vec<PairFeed>,
+    board: Option<String>,
+    sources: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
+) -> Result<ExitCode, TuiError> {
     require_tty()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(TuiError::Runtime)?;
+    rt.block_on(async move {
+        let tasks: Vec<_> = sources.into_iter().map(tokio::spawn).collect();
+        let r = run_pairs(feeds, board).await;
+        for t in tasks {
+            t.abort();
+        }
+        r
+    })
+}
+
+/// Runs the screen over every pair until the user quits, a signal arrives or stdin closes.
+pub async fn run_pairs(feeds: Vec<PairFeed>, board: Option<String>) -> Result<ExitCode, TuiError> {
+    require_tty()?;
+    let Some(first) = feeds.first() else {
+        return Ok(ExitCode::SUCCESS);
+    };
     let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let colorterm = std::env::var("COLORTERM").ok();
     let colorfgbg = std::env::var("COLORFGBG").ok();
     let themes = themes(
-        opts.theme.as_deref(),
-        opts.no_color,
+        first.opts.theme.as_deref(),
+        first.opts.no_color,
         no_color_env,
         colorterm.as_deref(),
         colorfgbg.as_deref(),
     )?;
-    let mut app = build_app(&opts, themes, assessor);
+    let mouse = first.opts.mouse;
+    let mut apps = Vec::with_capacity(feeds.len());
+    let mut seats = Vec::with_capacity(feeds.len());
+    let mut streams = Vec::with_capacity(feeds.len());
+    let several = board.is_some();
+    for (i, f) in feeds.into_iter().enumerate() {
+        let mut app = build_app(&f.opts, themes.clone(), f.assessor);
+        if several {
+            app.cfg.pair = Some(f.name.clone());
+        }
+        apps.push((f.name, app));
+        streams.push(tagged(i, f.events));
+        seats.push(Seat {
+            opts: f.opts,
+            recorder: None,
+            control: f.control,
+        });
+    }
+    let mut fleet = match board {
+        Some(label) => app::Fleet::board(apps, label),
+        None => {
+            let (name, app) = apps.pop().expect("one pair");
+            app::Fleet::single(name, app)
+        }
+    };
+    let mut events = futures_util::stream::select_all(streams);
     let io_fail = TuiError::Terminal;
     use tokio::signal::unix::{signal, SignalKind};
     let mut sigterm = signal(SignalKind::terminate()).map_err(io_fail)?;
@@ -246,8 +343,9 @@ pub async fn run(
     let mut sigtstp = signal(SignalKind::from_raw(libc::SIGTSTP)).map_err(io_fail)?;
     let mut sigcont = signal(SignalKind::from_raw(libc::SIGCONT)).map_err(io_fail)?;
 
-    let mut recorder: Option<Recorder> = None;
     let mut source_open = true;
+    // Pairs with new events since their last refresh.
+    let mut touched: Vec<bool> = vec![false; fleet.pairs.len()];
     // The first frame opens on what the source has ready (the demo's pre-rolled minute, a
     // replay's first samples): until the source pauses, at most FIRST_FRAME_WAIT. A live
     // source still connecting costs that wait once, then the screen shows its state.
@@ -260,25 +358,22 @@ pub async fn run(
             FIRST_FRAME_WAIT
         };
         let deadline = until.min(tokio::time::Instant::now() + pause);
-        match tokio::time::timeout_at(deadline, events.recv()).await {
+        match tokio::time::timeout_at(deadline, events.next()).await {
             // The source says it sent what it had ready: paint now.
-            Ok(Some(SourceEvent::CaughtUp)) if got => break,
-            Ok(Some(ev)) => {
-                handle_source(&mut app, &mut recorder, ev);
+            Ok(Some((_, Some(SourceEvent::CaughtUp)))) if got => break,
+            Ok(Some((i, ev))) => {
+                on_source(&mut fleet, &mut seats, &mut touched, i, ev);
                 got = true;
             }
             Ok(None) => {
                 source_open = false;
-                app.ended = true;
                 break;
             }
             Err(_) => break,
         }
     }
-    if got {
-        app.refresh();
-    }
-    let mut guard = terminal::TerminalGuard::enter(opts.mouse).map_err(io_fail)?;
+    refresh_touched(&mut fleet, &mut touched);
+    let mut guard = terminal::TerminalGuard::enter(mouse).map_err(io_fail)?;
     let mut input = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -291,13 +386,30 @@ pub async fn run(
     let mut keep_frame = false;
     let panic_after = debug_panic_after();
     let mut seen = 0u64;
+    let replay = fleet
+        .pairs
+        .first()
+        .is_some_and(|p| p.app.cfg.mode == Mode::Replay);
 
     'main: loop {
         if dirty {
-            app.now = Timestamp::now();
+            let now = Timestamp::now();
+            for p in &mut fleet.pairs {
+                p.app.now = now;
+            }
+            if fleet.open.is_none() {
+                let h = guard.terminal.size().map_err(io_fail)?.height;
+                fleet.scroll_into_view(ui::board::visible_rows(h));
+            }
             guard
                 .terminal
-                .draw(|f| ui::draw(f, &app))
+                .draw(|f| match fleet.current() {
+                    Some(app) => ui::draw(f, app),
+                    None => {
+                        let area = f.area();
+                        ui::board::draw(f, area, &fleet, now)
+                    }
+                })
                 .map_err(io_fail)?;
             dirty = false;
         }
@@ -324,41 +436,49 @@ pub async fn run(
                             None => break,
                         }
                     }
-                    let note_open = matches!(app.overlay, Some(app::Overlay::MarkInput { .. }));
+                    let note_open = fleet
+                        .current()
+                        .is_some_and(|a| matches!(a.overlay, Some(app::Overlay::MarkInput { .. })));
                     pending.extend(match typed_paste::typed_paste(&batch) {
-                        Some(text) => typed_paste::as_paste(batch, text, note_open),
-                        None => batch,
+                        Some(text) if fleet.open.is_some() => typed_paste::as_paste(batch, text, note_open),
+                        _ => batch,
                     });
                 }
-                ev = events.recv(), if source_open => match ev {
-                    Some(ev) => {
+                ev = events.next(), if source_open => match ev {
+                    Some((i, ev)) => {
                         seen += 1;
                         if panic_after.is_some_and(|n| seen > n) {
                             panic!("forced by DGSCOPE_DEBUG_PANIC_AFTER (fault-injection test)");
                         }
-                        handle_source(&mut app, &mut recorder, ev);
+                        on_source(&mut fleet, &mut seats, &mut touched, i, ev);
                         // Take what else is queued so a burst costs one redraw.
                         for _ in 0..4096 {
-                            match events.try_recv() {
-                                Ok(ev) => handle_source(&mut app, &mut recorder, ev),
-                                Err(_) => break,
+                            match events.next().now_or_never() {
+                                Some(Some((i, ev))) => on_source(&mut fleet, &mut seats, &mut touched, i, ev),
+                                Some(None) => {
+                                    source_open = false;
+                                    break;
+                                }
+                                None => break,
                             }
                         }
-                        app.refresh();
+                        refresh_touched(&mut fleet, &mut touched);
                         dirty = true;
                     }
                     None => {
                         source_open = false;
-                        app.ended = true;
                         dirty = true;
                     }
                 },
                 _ = tick.tick() => {
                     let now = Timestamp::now();
                     let second = now.ms / 1000;
-                    let waiting = app.conn.values().any(|c| !matches!(c, ConnState::Connected));
+                    let waiting = match fleet.current() {
+                        Some(a) => a.conn.values().any(|c| !matches!(c, ConnState::Connected)),
+                        None => false,
+                    };
                     // Live clocks, ages and countdowns change by the second; spinners faster.
-                    if waiting || (app.cfg.mode != Mode::Replay && second != last_second) {
+                    if waiting || (!replay && second != last_second) {
                         dirty = true;
                     }
                     last_second = second;
@@ -378,13 +498,46 @@ pub async fn run(
         }
         // An action with an effect is carried out before the next key is read.
         while let Some(e) = pending.pop_front() {
-            if burst.passes(&e) && on_input(&mut app, &mut guard, e).map_err(io_fail)? {
+            if !burst.passes(&e) {
+                continue;
+            }
+            let Some(i) = fleet.open else {
+                match on_board_input(&mut fleet, &mut guard, e).map_err(io_fail)? {
+                    app::BoardOutcome::None => {}
+                    app::BoardOutcome::Changed => dirty = true,
+                    app::BoardOutcome::Quit { keep_frame: k } => {
+                        keep_frame = k;
+                        break 'main;
+                    }
+                }
+                continue;
+            };
+            // Esc on a pair's main screen goes back to the board, live again.
+            if let Event::Key(k) = &e {
+                let back = k.kind != KeyEventKind::Release
+                    && fleet.goes_back(app::action_for_key(&fleet.pairs[i].app, k));
+                if back {
+                    let a = &mut fleet.pairs[i].app;
+                    app::update(a, app::Action::Live);
+                    a.refresh();
+                    fleet.refresh_row(i);
+                    fleet.reorder();
+                    fleet.close();
+                    dirty = true;
+                    continue;
+                }
+            }
+            let app = &mut fleet.pairs[i].app;
+            if on_input(app, &mut guard, e).map_err(io_fail)? {
                 dirty = true;
             }
             if !app.effects.is_empty() {
                 break;
             }
         }
+        let Some(i) = fleet.open else { continue };
+        let seat = &mut seats[i];
+        let app = &mut fleet.pairs[i].app;
         for effect in app.take_effects() {
             match effect {
                 Effect::Quit { keep_frame: k } => {
@@ -392,12 +545,12 @@ pub async fn run(
                     break 'main;
                 }
                 Effect::Control(c) => {
-                    if let Some(tx) = &control {
+                    if let Some(tx) = &seat.control {
                         // A full or closed channel must never block the screen.
                         let _ = tx.try_send(c);
                     }
                 }
-                Effect::ToggleRecording => toggle_recording(&mut app, &mut recorder, &opts),
+                Effect::ToggleRecording => toggle_recording(app, &mut seat.recorder, &seat.opts),
                 Effect::AddMark(text) => {
                     // Stamped on the source's clock (the latest sample), never the wall
                     // clock: a note must sit among the samples it describes.
@@ -407,18 +560,19 @@ pub async fn run(
                     };
                     // Through the recorder like any event: a failed write stops the
                     // recording and says so, never silently.
-                    handle_source(&mut app, &mut recorder, SourceEvent::Mark(m));
+                    handle_source(app, &mut seat.recorder, SourceEvent::Mark(m));
                 }
                 Effect::WriteReport => {
-                    app.status = Some(match incident::write_report(&app, &opts.out_dir) {
+                    let out_dir = &seat.opts.out_dir;
+                    app.status = Some(match incident::write_report(app, out_dir) {
                         Ok(p) => format!("report written: {}", p.display()),
                         Err(e) => {
-                            format!("cannot write the report in {}: {e}", opts.out_dir.display())
+                            format!("cannot write the report in {}: {e}", out_dir.display())
                         }
                     });
                 }
                 Effect::Copy => {
-                    let text = copy_text(&app);
+                    let text = copy_text(app);
                     let mut out = std::io::stdout();
                     let _ = out.write_all(osc52::sequence(&text).as_bytes());
                     let _ = out.flush();
@@ -432,10 +586,109 @@ pub async fn run(
     drop(guard);
     if keep_frame {
         if let Some(s) = size {
-            print!("{}", screen_text(&app, s.width, s.height, app.screen));
+            match fleet.current() {
+                Some(app) => print!("{}", screen_text(app, s.width, s.height, app.screen)),
+                None => print!(
+                    "{}",
+                    ui::board::text(&fleet, s.width, s.height, Timestamp::now())
+                ),
+            }
         }
     }
     Ok(exit)
+}
+
+/// One event of pair `i` (`None`: its source is done).
+fn on_source(
+    fleet: &mut app::Fleet<Theme>,
+    seats: &mut [Seat],
+    touched: &mut [bool],
+    i: usize,
+    ev: Option<SourceEvent>,
+) {
+    let (Some(p), Some(seat)) = (fleet.pairs.get_mut(i), seats.get_mut(i)) else {
+        return;
+    };
+    match ev {
+        Some(ev) => handle_source(&mut p.app, &mut seat.recorder, ev),
+        None => p.app.ended = true,
+    }
+    touched[i] = true;
+}
+
+/// Judges the pairs that got samples, and re-reads their rows.
+fn refresh_touched(fleet: &mut app::Fleet<Theme>, touched: &mut [bool]) {
+    let mut any = false;
+    for (i, t) in touched.iter_mut().enumerate() {
+        if std::mem::take(t) {
+            fleet.pairs[i].app.refresh();
+            fleet.refresh_row(i);
+            any = true;
+        }
+    }
+    if any && fleet.board {
+        fleet.reorder();
+    }
+}
+
+/// A terminal event on the board: keys through the first pair's keymap (every pair has the
+/// config's), a click selects a row (a second opens it), the wheel moves the cursor.
+fn on_board_input(
+    fleet: &mut app::Fleet<Theme>,
+    guard: &mut terminal::TerminalGuard,
+    ev: Event,
+) -> std::io::Result<app::BoardOutcome> {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    let keymap = match fleet.pairs.first() {
+        Some(p) => p.app.cfg.keymap.clone(),
+        None => return Ok(app::BoardOutcome::None),
+    };
+    Ok(match ev {
+        Event::Key(k) if k.kind != KeyEventKind::Release => {
+            if is_suspend_key(&k) && keymap.action(app::KeyChord::from_event(&k)).is_none() {
+                guard.suspend()?;
+                return Ok(app::BoardOutcome::Changed);
+            }
+            let ch = match k.code {
+                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => Some(c),
+                _ => None,
+            };
+            let action = match k.code {
+                // While typing a filter, the editing keys are what they say.
+                KeyCode::Backspace if fleet.filtering => Some(app::Action::DeleteChar),
+                KeyCode::Enter if fleet.filtering => Some(app::Action::Enter),
+                KeyCode::Esc if fleet.filtering => Some(app::Action::Back),
+                _ => keymap.action(app::KeyChord::from_event(&k)),
+            };
+            // Ctrl-C quits even while typing a filter.
+            let ctrl_c =
+                k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+            if ctrl_c {
+                return Ok(app::BoardOutcome::Quit { keep_frame: false });
+            }
+            fleet.on_board_key(action, ch)
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => match ui::board::row_at(m.row) {
+                Some(r) if fleet.click_row(r) => app::BoardOutcome::Changed,
+                _ => app::BoardOutcome::None,
+            },
+            MouseEventKind::ScrollDown => fleet.on_board_key(Some(app::Action::Down), None),
+            MouseEventKind::ScrollUp => fleet.on_board_key(Some(app::Action::Up), None),
+            _ => app::BoardOutcome::None,
+        },
+        Event::Resize(..) => {
+            guard.terminal.autoresize()?;
+            app::BoardOutcome::Changed
+        }
+        Event::Paste(text) if fleet.filtering => {
+            for c in text.chars().filter(|c| !c.is_control()).take(64) {
+                fleet.on_board_key(None, Some(c));
+            }
+            app::BoardOutcome::Changed
+        }
+        _ => app::BoardOutcome::None,
+    })
 }
 
 /// The most the first frame waits for the source's first samples (a loaded machine may

@@ -130,6 +130,15 @@ pub(crate) fn line(cx: &Ctx, wide: bool, room: usize) -> Line<'static> {
         .map(|a| &**a);
     let mut fields: Vec<Field<'static>> = Vec::new();
     push(&mut fields, 7, vec![Span::styled(" dgscope ", bold)], None);
+    // On the fleet board's pair: which pair this is (Esc goes back to the board).
+    if let Some(pair) = &app.cfg.pair {
+        push(
+            &mut fields,
+            0,
+            vec![Span::styled(format!("[{pair}] "), bold)],
+            None,
+        );
+    }
 
     // Mode, clock and pace: the clock is the source's (virtual in the demo, the recording's
     // in replay), and the header says so with the speed.

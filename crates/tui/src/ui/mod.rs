@@ -1,6 +1,7 @@
 //! The screen: `draw(frame, &App)` is a pure function of the app's state. Layout and one file
 //! per pane and overlay; the theme decides every colour.
 
+pub(crate) mod board;
 pub(crate) mod causes;
 pub(crate) mod chart;
 pub(crate) mod commit;
@@ -36,6 +37,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 use theme::{Role, Theme};
 
+pub use board::{text as board_text, Board};
 pub use causes::evidence_text;
 pub use layout::{pane_at, MIN_HEIGHT, MIN_WIDTH};
 pub use members::name as member_name;
