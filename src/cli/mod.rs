@@ -180,6 +180,21 @@ pub enum ConfigCommand {
     /// Print the config's profile names, one a line (what the shell completes after `watch`,
     /// `record`, `check`, `serve`…)
     Profiles,
+    /// Print Prometheus file_sd targets for `serve --shard K/N` exporters: one target group per
+    /// shard, labelled dgscope_shard="K/N"
+    #[command(
+        after_help = "Example:\n  dgscope config sd --shards 2 --listen mon1:9731 --listen mon2:9731 > /etc/prometheus/dgscope.json\n\n\
+The Nth --listen is the exporter started with `dgscope serve --all-profiles --shard N/SHARDS`. \
+docs/FLEET.md explains sharding and high availability."
+    )]
+    Sd {
+        /// How many shards the fleet is split into
+        #[arg(long, value_name = "N")]
+        shards: u32,
+        /// Each shard's exporter address, HOST:PORT, in shard order (one per shard)
+        #[arg(long = "listen", value_name = "HOST:PORT", required = true)]
+        listen: Vec<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -353,6 +368,10 @@ pub struct DemoArgs {
     /// Virtual seconds per wall second: 1 = real time, 8 = eight times faster (0.25 … 64)
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// The fleet board over N twin pairs (default 12) drawn from the scenario catalog, each
+    /// with its own seed: Enter opens a pair's screen, Esc returns
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "12")]
+    pub fleet: Option<usize>,
     #[command(flatten)]
     pub ui: UiArgs,
 }

@@ -94,11 +94,17 @@ impl ConnArgs {
 #[command(after_help = "Examples:\n  \
   DGSCOPE_PW=… dgscope watch --primary mon@//dbhost1:1521/prod_a --standby mon@//dbhost2:1521/prod_b --password-env DGSCOPE_PW\n  \
   dgscope watch --primary /@prod_a --standby /@prod_b          (wallet)\n  \
-  dgscope watch prod                                             (a config profile)\n\n\
+  dgscope watch prod                                             (a config profile)\n  \
+  dgscope watch prod_a prod_b      /  dgscope watch --all-profiles  (the fleet board)\n\n\
 See docs/ORACLE.md for Instant Client, grants, wallets and SYSDG.")]
 pub struct WatchArgs {
-    /// A profile from the config file (primary, standbys, privilege, interval, theme)
-    pub profile: Option<String>,
+    /// Profiles from the config file (primary, standbys, privilege, interval, theme): one
+    /// opens its triage screen, several the fleet board
+    #[arg(value_name = "PROFILE")]
+    pub profiles: Vec<String>,
+    /// The fleet board over every profile of the config file (live and twin profiles alike)
+    #[arg(long)]
+    pub all_profiles: bool,
     #[command(flatten)]
     pub conn: ConnArgs,
     /// Also write every sample to this recording (.jsonl)
@@ -106,6 +112,22 @@ pub struct WatchArgs {
     pub record: Option<PathBuf>,
     #[command(flatten)]
     pub ui: super::UiArgs,
+}
+
+impl WatchArgs {
+    /// The one profile of a single pair's screen (`None` with none, several or
+    /// `--all-profiles`: see [`WatchArgs::board`]).
+    pub fn profile(&self) -> Option<&str> {
+        match self.profiles.as_slice() {
+            [one] if !self.all_profiles => Some(one),
+            _ => None,
+        }
+    }
+
+    /// Whether the fleet board opens: several profiles, or `--all-profiles`.
+    pub fn board(&self) -> bool {
+        self.all_profiles || self.profiles.len() > 1
+    }
 }
 
 #[derive(Debug, Clone, Args)]

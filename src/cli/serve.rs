@@ -7,6 +7,10 @@ use clap::Args;
 /// the network is a choice to make (`--web.listen-address :9731`), not a default.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:9731";
 
+fn shard(s: &str) -> Result<crate::serve::shard::Shard, String> {
+    s.parse()
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Profiles from the config file to serve, one pair each
@@ -51,6 +55,10 @@ pub struct ServeArgs {
         env = "DGSCOPE_WEB_TELEMETRY_PATH"
     )]
     pub telemetry_path: String,
+    /// Serve only shard K of N: the pairs whose names hash to it (rendezvous hashing), so N
+    /// exporters with the same config split a fleet with nothing lost or doubled
+    #[arg(long, value_name = "K/N", value_parser = shard)]
+    pub shard: Option<crate::serve::shard::Shard>,
     /// One live pair from flags (labelled by the primary's service or alias)
     #[command(flatten)]
     pub conn: super::oracle::ConnArgs,

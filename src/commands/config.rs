@@ -5,6 +5,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure> {
+    // Needs no config file: the targets are the exporters, not the pairs.
+    if let ConfigCommand::Sd { shards, listen } = &cmd {
+        print(&file_sd(*shards, listen)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let path = config_path(flag).ok_or_else(|| {
         Failure::bad_input("no config directory on this system (no HOME?); pass --config FILE")
     })?;
@@ -54,6 +59,7 @@ pub fn run(cmd: ConfigCommand, flag: Option<&Path>) -> Result<ExitCode, Failure>
             let names: String = c.profiles.keys().map(|n| format!("{n}\n")).collect();
             super::print_untrusted(&names)?;
         }
+        ConfigCommand::Sd { .. } => {}
         ConfigCommand::Check => {
             let c = Config::load(&path, true).map_err(Failure::bad_input)?;
             // What the screen would trip over later: unknown theme names (blamed on their
@@ -84,4 +90,49 @@ fn overridden_thresholds(c: &Config) -> usize {
         (Some(d), Some(m)) => m.iter().filter(|(k, v)| d.get(*k) != Some(*v)).count(),
         _ => 0,
     }
+}
+
+/// Prometheus `file_sd` JSON for `shards` exporters at `listen` (the Kth address serves
+/// `--shard K/N`): one target group each, labelled `dgscope_shard="K/N"`.
+fn file_sd(shards: u32, listen: &[String]) -> Result<String, Failure> {
+    let max = crate::serve::shard::MAX_SHARDS;
+    if shards == 0 || shards > max {
+        return Err(Failure::bad_input(format!(
+            "--shards {shards}: between 1 and {max}"
+        )));
+    }
+    if listen.len() != shards as usize {
+        return Err(Failure::bad_input(format!(
+            "--shards {shards} needs {shards} --listen addresses, one per shard in shard order (got {}); for high availability run a second Prometheus on the same targets (docs/FLEET.md)",
+            listen.len()
+        )));
+    }
+    for (i, a) in listen.iter().enumerate() {
+        if listen[..i].contains(a) {
+            return Err(Failure::bad_input(format!(
+                "--listen {a:?} is given twice: each shard is its own exporter"
+            )));
+        }
+        let port_ok = a.rsplit_once(':').is_some_and(|(host, port)| {
+            !host.is_empty() && port.parse::<u16>().is_ok_and(|p| p > 0)
+        });
+        if !port_ok {
+            return Err(Failure::bad_input(format!(
+                "--listen {a:?}: not HOST:PORT (e.g. mon1.example.com:9731)"
+            )));
+        }
+    }
+    let groups: Vec<serde_json::Value> = listen
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            serde_json::json!({
+                "targets": [a],
+                "labels": { "dgscope_shard": format!("{}/{shards}", i + 1) },
+            })
+        })
+        .collect();
+    let mut out = serde_json::to_string_pretty(&groups).unwrap_or_default();
+    out.push('\n');
+    Ok(out)
 }

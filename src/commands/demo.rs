@@ -24,6 +24,9 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
         )));
     }
     let config = screen::config(config_flag)?;
+    if let Some(n) = a.fleet {
+        return super::fleet::demo(&a, n, &config);
+    }
     let profile = match &a.profile {
         Some(name) => Some(config.require_profile(name).map_err(Failure::bad_input)?),
         None => None,

@@ -5,10 +5,12 @@ pub mod bugreport;
 pub mod check;
 mod config;
 mod demo;
+mod fleet;
 mod grants;
 pub mod limits;
 pub mod live;
 mod man;
+pub mod pairs;
 mod progress;
 mod record;
 pub mod record_live;
@@ -260,7 +262,7 @@ fn profile_of(c: &Command) -> Option<&str> {
     match c {
         Command::Check(a) => a.profile.as_deref(),
         Command::Record(a) => a.profile.as_deref(),
-        Command::Watch(a) => a.profile.as_deref(),
+        Command::Watch(a) => a.profile(),
         Command::Demo(a) => a.profile.as_deref(),
         _ => None,
     }

@@ -3,76 +3,17 @@
 //! the listener before connecting to anything, and serves from snapshots, so a database that
 //! hangs or refuses never delays a scrape: its pair shows `dgscope_up 0` until it answers.
 
-use super::live::{self, Passwords, Terminal};
-use super::{Failure, EXIT_BAD_INPUT};
-use crate::cli::oracle::ConnArgs;
+use super::pairs::{self, bad, Keep, Named, Spec};
+use super::Failure;
 use crate::cli::serve::ServeArgs;
-use crate::config::Config;
 use crate::exposition::PairSnapshot;
 use crate::pipeline::DriverConfig;
-use crate::sample::Slot;
 use crate::serve::web_config::WebConfig;
 use crate::serve::{http, spawn_driver, Board, PairSource};
-use crate::source::oracle::clock::SystemClock;
-use crate::source::oracle::{connect, init_client, OracleDriver, Secret};
-use crate::source::twin::{spawn_paced, Scenario, Twin, TwinControl};
-use crate::source::PullSource;
-use crate::timestamp::Timestamp;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-
-/// One pair to serve.
-enum Spec {
-    Twin {
-        pair: String,
-        scenario: Scenario,
-    },
-    Live {
-        pair: String,
-        conn: ConnArgs,
-        /// A profile's own password (from a mode-0600 config file).
-        password: Option<Secret>,
-    },
-}
-
-impl Spec {
-    fn pair(&self) -> &str {
-        match self {
-            Spec::Twin { pair, .. } | Spec::Live { pair, .. } => pair,
-        }
-    }
-}
-
-/// The terminal's passwords, plus a profile's own password under the variable name
-/// `watch::apply_profile` gives it.
-struct ProfilePasswords<'a> {
-    var: Option<&'a str>,
-    password: Option<&'a Secret>,
-}
-
-impl Passwords for ProfilePasswords<'_> {
-    fn env(&self, var: &str) -> Option<String> {
-        match (self.var, self.password) {
-            (Some(v), Some(p)) if v == var => Some(p.expose().to_string()),
-            _ => Terminal.env(var),
-        }
-    }
-    fn stdin_is_tty(&self) -> bool {
-        Terminal.stdin_is_tty()
-    }
-    fn prompt(&self, text: &str) -> std::io::Result<String> {
-        Terminal.prompt(text)
-    }
-}
-
-fn bad(msg: impl Into<String>) -> Failure {
-    Failure {
-        message: msg.into(),
-        code: EXIT_BAD_INPUT,
-    }
-}
 
 /// `:PORT` (every interface) or `HOST:PORT`.
 pub fn parse_listen(addr: &str) -> Result<SocketAddr, String> {
@@ -89,196 +30,32 @@ pub fn parse_listen(addr: &str) -> Result<SocketAddr, String> {
         })
 }
 
-fn profile_spec(name: &str, config: &Config, base: &ConnArgs) -> Result<Spec, Failure> {
-    let p = config.require_profile(name).map_err(Failure::bad_input)?;
-    if p.primary.is_none() {
-        if let Some(sc) = &p.scenario {
-            let scenario: Scenario = sc
-                .parse()
-                .map_err(|e| bad(format!("profile {name:?}: {e}")))?;
-            return Ok(Spec::Twin {
-                pair: name.to_string(),
-                scenario,
-            });
-        }
-    }
-    // The profile's databases and settings, as `watch PROFILE` reads them.
-    let mut args = crate::cli::oracle::WatchArgs {
-        profile: Some(name.to_string()),
-        conn: ConnArgs {
-            primary: None,
-            standby: Vec::new(),
-            ..base.clone()
-        },
-        record: None,
-        ui: crate::cli::UiArgs {
-            theme: None,
-            no_color: false,
-            ascii: false,
-            no_mouse: false,
-        },
-    };
-    let profile = super::watch::apply_profile(&mut args, name, config)?;
-    if args.conn.primary.is_none() && args.conn.standby.is_empty() {
-        return Err(bad(format!(
-            "profile {name:?} names no database (primary/standby) and no scenario"
-        )));
-    }
-    Ok(Spec::Live {
-        pair: name.to_string(),
-        conn: args.conn,
-        password: profile.password,
-    })
-}
-
-fn specs(a: &ServeArgs, config: &Config) -> Result<Vec<Spec>, Failure> {
-    let mut out = Vec::new();
-    let mut names: Vec<String> = a.profiles.clone();
-    if a.all_profiles {
-        if config.profiles.is_empty() {
-            return Err(bad(
-                "--all-profiles: the config file has no profiles (see `dgscope config path`)",
-            ));
-        }
-        for n in config.profiles.keys() {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-    }
-    for n in &names {
-        out.push(profile_spec(n, config, &a.conn)?);
-    }
-    if let Some(p) = &a.conn.primary {
-        let spec = connect::parse("--primary", &p.0).map_err(|e| bad(e.0))?;
-        let mut conn = a.conn.clone();
-        super::settings::fill_conn(&mut conn, None, config)?;
-        out.push(Spec::Live {
-            pair: spec.name,
-            conn,
-            password: None,
-        });
-    } else if !a.conn.standby.is_empty() {
-        return Err(bad("--standby needs --primary (one live pair from flags)"));
-    }
-    for t in &a.twins {
-        let scenario: Scenario = t.parse().map_err(Failure::bad_input)?;
-        out.push(Spec::Twin {
-            pair: format!("twin-{}", scenario.name()),
-            scenario,
-        });
-    }
-    if out.is_empty() {
-        return Err(bad(
-            "serve needs pairs: PROFILE names, --all-profiles, --primary CONN [--standby CONN …] or --twin SCENARIO",
-        ));
-    }
-    for (i, s) in out.iter().enumerate() {
-        if out[..i].iter().any(|o| o.pair() == s.pair()) {
-            return Err(bad(format!(
-                "pair {:?} is given twice; each pair is served once",
-                s.pair()
-            )));
-        }
-    }
-    Ok(out)
-}
-
-/// Everything that can be wrong with the input, before the listener is bound.
-fn validate(specs: &[Spec]) -> Result<(), Failure> {
-    for s in specs {
-        if let Spec::Live {
-            conn,
-            password,
-            pair,
-            ..
-        } = s
-        {
-            let plan = live::plan(conn).map_err(|f| bad(format!("pair {pair}: {}", f.message)))?;
-            let pw = ProfilePasswords {
-                var: conn.password_env.as_deref(),
-                password: password.as_ref(),
-            };
-            live::check_password_source(&plan, &pw)
-                .map_err(|f| bad(format!("pair {pair}: {}", f.message)))?;
-        }
-    }
-    Ok(())
-}
-
-/// What keeps the sources running; dropped on exit.
-#[derive(Default)]
-struct Running {
-    twins: Vec<std::sync::mpsc::Sender<TwinControl>>,
-    collectors: Vec<crate::source::oracle::CollectorHandle>,
-}
-
+/// Starts a pair's source and its driver thread; a pair that cannot start says why on
+/// stderr once and as `dgscope_up 0` for as long as we run.
 fn start(
     spec: Spec,
     index: usize,
-    seed: u64,
     board: &Arc<Board>,
     cfg: &DriverConfig,
-    running: &mut Running,
+    running: &mut Vec<Keep>,
 ) {
-    let src = match spec {
-        Spec::Twin { pair, scenario } => {
-            let twin = Twin::starting_at(scenario, seed, Timestamp::now());
-            let describe = twin.describe();
-            let (tx, rx) = tokio::sync::mpsc::channel(256);
-            let (ctl, ctl_rx) = std::sync::mpsc::channel();
-            if let Err(e) = spawn_paced(twin, 1.0, tx, ctl_rx) {
-                eprintln!("dgscope serve: pair {pair}: cannot start the twin: {e}");
-                return;
-            }
-            running.twins.push(ctl);
+    let src = match pairs::open(spec, 0, 1.0) {
+        Ok(o) => {
+            running.push(o.keep);
             PairSource {
-                pair,
-                describe,
-                slots: crate::source::twin::slots_of(scenario),
-                rx,
+                pair: o.pair,
+                describe: o.describe,
+                slots: o.slots,
+                rx: o.rx,
             }
         }
-        Spec::Live {
-            pair,
-            conn,
-            password,
-        } => {
-            let pw = ProfilePasswords {
-                var: conn.password_env.as_deref(),
-                password: password.as_ref(),
-            };
-            match live::start_with(
-                &conn,
-                &pw,
-                init_client,
-                Arc::new(OracleDriver),
-                Arc::new(SystemClock),
-            ) {
-                Ok(ls) => {
-                    running.collectors.push(ls.collector);
-                    PairSource {
-                        pair,
-                        describe: ls.describe,
-                        slots: ls.slots,
-                        rx: ls.rx,
-                    }
-                }
-                Err(f) => {
-                    // Reported on stderr once and as `dgscope_up 0` for as long as we run.
-                    eprintln!("dgscope serve: pair {pair}: {}", f.message);
-                    let kind = if f.code == live::EXIT_UNKNOWN {
-                        "no_client_library"
-                    } else {
-                        "start_failed"
-                    };
-                    let slots = live::plan(&conn)
-                        .map(|p| p.targets.into_iter().map(|t| t.0).collect())
-                        .unwrap_or_else(|_| vec![Slot::primary()]);
-                    board.publish(index, PairSnapshot::pending(&pair, "oracle", &slots, kind));
-                    return;
-                }
-            }
+        Err(n) => {
+            eprintln!("dgscope serve: pair {}: {}", n.pair, n.message);
+            board.publish(
+                index,
+                PairSnapshot::pending(&n.pair, n.source, &n.slots, n.kind),
+            );
+            return;
         }
     };
     if let Err(e) = spawn_driver(board.clone(), index, src, cfg.clone()) {
@@ -351,8 +128,28 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         })?,
         None => WebConfig::none(),
     };
-    let specs = specs(&a, &config)?;
-    validate(&specs)?;
+    let named = Named {
+        profiles: &a.profiles,
+        all_profiles: a.all_profiles,
+        conn: &a.conn,
+        twins: &a.twins,
+        seed: a.seed,
+    };
+    let mut specs = pairs::specs(&named, &config)?;
+    if specs.is_empty() {
+        return Err(bad(
+            "serve needs pairs: PROFILE names, --all-profiles, --primary CONN [--standby CONN …] or --twin SCENARIO",
+        ));
+    }
+    if let Some(shard) = &a.shard {
+        let all = specs.len();
+        specs.retain(|s| shard.owns(s.pair()));
+        eprintln!(
+            "dgscope serve: shard {shard}: {} of the {all} pair(s) named",
+            specs.len()
+        );
+    }
+    pairs::validate(&specs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -373,15 +170,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     let local = listener.local_addr().unwrap_or(addr);
     let pending: Vec<PairSnapshot> = specs
         .iter()
-        .map(|s| {
-            let slots = match s {
-                Spec::Twin { scenario, .. } => crate::source::twin::slots_of(*scenario),
-                Spec::Live { conn, .. } => live::plan(conn)
-                    .map(|p| p.targets.into_iter().map(|t| t.0).collect())
-                    .unwrap_or_default(),
-            };
-            PairSnapshot::pending(s.pair(), "", &slots, "connecting")
-        })
+        .map(|s| PairSnapshot::pending(s.pair(), "", &s.slots(), "connecting"))
         .collect();
     let names: Vec<String> = specs.iter().map(|s| s.pair().to_string()).collect();
     let board = Board::new(pending);
@@ -400,7 +189,6 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     };
     let site = http::Site::with_web(board.clone(), &path, web);
     let cfg = DriverConfig::last_minute(config.thresholds.clone());
-    let seed = a.seed;
     let result = runtime.block_on(async move {
         let server = tokio::spawn(http::serve(listener, site));
         eprintln!(
@@ -408,26 +196,21 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
             names.len(),
             names.join(", ")
         );
-        let mut running = Running::default();
+        let mut running: Vec<Keep> = Vec::new();
         // Sources start off the runtime's thread: a password prompt or a slow client library
         // load must not hold up scrapes.
         let board2 = board.clone();
         let starter = tokio::task::spawn_blocking(move || {
             for (i, s) in specs.into_iter().enumerate() {
-                start(s, i, seed, &board2, &cfg, &mut running);
+                start(s, i, &board2, &cfg, &mut running);
             }
             running
         });
         let running = starter.await.ok();
         wait_for_signal().await;
         server.abort();
-        if let Some(r) = running {
-            for t in &r.twins {
-                let _ = t.send(TwinControl::Stop);
-            }
-            for c in &r.collectors {
-                c.stop();
-            }
+        for k in running.iter().flatten() {
+            k.stop();
         }
         Ok::<_, Failure>(())
     });

@@ -123,7 +123,10 @@ pub fn prepare(
 
 pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
     let config = screen::config(config_flag)?;
-    let profile = match args.profile.clone() {
+    if args.board() {
+        return super::fleet::watch(&args, &config);
+    }
+    let profile = match args.profile().map(String::from) {
         Some(name) => Some(apply_profile(&mut args, &name, &config)?),
         None => {
             super::settings::fill_conn(&mut args.conn, None, &config)?;
@@ -136,7 +139,7 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
         &config,
     );
     tracing::info!(
-        profile = args.profile.as_deref().unwrap_or("-"),
+        profile = args.profile().unwrap_or("-"),
         interval = %humantime::format_duration(args.conn.interval()),
         standby_as = ?args.conn.standby_as(),
         theme = theme.map_or("default", |t| t.0),

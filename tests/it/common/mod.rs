@@ -3,6 +3,7 @@
 //! collector on a fake driver in virtual time.
 
 pub mod awr_writer;
+pub mod board;
 pub mod findings;
 pub mod once;
 pub mod pty;

@@ -3,6 +3,7 @@
 //! on the board at each scrape and never waits for a database.
 
 pub mod http;
+pub mod shard;
 pub mod web_config;
 
 use crate::exposition::{Format, PairSnapshot, Rendered};

@@ -1,0 +1,321 @@
+//! The pairs a fleet command runs (`serve`, the fleet board of `watch` and `demo --fleet`):
+//! which pairs the profiles and flags name, what can be wrong with them before anything
+//! starts, and starting one pair's source. Each pair samples on its own threads with its own
+//! timeouts, so one that hangs never holds up the others.
+
+use super::live::{self, Passwords, Terminal};
+use super::{Failure, EXIT_BAD_INPUT};
+use crate::cli::oracle::ConnArgs;
+use crate::config::Config;
+use crate::sample::Slot;
+use crate::source::oracle::clock::SystemClock;
+use crate::source::oracle::{connect, init_client, CollectorHandle, OracleDriver, Secret};
+use crate::source::twin::{spawn_paced_after, Scenario, Twin, TwinControl};
+use crate::source::{PullSource, SourceEvent};
+use crate::timestamp::Timestamp;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// One pair to run.
+pub enum Spec {
+    Twin {
+        pair: String,
+        scenario: Scenario,
+        seed: u64,
+    },
+    Live {
+        pair: String,
+        conn: ConnArgs,
+        /// A profile's own password (from a mode-0600 config file).
+        password: Option<Secret>,
+    },
+}
+
+impl Spec {
+    pub fn pair(&self) -> &str {
+        match self {
+            Spec::Twin { pair, .. } | Spec::Live { pair, .. } => pair,
+        }
+    }
+
+    /// The slots the pair is configured with, primary first (before any sample).
+    pub fn slots(&self) -> Vec<Slot> {
+        match self {
+            Spec::Twin { scenario, .. } => crate::source::twin::slots_of(*scenario),
+            Spec::Live { conn, .. } => live::plan(conn)
+                .map(|p| p.targets.into_iter().map(|t| t.0).collect())
+                .unwrap_or_else(|_| vec![Slot::primary()]),
+        }
+    }
+}
+
+/// The terminal's passwords, plus a profile's own password under the variable name
+/// `watch::apply_profile` gives it.
+struct ProfilePasswords<'a> {
+    var: Option<&'a str>,
+    password: Option<&'a Secret>,
+}
+
+impl Passwords for ProfilePasswords<'_> {
+    fn env(&self, var: &str) -> Option<String> {
+        match (self.var, self.password) {
+            (Some(v), Some(p)) if v == var => Some(p.expose().to_string()),
+            _ => Terminal.env(var),
+        }
+    }
+    fn stdin_is_tty(&self) -> bool {
+        Terminal.stdin_is_tty()
+    }
+    fn prompt(&self, text: &str) -> std::io::Result<String> {
+        Terminal.prompt(text)
+    }
+}
+
+pub fn bad(msg: impl Into<String>) -> Failure {
+    Failure {
+        message: msg.into(),
+        code: EXIT_BAD_INPUT,
+    }
+}
+
+fn profile_spec(name: &str, config: &Config, base: &ConnArgs, seed: u64) -> Result<Spec, Failure> {
+    let p = config.require_profile(name).map_err(Failure::bad_input)?;
+    if p.primary.is_none() {
+        if let Some(sc) = &p.scenario {
+            let scenario: Scenario = sc
+                .parse()
+                .map_err(|e| bad(format!("profile {name:?}: {e}")))?;
+            return Ok(Spec::Twin {
+                pair: name.to_string(),
+                scenario,
+                seed,
+            });
+        }
+    }
+    // The profile's databases and settings, as `watch PROFILE` reads them.
+    let mut conn = ConnArgs {
+        primary: None,
+        standby: Vec::new(),
+        ..base.clone()
+    };
+    let profile = super::watch::apply_profile_conn(&mut conn, name, config)?;
+    if conn.primary.is_none() && conn.standby.is_empty() {
+        return Err(bad(format!(
+            "profile {name:?} names no database (primary/standby) and no scenario"
+        )));
+    }
+    Ok(Spec::Live {
+        pair: name.to_string(),
+        conn,
+        password: profile.password,
+    })
+}
+
+/// What names the pairs on the command line.
+pub struct Named<'a> {
+    pub profiles: &'a [String],
+    pub all_profiles: bool,
+    /// One live pair from `--primary`/`--standby`.
+    pub conn: &'a ConnArgs,
+    /// `--twin SCENARIO` (serve), each labelled `twin-SCENARIO`.
+    pub twins: &'a [String],
+    /// The twins' seed: profile twins take `seed`, `seed + 1` … in order, so two profiles
+    /// with one scenario still differ.
+    pub seed: u64,
+}
+
+/// The pairs named, in order: the profiles given, then every other profile with
+/// `--all-profiles`, the pair from flags, the twins. Empty when nothing names one (the
+/// caller says what it needs).
+pub fn specs(n: &Named, config: &Config) -> Result<Vec<Spec>, Failure> {
+    let mut out = Vec::new();
+    let mut names: Vec<String> = n.profiles.to_vec();
+    if n.all_profiles {
+        if config.profiles.is_empty() {
+            return Err(bad(
+                "--all-profiles: the config file has no profiles (see `dgscope config path`)",
+            ));
+        }
+        for p in config.profiles.keys() {
+            if !names.contains(p) {
+                names.push(p.clone());
+            }
+        }
+    }
+    for (i, name) in names.iter().enumerate() {
+        out.push(profile_spec(name, config, n.conn, n.seed + i as u64)?);
+    }
+    if let Some(p) = &n.conn.primary {
+        let spec = connect::parse("--primary", &p.0).map_err(|e| bad(e.0))?;
+        let mut conn = n.conn.clone();
+        super::settings::fill_conn(&mut conn, None, config)?;
+        out.push(Spec::Live {
+            pair: spec.name,
+            conn,
+            password: None,
+        });
+    } else if !n.conn.standby.is_empty() {
+        return Err(bad("--standby needs --primary (one live pair from flags)"));
+    }
+    for t in n.twins {
+        let scenario: Scenario = t.parse().map_err(Failure::bad_input)?;
+        out.push(Spec::Twin {
+            pair: format!("twin-{}", scenario.name()),
+            scenario,
+            seed: n.seed,
+        });
+    }
+    for (i, s) in out.iter().enumerate() {
+        if out[..i].iter().any(|o| o.pair() == s.pair()) {
+            return Err(bad(format!(
+                "pair {:?} is given twice; each pair is run once",
+                s.pair()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// Everything that can be wrong with the live pairs' flags and password sources, before
+/// anything is started.
+pub fn validate(specs: &[Spec]) -> Result<(), Failure> {
+    for s in specs {
+        if let Spec::Live {
+            conn,
+            password,
+            pair,
+        } = s
+        {
+            let plan = live::plan(conn).map_err(|f| bad(format!("pair {pair}: {}", f.message)))?;
+            let pw = ProfilePasswords {
+                var: conn.password_env.as_deref(),
+                password: password.as_ref(),
+            };
+            live::check_password_source(&plan, &pw)
+                .map_err(|f| bad(format!("pair {pair}: {}", f.message)))?;
+        }
+    }
+    Ok(())
+}
+
+/// What keeps a started pair's source running; dropping it ends the source.
+pub enum Keep {
+    Twin(std::sync::mpsc::Sender<TwinControl>),
+    Collector(CollectorHandle),
+}
+
+impl Keep {
+    pub fn stop(&self) {
+        match self {
+            Keep::Twin(t) => {
+                let _ = t.send(TwinControl::Stop);
+            }
+            Keep::Collector(c) => c.stop(),
+        }
+    }
+}
+
+/// A pair's source, started.
+pub struct Opened {
+    pub pair: String,
+    /// What is sampled, without secrets.
+    pub describe: String,
+    pub slots: Vec<Slot>,
+    pub interval: std::time::Duration,
+    pub rx: mpsc::Receiver<SourceEvent>,
+    pub keep: Keep,
+}
+
+/// A pair whose source could not start: why, in the source's words, and a short kind for
+/// the exporter (`no_client_library`, `start_failed`).
+pub struct NotOpened {
+    pub pair: String,
+    pub slots: Vec<Slot>,
+    /// `twin` or `oracle`.
+    pub source: &'static str,
+    pub kind: &'static str,
+    pub message: String,
+}
+
+/// Starts a pair's source: a twin paced to the wall clock at `speed` (after `preroll`
+/// ticks sent at once, the last stamped now), or the collector of a live pair (its
+/// passwords read first).
+pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
+    match spec {
+        Spec::Twin {
+            pair,
+            scenario,
+            seed,
+        } => {
+            let interval = crate::source::twin::INTERVAL;
+            let start = Timestamp::from_millis(
+                Timestamp::now().ms - (preroll as i64) * interval.as_millis() as i64,
+            );
+            let twin = Twin::starting_at(scenario, seed, start);
+            let describe = twin.describe();
+            let (tx, rx) = mpsc::channel(256);
+            let (ctl, ctl_rx) = std::sync::mpsc::channel();
+            let slots = crate::source::twin::slots_of(scenario);
+            if let Err(e) = spawn_paced_after(twin, preroll, speed, tx, ctl_rx) {
+                return Err(NotOpened {
+                    pair,
+                    slots,
+                    source: "twin",
+                    kind: "start_failed",
+                    message: format!("cannot start the twin: {e}"),
+                });
+            }
+            Ok(Opened {
+                pair,
+                describe,
+                slots,
+                interval,
+                rx,
+                keep: Keep::Twin(ctl),
+            })
+        }
+        Spec::Live {
+            pair,
+            conn,
+            password,
+        } => {
+            let pw = ProfilePasswords {
+                var: conn.password_env.as_deref(),
+                password: password.as_ref(),
+            };
+            match live::start_with(
+                &conn,
+                &pw,
+                init_client,
+                Arc::new(OracleDriver),
+                Arc::new(SystemClock),
+            ) {
+                Ok(ls) => Ok(Opened {
+                    pair,
+                    describe: ls.describe,
+                    slots: ls.slots,
+                    interval: ls.interval,
+                    rx: ls.rx,
+                    keep: Keep::Collector(ls.collector),
+                }),
+                Err(f) => {
+                    let kind = if f.code == live::EXIT_UNKNOWN {
+                        "no_client_library"
+                    } else {
+                        "start_failed"
+                    };
+                    let slots = live::plan(&conn)
+                        .map(|p| p.targets.into_iter().map(|t| t.0).collect())
+                        .unwrap_or_else(|_| vec![Slot::primary()]);
+                    Err(NotOpened {
+                        pair,
+                        slots,
+                        source: "oracle",
+                        kind,
+                        message: f.message,
+                    })
+                }
+            }
+        }
+    }
+}
