@@ -13,6 +13,9 @@
 //! - CPU used by an idle `dgscope replay` (recording ended, nothing changing) over 30 s
 //!   (target < 2 % of one core).
 //!
+//! - the fleet board with 200 twin pairs (90 s of data each) at 160×48 and 80×24: full
+//!   frame p50/p99 (target p99 < 5 ms at 160×48),
+//!
 //! Set `DGSCOPE_BENCH_QUICK=1` to skip the two pty measurements (they take about a minute).
 
 // The integration tests' helpers (each of them used there), of which the bench needs a part.
@@ -25,6 +28,30 @@ use dgscope::ui;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::{Duration, Instant};
+
+/// Full-frame draws of the fleet board over `n` twin pairs.
+fn board_time(n: usize) -> Vec<(u16, u16, f64, f64)> {
+    let (b, now) = common::board::board(n, 90);
+    [(160u16, 48u16), (80, 24)]
+        .into_iter()
+        .map(|(w, h)| {
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            let mut times = Vec::with_capacity(500);
+            for _ in 0..500 {
+                t.clear().unwrap();
+                let s = Instant::now();
+                t.draw(|f| {
+                    let area = f.area();
+                    ui::board_draw(f, area, &b, now)
+                })
+                .unwrap();
+                times.push(s.elapsed().as_secs_f64() * 1e3);
+            }
+            times.sort_by(|a, b| a.total_cmp(b));
+            (w, h, times[times.len() / 2], times[times.len() * 99 / 100])
+        })
+        .collect()
+}
 
 /// A redraw after new data: only changed cells reach the terminal (the usual case).
 fn redraw_time(w: u16, h: u16) -> f64 {
@@ -148,6 +175,14 @@ fn pty_figures() {
 }
 
 fn main() {
+    for (w, h, p50, p99) in board_time(200) {
+        println!(
+            "fleet board, 200 twin pairs, full frame {w}x{h}: p50 {p50:.3} ms, p99 {p99:.3} ms (target p99 < 5 ms at 160x48)"
+        );
+    }
+    if std::env::var_os("DGSCOPE_BENCH_BOARD_ONLY").is_some() {
+        return;
+    }
     for (w, h, secs) in [(160, 48, 180), (80, 24, 180), (160, 48, 3600)] {
         let (p50, p99) = draw_time(w, h, secs);
         println!(

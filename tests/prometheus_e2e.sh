@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# End to end against a real Prometheus (Debian's `prometheus` package, with promtool):
-# `dgscope serve --twin slow-srl --twin healthy-sync` is scraped every second on 127.0.0.1
-# for 90 s; then, through the Prometheus HTTP API, the p99 of log file sync per pair must
-# lie in the bucket `dgscope check` finds for the same scenario over 90 s, the finding
-# standby-redo-write-slow must be 1 for the slow-srl pair only, and the alert rules must load
-# and pass their unit tests. Every process is stopped on every exit path; every wait is
+# End to end against a real Prometheus (Debian's `prometheus` package, with promtool): a
+# config of six twin pairs is split over two exporters, `dgscope serve --all-profiles
+# --shard 1/2` and `--shard 2/2`, found by Prometheus through the file_sd targets `dgscope
+# config sd` prints, and scraped every second on 127.0.0.1 for 90 s. Then, through the
+# Prometheus HTTP API: every pair appears exactly once across the shards, the recording and
+# alert rules work across them, the p99 of log file sync per pair lies in the bucket
+# `dgscope check` finds for the same scenario over 90 s, the finding standby-redo-write-slow
+# is 1 for the slow-srl pair only, and the rules load and pass their unit tests. Every process is stopped on every exit path; every wait is
 # bounded; nothing listens beyond 127.0.0.1.
 #
 # Usage: tests/prometheus_e2e.sh   (DGSCOPE_BIN=path to use another binary; E2E_DATA_S=90)
@@ -40,7 +42,7 @@ cleanup() {
   done
   wait 2>/dev/null || true
   if [ "$rc" -ne 0 ]; then
-    for f in serve.log prometheus.log; do
+    for f in serve1.log serve2.log prometheus.log; do
       [ -f "$TMP/$f" ] && { echo "--- $f (tail)"; tail -n 20 "$TMP/$f"; }
     done
   fi
@@ -57,24 +59,54 @@ promtool check rules contrib/prometheus/dgscope.rules.yml
 say "promtool test rules"
 (cd contrib/prometheus && promtool test rules dgscope.rules.test.yml)
 
-# --- dgscope serve, on a port the kernel picks
-"$BIN" serve --twin slow-srl --twin healthy-sync --web.listen-address 127.0.0.1:0 \
-  2>"$TMP/serve.log" >/dev/null &
-SERVE_PID=$!
-URL=""
-for _ in $(seq 200); do
-  URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$TMP/serve.log" | head -1 || true)
-  [ -n "$URL" ] && break
-  kill -0 "$SERVE_PID" 2>/dev/null || fail "dgscope serve exited: $(cat "$TMP/serve.log")"
-  sleep 0.1
+# --- two shards of one config, each dgscope serve on a port the kernel picks
+PAIRS="twin-slow-srl twin-healthy-sync east west north south"
+cat >"$TMP/dgscope.toml" <<TOML
+[profiles.twin-slow-srl]
+scenario = "slow-srl"
+[profiles.twin-healthy-sync]
+scenario = "healthy-sync"
+[profiles.east]
+scenario = "healthy-async"
+[profiles.west]
+scenario = "fastsync"
+[profiles.north]
+scenario = "healthy-sync"
+[profiles.south]
+scenario = "healthy-async"
+TOML
+TARGETS=()
+SHARD_PAIRS=()
+for k in 1 2; do
+  "$BIN" --config "$TMP/dgscope.toml" serve --all-profiles --shard "$k/2" \
+    --web.listen-address 127.0.0.1:0 2>"$TMP/serve$k.log" >/dev/null &
+  SERVE_PID="$SERVE_PID $!"
+  pid=$!
+  URL=""
+  for _ in $(seq 200); do
+    URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$TMP/serve$k.log" | head -1 || true)
+    [ -n "$URL" ] && break
+    kill -0 "$pid" 2>/dev/null || fail "dgscope serve --shard $k/2 exited: $(cat "$TMP/serve$k.log")"
+    sleep 0.1
+  done
+  [ -n "$URL" ] || fail "dgscope serve --shard $k/2 did not say where it listens within 20 s"
+  t=${URL#http://}
+  TARGETS+=("${t%/metrics}")
+  served=$(grep -o 'pair(s): .*' "$TMP/serve$k.log" | head -1 | sed 's/^pair(s): //')
+  SHARD_PAIRS+=("$served")
+  say "shard $k/2 listens on ${t%/metrics} and serves: ${served:-no pair}"
+  [ -n "$served" ] || fail "shard $k/2 serves no pair: the test needs both shards in use"
+  curl -sf --max-time 5 "$URL" -o "$TMP/scrape$k.txt" || fail "GET $URL failed"
+  promtool check metrics <"$TMP/scrape$k.txt" || fail "promtool check metrics rejects shard $k's exposition"
 done
-[ -n "$URL" ] || fail "dgscope serve did not say where it listens within 20 s"
-TARGET=${URL#http://}
-TARGET=${TARGET%/metrics}
-say "dgscope serve listens on $TARGET"
-curl -sf --max-time 5 "$URL" -o "$TMP/scrape.txt" || fail "GET $URL failed"
-promtool check metrics <"$TMP/scrape.txt" || fail "promtool check metrics rejects the exposition"
-say "promtool check metrics: the text exposition is clean"
+say "promtool check metrics: both shards' text expositions are clean"
+# Every pair on exactly one shard, by the exporters' own word.
+both=$(printf '%s, %s' "${SHARD_PAIRS[0]}" "${SHARD_PAIRS[1]}" | tr ',' '\n' | sed 's/^ *//' | sort | tr '\n' ' ')
+want=$(echo $PAIRS | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$both" = "$want" ] || fail "the shards serve [$both], expected each of [$want] once"
+"$BIN" config sd --shards 2 --listen "${TARGETS[0]}" --listen "${TARGETS[1]}" >"$TMP/dgscope-sd.json"
+jq -e 'length == 2 and .[1].labels.dgscope_shard == "2/2"' "$TMP/dgscope-sd.json" >/dev/null \
+  || fail "config sd wrote $(cat "$TMP/dgscope-sd.json")"
 
 # --- Prometheus: a free port on 127.0.0.1, a scrape every second, the rules loaded
 PROM_PORT=""
@@ -93,8 +125,9 @@ scrape_configs:
   - job_name: dgscope
     scrape_interval: 1s
     scrape_timeout: 900ms
-    static_configs:
-      - targets: ['$TARGET']
+    file_sd_configs:
+      - files: ['$TMP/dgscope-sd.json']
+        refresh_interval: 5s
 YML
 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
   --web.listen-address="127.0.0.1:$PROM_PORT" --log.level=warn \
@@ -126,15 +159,35 @@ while :; do
   sleep 2
 done
 say "$have scrapes of each pair in Prometheus"
-[ "$(scalar 'up{job="dgscope"}')" = "1" ] || fail "the scrape target is not up"
+[ "$(scalar 'count(up{job="dgscope"} == 1)')" = "2" ] || fail "the two shards are not both up"
 created=$(query 'dgscope_user_commits_created' | jq 'length')
 say "OpenMetrics negotiated: $created dgscope_user_commits_created series ingested"
 [ "$created" -ge 2 ] || fail "no _created series: Prometheus did not get OpenMetrics"
 
-# --- p99 of log file sync: Prometheus vs `dgscope check` for the same scenario
 failures=0
 # promtool check rules, test rules and check metrics passed above (each exits on failure).
 checks=3
+# --- the shards: each pair exactly once, from the shard it hashes to
+per_pair=$(query 'count by (pair) (dgscope_up{slot="primary"})' | jq -r '[.[] | select(.value[1] == "1") | .metric.pair] | sort | join(" ")')
+say "pairs in Prometheus, each from one shard: $per_pair"
+checks=$((checks + 1))
+[ "$per_pair" = "$(echo $want)" ] || { echo "e2e: FAIL: expected [$want] once each" >&2; failures=$((failures + 1)); }
+shards=$(query 'count by (dgscope_shard) (dgscope_up{slot="primary"})' | jq -r '[.[] | .metric.dgscope_shard + "=" + .value[1]] | sort | join(" ")')
+say "pairs per shard (file_sd label): $shards"
+checks=$((checks + 1))
+case "$shards" in "1/2="*" 2/2="*) ;; *) failures=$((failures + 1)) ;; esac
+# The recording rules aggregate by pair, not by exporter: one commit series per pair.
+rec=$(scalar 'count(dgscope:commit_milliseconds)')
+say "dgscope:commit_milliseconds series across the shards: ${rec:-none}"
+checks=$((checks + 1))
+[ "$rec" = "6" ] || failures=$((failures + 1))
+# The alert rule for a WARN finding holds (pending its 10 m) for the slow-srl pair only.
+pending=$(query 'ALERTS{alertname="DgscopeFindingWarning"}' | jq -r '[.[].metric.pair] | unique | join(",")')
+say "DgscopeFindingWarning pending or firing for: ${pending:-no pair}"
+checks=$((checks + 1))
+[ "$pending" = "twin-slow-srl" ] || failures=$((failures + 1))
+
+# --- p99 of log file sync: Prometheus vs `dgscope check` for the same scenario
 for scenario in slow-srl healthy-sync; do
   pair="twin-$scenario"
   # check's histogram over 90 s: the difference of a 15 s run and a 105 s run (same seed,
@@ -169,7 +222,7 @@ checks=$((checks + 1))
 lag=$(query 'dgscope_apply_lag_seconds' | jq 'length')
 say "apply lag gauges in Prometheus: $lag (one per standby)"
 checks=$((checks + 1))
-[ "$lag" = 2 ] || failures=$((failures + 1))
+[ "$lag" = 6 ] || failures=$((failures + 1))
 # --- impact: what the finding explains, and where the commit time goes (the recording rule
 # over the parts, which sum to the average)
 share=$(scalar 'dgscope_finding_impact_ratio{pair="twin-slow-srl",id="standby-redo-write-slow",symptom="commit"}')

@@ -162,6 +162,7 @@ pub fn watch(args: &WatchArgs, config: &Config) -> Result<ExitCode, Failure> {
         conn: &args.conn,
         twins: &[],
         seed: 1,
+        distinct_seeds: true,
     };
     let specs = pairs::specs(&named, config)?;
     pairs::validate(&specs)?;

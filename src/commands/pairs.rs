@@ -119,9 +119,11 @@ pub struct Named<'a> {
     pub conn: &'a ConnArgs,
     /// `--twin SCENARIO` (serve), each labelled `twin-SCENARIO`.
     pub twins: &'a [String],
-    /// The twins' seed: profile twins take `seed`, `seed + 1` … in order, so two profiles
-    /// with one scenario still differ.
+    /// The twins' seed.
     pub seed: u64,
+    /// Profile twins take `seed`, `seed + 1` … in order (the board: two profiles with one
+    /// scenario still differ); otherwise every twin takes `seed` (serve, as `check --twin`).
+    pub distinct_seeds: bool,
 }
 
 /// The pairs named, in order: the profiles given, then every other profile with
@@ -143,7 +145,12 @@ pub fn specs(n: &Named, config: &Config) -> Result<Vec<Spec>, Failure> {
         }
     }
     for (i, name) in names.iter().enumerate() {
-        out.push(profile_spec(name, config, n.conn, n.seed + i as u64)?);
+        let seed = if n.distinct_seeds {
+            n.seed + i as u64
+        } else {
+            n.seed
+        };
+        out.push(profile_spec(name, config, n.conn, seed)?);
     }
     if let Some(p) = &n.conn.primary {
         let spec = connect::parse("--primary", &p.0).map_err(|e| bad(e.0))?;

@@ -134,6 +134,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         conn: &a.conn,
         twins: &a.twins,
         seed: a.seed,
+        distinct_seeds: false,
     };
     let mut specs = pairs::specs(&named, &config)?;
     if specs.is_empty() {
@@ -141,13 +142,12 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
             "serve needs pairs: PROFILE names, --all-profiles, --primary CONN [--standby CONN …] or --twin SCENARIO",
         ));
     }
+    // Said on the listening line: which share of the fleet this exporter has.
+    let mut shard_note = String::new();
     if let Some(shard) = &a.shard {
         let all = specs.len();
         specs.retain(|s| shard.owns(s.pair()));
-        eprintln!(
-            "dgscope serve: shard {shard}: {} of the {all} pair(s) named",
-            specs.len()
-        );
+        shard_note = format!("shard {shard} of {all} named, ");
     }
     pairs::validate(&specs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -192,7 +192,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     let result = runtime.block_on(async move {
         let server = tokio::spawn(http::serve(listener, site));
         eprintln!(
-            "dgscope serve: listening on {scheme}://{local}{path}{auth} — {} pair(s): {}",
+            "dgscope serve: listening on {scheme}://{local}{path}{auth} — {shard_note}{} pair(s): {}",
             names.len(),
             names.join(", ")
         );

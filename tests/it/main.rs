@@ -32,6 +32,7 @@ mod evidence_agrees;
 mod exposition_contract;
 mod exposition_render;
 mod faults;
+mod fleet_cli;
 mod fuzz;
 mod hardening_escapes;
 mod hardening_headless;

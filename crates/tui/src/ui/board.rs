@@ -274,7 +274,7 @@ pub(crate) fn row_at(y: u16) -> Option<usize> {
 }
 
 /// Draws the board (and its help) into `area`.
-pub(crate) fn draw(frame: &mut Frame, area: Rect, b: &Board, now: Timestamp) {
+pub fn draw(frame: &mut Frame, area: Rect, b: &Board, now: Timestamp) {
     let Some(first) = b.pairs.first() else {
         return;
     };

@@ -37,7 +37,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 use theme::{Role, Theme};
 
-pub use board::{text as board_text, Board};
+pub use board::{draw as board_draw, text as board_text, Board};
 pub use causes::evidence_text;
 pub use layout::{pane_at, MIN_HEIGHT, MIN_WIDTH};
 pub use members::name as member_name;
