@@ -3,12 +3,13 @@
 //! Oracle commands' flags in [`oracle`], `serve`'s in [`serve`], `recording`'s in
 //! [`recording`]; the commands that run them are in `commands/`.
 
+pub mod choices;
 pub mod oracle;
 pub mod recording;
 pub mod serve;
 pub mod values;
 
-use crate::report::Format;
+use choices::{FailOnArg, ReportFormat as Format};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -234,7 +235,7 @@ pub struct CheckArgs {
     /// Lowest status that makes the exit code non-zero (crit: WARN exits 0) [default: warn]
     // No clap default: a profile's or the config's fail_on fills it only when unset.
     #[arg(long, value_enum)]
-    pub fail_on: Option<crate::report::check::FailOn>,
+    pub fail_on: Option<FailOnArg>,
     /// Also write the run's metrics to DIR/dgscope_<pair>.prom for node_exporter's textfile
     /// collector (atomically: a temporary file renamed into place)
     #[arg(long, value_name = "DIR")]

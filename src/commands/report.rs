@@ -18,19 +18,19 @@ pub fn run(cmd: ReportCommand) -> Result<ExitCode, Failure> {
         ReportCommand::Awr(a) => {
             let r = awr::awr(&a.file).map_err(Failure::bad_input)?;
             warn(&r.report.warnings);
-            print(&r.render(a.format))?;
+            print(&r.render(a.format.into()))?;
         }
         ReportCommand::Impact(a) => {
             let r = impact_of(&a)?;
             warn(&r.warnings);
-            print(&r.render(a.format))?;
+            print(&r.render(a.format.into()))?;
         }
         ReportCommand::Histogram(a) => {
             let slot = Slot::from(a.slot.as_str());
             let r = histogram::histogram(&a.file, &a.event, &slot, a.window.as_deref())
                 .map_err(Failure::bad_input)?;
             warn(&r.warnings);
-            print(&r.render(a.format))?;
+            print(&r.render(a.format.into()))?;
         }
         ReportCommand::Incident(a) => {
             // Refuse a bad target before the work: the recording itself, or an existing file

@@ -5,6 +5,7 @@
 //! is still unset.
 
 use super::Failure;
+use crate::cli::choices::FailOnArg;
 use crate::cli::oracle::{ConnArgs, StandbyAs};
 use crate::config::{Config, Profile};
 use crate::report::check::FailOn;
@@ -61,20 +62,22 @@ pub fn theme<'a>(
 
 /// `check --fail-on`: flag/variable, profile, config, then warn.
 pub fn fail_on(
-    flag: Option<FailOn>,
+    flag: Option<FailOnArg>,
     profile: Option<&Profile>,
     config: &Config,
 ) -> Result<FailOn, Failure> {
     if let Some(f) = flag {
-        return Ok(f);
+        return Ok(f.into());
     }
     let p = profile.and_then(|p| p.fail_on.as_deref());
     match layered(p, config.fail_on.as_deref()) {
-        Some((text, whence)) => FailOn::from_str(text, true).map_err(|_| {
-            Failure::bad_input(format!(
-                "fail_on = {text:?} in the {whence} must be warn or crit"
-            ))
-        }),
+        Some((text, whence)) => FailOnArg::from_str(text, true)
+            .map(FailOn::from)
+            .map_err(|_| {
+                Failure::bad_input(format!(
+                    "fail_on = {text:?} in the {whence} must be warn or crit"
+                ))
+            }),
         None => Ok(FailOn::Warn),
     }
 }
@@ -181,7 +184,7 @@ mod tests {
             "fail_on = \"crit\"\nduration = \"50s\"\n[profiles.p]\nscenario = \"slow-srl\"\nfail_on = \"warn\"\nduration = \"40s\"\n",
         );
         let p = c.profile("p");
-        assert_eq!(fail_on(Some(FailOn::Crit), p, &c).unwrap(), FailOn::Crit);
+        assert_eq!(fail_on(Some(FailOnArg::Crit), p, &c).unwrap(), FailOn::Crit);
         assert_eq!(fail_on(None, p, &c).unwrap(), FailOn::Warn);
         assert_eq!(fail_on(None, None, &c).unwrap(), FailOn::Crit);
         assert_eq!(

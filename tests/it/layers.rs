@@ -699,3 +699,22 @@ fn the_scan_sees_what_it_must() {
     assert_eq!(declared_mods(lib), ["d", "e", "f"]);
     assert_eq!(reexports(lib), ["f", "b", "c"]);
 }
+
+/// The command-line library is the binary's alone: the crates below own their choices as
+/// plain enums and the binary maps its arguments onto them (`src/cli/choices.rs`).
+#[test]
+fn only_the_binary_depends_on_the_cli_library() {
+    let mut with_clap = Vec::new();
+    for c in CRATES {
+        let text = std::fs::read_to_string(repo().join(c.dir).join("Cargo.toml")).unwrap();
+        let manifest: toml::Table = toml::from_str(&text).unwrap();
+        let names_clap = manifest
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .is_some_and(|d| d.keys().any(|k| k.starts_with("clap")));
+        if names_clap {
+            with_clap.push(c.name);
+        }
+    }
+    assert_eq!(with_clap, ["dgscope"]);
+}

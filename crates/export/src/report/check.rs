@@ -88,7 +88,7 @@ where
 }
 
 /// Which status makes `check` fail (exit non-zero).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailOn {
     Warn,
     Crit,

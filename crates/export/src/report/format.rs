@@ -1,8 +1,7 @@
 //! Output formats shared by every report.
 
-use clap::ValueEnum;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// How a report is written (the binary maps its `--format` onto this).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
