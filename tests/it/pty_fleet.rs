@@ -44,9 +44,17 @@ fn selected_name(t: &Tui, names: &[&str]) -> Option<String> {
 fn demo_fleet_lists_pairs_worst_first_and_drills_in_and_back() {
     let mut t = Tui::spawn(&["demo", "--fleet", "6"], 160, 48);
     t.wait_text("dgscope fleet");
-    t.wait_for("six judged rows", |s| {
+    // Each twin pre-rolls its minute on its own thread: on a loaded machine the last pairs
+    // are judged a moment after the board opens. Wait until the faulty pair slow-srl (the
+    // second drawn) is judged: it is not OK.
+    t.wait_for("six judged rows, slow-srl among the faults", |s| {
         let txt = s.contents();
-        txt.contains("01 healthy-sync") && txt.contains("06 ") && !txt.contains("connecting")
+        txt.contains("01 healthy-sync")
+            && txt.contains("06 ")
+            && !txt.contains("connecting")
+            && txt
+                .lines()
+                .any(|l| l.contains("02 slow-srl") && !l.trim_start().starts_with("OK"))
     });
     let rows = board_rows(&t);
     assert_eq!(rows.len(), 6, "{}", t.text());
