@@ -15,9 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// One crate of the workspace.
-struct Crate {
-    name: &'static str,
-    dir: &'static str,
+pub(crate) struct Crate {
+    pub(crate) name: &'static str,
+    pub(crate) dir: &'static str,
     /// A crate may depend only on crates of a lower level.
     level: usize,
     /// Its top-level modules, bottom → top: a module may import its own layer and those
@@ -26,7 +26,7 @@ struct Crate {
 }
 
 /// Bottom → top.
-const CRATES: &[Crate] = &[
+pub(crate) const CRATES: &[Crate] = &[
     Crate {
         name: "dgscope-model",
         dir: "crates/model",
@@ -82,7 +82,7 @@ const CRATES: &[Crate] = &[
 ];
 
 impl Crate {
-    fn src(&self) -> PathBuf {
+    pub(crate) fn src(&self) -> PathBuf {
         repo().join(self.dir).join("src")
     }
 
@@ -101,7 +101,7 @@ impl Crate {
 
 /// The source with comments, string and char literals blanked (newlines kept, so line
 /// numbers stay right).
-fn strip(src: &str) -> String {
+pub(crate) fn strip(src: &str) -> String {
     let c: Vec<char> = src.chars().collect();
     let n = c.len();
     let mut out = String::with_capacity(src.len());
@@ -184,7 +184,7 @@ fn strip(src: &str) -> String {
 }
 
 /// The index just past the item starting at `from`: its `;`, or its `{ … }` block.
-fn item_end(s: &[u8], from: usize) -> usize {
+pub(crate) fn item_end(s: &[u8], from: usize) -> usize {
     let mut depth = 0i32;
     let mut i = from;
     while i < s.len() {
@@ -220,7 +220,7 @@ const CFG_TEST: &str = "#[cfg(test)]";
 
 /// `stripped` without its `#[cfg(test)]` items (blanked, newlines kept), and the names of
 /// the `#[cfg(test)] mod name;` declarations (files that are test code).
-fn without_tests(stripped: &str) -> (String, Vec<String>) {
+pub(crate) fn without_tests(stripped: &str) -> (String, Vec<String>) {
     let s = stripped.as_bytes();
     let mut out = String::with_capacity(stripped.len());
     let mut test_mods = Vec::new();
@@ -248,18 +248,18 @@ fn without_tests(stripped: &str) -> (String, Vec<String>) {
     (out, test_mods)
 }
 
-fn is_ident(b: u8) -> bool {
+pub(crate) fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-fn skip_ws(s: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(s: &[u8], mut i: usize) -> usize {
     while i < s.len() && s[i].is_ascii_whitespace() {
         i += 1;
     }
     i
 }
 
-fn ident_at(s: &[u8], i: usize) -> &str {
+pub(crate) fn ident_at(s: &[u8], i: usize) -> &str {
     let end = (i..s.len()).find(|&j| !is_ident(s[j])).unwrap_or(s.len());
     std::str::from_utf8(&s[i..end]).unwrap()
 }
@@ -408,7 +408,7 @@ fn edges(src: &Path) -> Vec<Edge> {
     out
 }
 
-fn repo() -> &'static Path {
+pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 

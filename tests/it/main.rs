@@ -46,6 +46,7 @@ mod incident_session;
 mod json_schema;
 mod layers;
 mod lineparse;
+mod module_cycles;
 mod oracle_cli;
 mod oracle_contract;
 mod oracle_errors;
