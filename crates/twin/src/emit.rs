@@ -5,6 +5,7 @@
 use super::hist::EventAcc;
 use super::link::LinkState;
 use super::params::{FraParams, Params, Transport, MB};
+use super::put::{put_event, put_receiver_events, Waiter};
 use super::Twin;
 use dgscope_model::sample::names::{event, filetype, os, stat, time_model};
 use dgscope_model::sample::{
@@ -25,14 +26,6 @@ const NO_SRL: &str = "ORA-16086: Redo data cannot be written to the standby redo
 const TIMED_OUT: &str = "ORA-16198: Timeout incurred on internal channel during remote archival";
 /// MRP0 shows ERROR this long after it died, then its row is gone.
 const MRP_ERROR_ROW_S: f64 = 5.0;
-
-/// Who waits on an event, for `TOTAL_WAITS_FG`/`TIME_WAITED_MICRO_FG`: committing sessions
-/// wait on `log file sync`; LGWR, NSS, RFS, MRP and DBWR are background processes.
-#[derive(Clone, Copy)]
-pub(super) enum Waiter {
-    Foreground,
-    Background,
-}
 
 /// Redo block size of every log the twin reports (the platform default on Linux).
 const REDO_BLOCKSIZE: u32 = 512;
@@ -156,45 +149,6 @@ fn protection(p: &Params) -> &'static str {
     } else {
         "MAXIMUM PERFORMANCE"
     }
-}
-
-pub(super) fn put_event(s: &mut Sample, name: &str, acc: &EventAcc, who: Waiter) {
-    if !acc.is_empty() {
-        let e = acc.to_event();
-        let (waits_fg, us_fg) = match who {
-            Waiter::Foreground => (e.waits, e.us),
-            Waiter::Background => (0, dgscope_model::units::Micros(0)),
-        };
-        s.events.insert(
-            name.into(),
-            Event {
-                waits_fg: Some(waits_fg),
-                us_fg: Some(us_fg),
-                ..e
-            },
-        );
-    }
-}
-
-/// The background waits of a member that receives redo (RFS writing the standby logs, and
-/// what applying it costs): the same for a standby and a topology's extra member.
-pub(super) fn put_receiver_events(s: &mut Sample, c: &super::fluid::StandbyCounters) {
-    let bg = Waiter::Background;
-    put_event(s, event::RFS_WRITE, &c.rfs_write, bg);
-    put_event(s, event::CHECKPOINT_COMPLETED, &c.checkpoint_completed, bg);
-    put_event(s, event::RECOVERY_READ, &c.recovery_read, bg);
-    put_event(
-        s,
-        event::DB_FILE_SEQUENTIAL_READ,
-        &c.db_file_sequential_read,
-        bg,
-    );
-    put_event(
-        s,
-        event::DB_FILE_PARALLEL_WRITE,
-        &c.db_file_parallel_write,
-        bg,
-    );
 }
 
 fn fra(f: &FraParams, used: f64, extra_files: u64) -> Fra {

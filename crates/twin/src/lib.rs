@@ -21,6 +21,7 @@ mod messages;
 pub mod mirror;
 mod paced;
 pub mod params;
+mod put;
 mod queue;
 mod rng;
 mod scenario;

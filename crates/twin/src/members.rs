@@ -5,9 +5,9 @@
 //! terminal standby behind the far sync. That member is a second fluid standby fed the same
 //! redo as the first, over its own ASYNC link onto its own SRL disk.
 
-use super::emit::{put_event, put_receiver_events, Waiter};
 use super::fluid::Standby;
 use super::params::{Member, Params, Topology, Transport, MB};
+use super::put::{put_event, put_receiver_events, Waiter};
 use super::Twin;
 use dgscope_model::sample::names::{event, filetype, os, stat};
 use dgscope_model::sample::{

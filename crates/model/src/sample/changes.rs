@@ -14,7 +14,7 @@
 //!   the plain form, [`Segments`]) is whole, so a reader that seeks to a segment start has
 //!   every slot's base by the time it needs one.
 
-use super::recording::{check_sample, parse_entry, Entry};
+use super::entry::{check_sample, parse_entry, Entry};
 use super::zst::Segments;
 use super::{slow, Sample, Slot};
 use serde_json::{Map, Value};

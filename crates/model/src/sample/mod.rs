@@ -3,6 +3,7 @@
 
 pub mod ahead;
 pub mod changes;
+mod entry;
 mod enums;
 pub mod index;
 pub mod lineparse;

@@ -70,7 +70,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             })
             .collect();
         let width = inner.width as usize;
-        let mut lines = super::drill::wrap(lines, width);
+        let mut lines = super::wrap::wrap(lines, width);
         let room = if findings.is_empty() {
             inner.height.saturating_sub(1)
         } else {

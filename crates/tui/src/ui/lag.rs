@@ -17,14 +17,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use std::sync::Arc;
 
-/// Lag thresholds for colour: MAA wants transport lag under 10 s; five minutes is an incident.
-pub(crate) fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
-    match v {
-        Some(v) if v >= 300.0 => cx.theme.style(Role::Crit),
-        Some(v) if v >= 10.0 => cx.theme.style(Role::Warn),
-        _ => base,
-    }
-}
+use super::lag_style;
 
 /// The standby's point at the instant shown (its newest when live).
 fn point_at<'a>(cx: &'a Ctx) -> Option<&'a Point> {

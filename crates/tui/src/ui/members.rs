@@ -105,7 +105,7 @@ fn protection(p: &str) -> String {
 }
 
 fn lag_style(cx: &Ctx, v: Option<f64>) -> Style {
-    super::lag::lag_style(cx, v, cx.theme.text())
+    super::lag_style(cx, v, cx.theme.text())
 }
 
 /// Fields joined by two spaces, wrapped to `width` columns between fields.
@@ -481,10 +481,10 @@ pub(crate) fn lines(cx: &Ctx, width: usize) -> Vec<Line<'static>> {
     let n = notes(cx, o);
     if !n.is_empty() {
         out.push(Line::raw(""));
-        out.extend(super::drill::wrap(n, width));
+        out.extend(super::wrap::wrap(n, width));
     }
     out.push(Line::raw(""));
-    out.extend(super::drill::wrap(
+    out.extend(super::wrap::wrap(
         vec![Line::styled(
             "apply lag is net of any delay; apply finish is Oracle's estimate of the time to apply what has arrived (V$DATAGUARD_STATS): what a failover would wait",
             t.muted(),

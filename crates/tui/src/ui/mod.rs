@@ -22,6 +22,7 @@ pub mod theme;
 pub(crate) mod throughput;
 pub(crate) mod topology;
 pub(crate) mod waits;
+pub(crate) mod wrap;
 pub(crate) mod zoom;
 
 use crate::app::{Overlay, Pane, Screen};
@@ -684,6 +685,15 @@ pub(crate) fn scroll_position(
         (false, _) => " end",
     };
     (total > view).then(|| format!(" {shown_to}/{total}{more} "))
+}
+
+/// Lag thresholds for colour: MAA wants transport lag under 10 s; five minutes is an incident.
+pub(crate) fn lag_style(cx: &Ctx, v: Option<f64>, base: Style) -> Style {
+    match v {
+        Some(v) if v >= 300.0 => cx.theme.style(Role::Crit),
+        Some(v) if v >= 10.0 => cx.theme.style(Role::Warn),
+        _ => base,
+    }
 }
 
 /// Severity badge text and style.

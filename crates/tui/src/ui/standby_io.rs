@@ -248,7 +248,7 @@ pub(crate) fn render(frame: &mut Frame, area: Rect, cx: &Ctx, detail: Detail) {
             l.push(Line::raw(""));
             let up = if cx.ascii { "^" } else { "▲" };
             // Wrapped to the pane: the legend is read, not cut at 80 columns.
-            l.extend(super::drill::wrap(
+            l.extend(super::wrap::wrap(
                 vec![Line::styled(
                     format!("{up} the standby's latency is over 1.2x the primary's for the same file type; awaits in ms"),
                     t.muted(),

@@ -2,6 +2,7 @@
 //! standby (seed 002, MAA).
 
 // Durations in titles in the screen's one format ("42 s", "5m22s").
+use super::ids::STANDBY_DOWN;
 use super::spec::{Chart, Kind, Reads, RuleSpec, Scope, BASE};
 use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
 use super::{ev, weigh, Draft, STANDBY_FRA_FULL};
@@ -20,7 +21,6 @@ pub(super) const TRANSPORT_BANDWIDTH: &str = "transport-bandwidth";
 pub(super) const APPLY_BOUND: &str = "apply-bound";
 pub(super) const LAG_STALE: &str = "lag-stale";
 pub(super) const DEST_ERROR: &str = "dest-error";
-pub(super) const STANDBY_DOWN: &str = "standby-down";
 
 /// This family's rules, registered (see [`super::spec`]).
 pub(super) const RULES: &[RuleSpec] = &[

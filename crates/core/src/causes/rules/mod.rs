@@ -5,6 +5,7 @@ mod commit_path;
 mod commit_tail;
 mod config;
 mod db_time;
+mod ids;
 mod lag;
 mod member_state;
 mod primary;

@@ -803,7 +803,7 @@ pub(super) fn protection_degraded(ctx: &Context, th: &Thresholds) -> Option<Find
 }
 
 fn standby_down_root(ctx: &Context) -> Option<&'static str> {
-    ctx.standby_failed_since().map(|_| super::lag::STANDBY_DOWN)
+    ctx.standby_failed_since().map(|_| super::ids::STANDBY_DOWN)
 }
 
 /// Responses of at least `min_s` seconds added in the window, per bucket, for one SYNC dest.
