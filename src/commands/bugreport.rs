@@ -241,7 +241,7 @@ fn probe_profiles(out: &mut String, config: &Config, p: &Probing<'_>) {
             call_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(15),
         };
-        let plan = super::watch::apply_profile_conn(&mut conn, name, config)
+        let plan = super::profile::apply_profile_conn(&mut conn, name, config)
             .and_then(|_| live::plan(&conn));
         let plan = match plan {
             Ok(plan) => plan,
@@ -250,7 +250,7 @@ fn probe_profiles(out: &mut String, config: &Config, p: &Probing<'_>) {
                 continue;
             }
         };
-        let pw = super::watch::WithProfile {
+        let pw = super::profile::WithProfile {
             inner: p.passwords,
             password: profile.password.as_ref(),
         };

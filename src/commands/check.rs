@@ -31,7 +31,8 @@ fn live(
     profile_password: Option<&crate::source::oracle::Secret>,
 ) -> Result<Checked, Failure> {
     // Anything that stops a check from judging is UNKNOWN, whatever `start` would exit with.
-    let src = super::live::start(&args.conn, profile_password).map_err(|f| unknown(f.message))?;
+    let src =
+        super::profile::start_live(&args.conn, profile_password).map_err(|f| unknown(f.message))?;
     let targets: Vec<(Slot, String)> = super::live::plan(&args.conn)
         .map(|p| {
             p.targets
@@ -256,9 +257,10 @@ fn judge(mut args: CheckArgs, config_flag: Option<&std::path::Path>) -> Result<E
     let config = super::load_config(config_flag).map_err(unknown)?;
     let profile = match args.profile.clone() {
         Some(name) => {
-            let (p, what) = settings::headless_profile(&mut args.conn, &name, &config, "check")
-                .map_err(|f| unknown(f.message))?;
-            if let settings::ProfileSource::Twin(scenario) = what {
+            let (p, what) =
+                super::profile::headless_profile(&mut args.conn, &name, &config, "check")
+                    .map_err(|f| unknown(f.message))?;
+            if let super::profile::ProfileSource::Twin(scenario) = what {
                 args.twin = Some(scenario);
             }
             Some(p)

@@ -5,12 +5,12 @@
 use super::{Failure, EXIT_BAD_INPUT};
 use crate::cli::oracle::{ConnArgs, StandbyAs};
 use crate::sample::Slot;
-use crate::source::oracle::clock::{Clock, SystemClock};
+use crate::source::oracle::clock::Clock;
 use crate::source::oracle::collector::{spawn_collector_with_clock, CollectorConfig, TargetConfig};
 use crate::source::oracle::connect::{self, ConnSpec, Privilege};
 use crate::source::oracle::driver::{Driver, LoginSpec};
 use crate::source::oracle::errors::{client_library_help, ErrCode, OraError};
-use crate::source::oracle::{CollectorHandle, OracleDriver, Secret};
+use crate::source::oracle::{CollectorHandle, Secret};
 use crate::source::SourceEvent;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,8 +31,6 @@ pub struct LiveSource {
     pub interval: Duration,
     /// In display order: primary first.
     pub slots: Vec<Slot>,
-    /// `watch --record FILE`: feed every event to it (`Recorder::on_event`).
-    pub recording: Option<super::record_live::Recorder>,
 }
 
 /// The validated flags, before any secret is read.
@@ -261,21 +259,6 @@ pub fn collector_config(plan: &Plan, passwords: &BTreeMap<String, Secret>) -> Co
     c
 }
 
-/// Everything, with the real driver, client library and terminal; `profile_password` is a
-/// profile's own `password` (see `watch::apply_profile_conn`).
-pub fn start(args: &ConnArgs, profile_password: Option<&Secret>) -> Result<LiveSource, Failure> {
-    start_with(
-        args,
-        &super::watch::WithProfile {
-            inner: &Terminal,
-            password: profile_password,
-        },
-        crate::source::oracle::init_client,
-        Arc::new(OracleDriver),
-        Arc::new(SystemClock),
-    )
-}
-
 /// The sequence with every outside dependency injected: validate → check a password can be
 /// had → load the client library (fail fast, DPI-1047) → read/prompt passwords → spawn.
 pub fn start_with(
@@ -316,6 +299,5 @@ pub fn start_gated(
         describe,
         interval: plan.interval,
         slots,
-        recording: None,
     })
 }

@@ -11,6 +11,7 @@ pub mod limits;
 pub mod live;
 mod man;
 pub mod pairs;
+pub mod profile;
 mod progress;
 mod record;
 pub mod record_live;

@@ -3,7 +3,8 @@
 //! starts, and starting one pair's source. Each pair samples on its own threads with its own
 //! timeouts, so one that hangs never holds up the others.
 
-use super::live::{self, Passwords, Terminal};
+use super::live::{self, Terminal};
+use super::profile::WithProfile;
 use super::{Failure, EXIT_BAD_INPUT};
 use crate::cli::oracle::ConnArgs;
 use crate::config::Config;
@@ -49,28 +50,6 @@ impl Spec {
     }
 }
 
-/// The terminal's passwords, plus a profile's own password under the variable name
-/// `watch::apply_profile` gives it.
-struct ProfilePasswords<'a> {
-    var: Option<&'a str>,
-    password: Option<&'a Secret>,
-}
-
-impl Passwords for ProfilePasswords<'_> {
-    fn env(&self, var: &str) -> Option<String> {
-        match (self.var, self.password) {
-            (Some(v), Some(p)) if v == var => Some(p.expose().to_string()),
-            _ => Terminal.env(var),
-        }
-    }
-    fn stdin_is_tty(&self) -> bool {
-        Terminal.stdin_is_tty()
-    }
-    fn prompt(&self, text: &str) -> std::io::Result<String> {
-        Terminal.prompt(text)
-    }
-}
-
 pub fn bad(msg: impl Into<String>) -> Failure {
     Failure {
         message: msg.into(),
@@ -98,7 +77,7 @@ fn profile_spec(name: &str, config: &Config, base: &ConnArgs, seed: u64) -> Resu
         standby: Vec::new(),
         ..base.clone()
     };
-    let profile = super::watch::apply_profile_conn(&mut conn, name, config)?;
+    let profile = super::profile::apply_profile_conn(&mut conn, name, config)?;
     if conn.primary.is_none() && conn.standby.is_empty() {
         return Err(bad(format!(
             "profile {name:?} names no database (primary/standby) and no scenario"
@@ -194,8 +173,8 @@ pub fn validate(specs: &[Spec]) -> Result<(), Failure> {
         } = s
         {
             let plan = live::plan(conn).map_err(|f| bad(format!("pair {pair}: {}", f.message)))?;
-            let pw = ProfilePasswords {
-                var: conn.password_env.as_deref(),
+            let pw = WithProfile {
+                inner: &Terminal,
                 password: password.as_ref(),
             };
             live::check_password_source(&plan, &pw)
@@ -286,8 +265,8 @@ pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
             conn,
             password,
         } => {
-            let pw = ProfilePasswords {
-                var: conn.password_env.as_deref(),
+            let pw = WithProfile {
+                inner: &Terminal,
                 password: password.as_ref(),
             };
             match live::start_with(

@@ -47,8 +47,9 @@ pub fn run(mut a: RecordArgs, config_flag: Option<&std::path::Path>) -> Result<E
     let config = super::load_config(config_flag).map_err(Failure::bad_input)?;
     let profile = match a.profile.clone() {
         Some(name) => {
-            let (p, what) = settings::headless_profile(&mut a.conn, &name, &config, "record")?;
-            if let settings::ProfileSource::Twin(scenario) = what {
+            let (p, what) =
+                super::profile::headless_profile(&mut a.conn, &name, &config, "record")?;
+            if let super::profile::ProfileSource::Twin(scenario) = what {
                 a.twin = Some(scenario);
             }
             Some(p)

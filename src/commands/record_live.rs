@@ -2,7 +2,7 @@
 //! databases through the same collector as `watch`. Connection trouble is recorded (error
 //! samples), reported on stderr, and never ends the recording early.
 
-use super::live::{self, LiveSource};
+use super::live::LiveSource;
 use super::{Failure, EXIT_BAD_INPUT};
 use crate::cli::oracle::ConnArgs;
 use crate::output::StreamFile;
@@ -139,7 +139,7 @@ pub fn run_live(
     } else {
         Some(Recorder::open_stream(output, force)?)
     };
-    let src = match live::start(conn, profile_password) {
+    let src = match super::profile::start_live(conn, profile_password) {
         Ok(s) => s,
         Err(f) => {
             if let Some(s) = stream {

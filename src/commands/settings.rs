@@ -98,35 +98,6 @@ pub fn duration(
         .transpose()
 }
 
-/// What a profile names for a headless command (`check`, `record`): a twin scenario or
-/// databases (filled into `conn` as `watch PROFILE` does).
-pub enum ProfileSource {
-    Twin(String),
-    Databases,
-}
-
-/// Applies profile `name` to a headless command's connection flags.
-pub fn headless_profile(
-    conn: &mut ConnArgs,
-    name: &str,
-    config: &Config,
-    command: &str,
-) -> Result<(Profile, ProfileSource), Failure> {
-    let p = config
-        .require_profile(name)
-        .map_err(Failure::bad_input)?
-        .clone();
-    if p.primary.is_none() {
-        // validate() guarantees a profile without primary has a scenario.
-        let scenario = p.scenario.clone().unwrap_or_default();
-        fill_conn(conn, Some(&p), config)?;
-        return Ok((p, ProfileSource::Twin(scenario)));
-    }
-    let p = super::watch::apply_profile_conn(conn, name, config)
-        .map_err(|f| Failure::bad_input(format!("{command} {name}: {}", f.message)))?;
-    Ok((p, ProfileSource::Databases))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

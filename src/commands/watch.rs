@@ -5,41 +5,17 @@ use super::live::{self, LiveSource, Passwords, Terminal};
 use super::record_live::Recorder;
 use super::{screen, Failure};
 use crate::app::Mode;
-use crate::cli::oracle::{ConnArgs, RawConn, WatchArgs};
+use crate::cli::oracle::WatchArgs;
 use crate::config::{Config, Profile};
 use crate::sample::Mark;
 use crate::source::oracle::clock::SystemClock;
-use crate::source::oracle::{init_client, OracleDriver, Secret};
+use crate::source::oracle::{init_client, OracleDriver};
 use crate::source::SourceEvent;
 use crate::timestamp::Timestamp;
 use crate::tui::{self, TuiOptions};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-
-/// The name under which a profile's own password is offered to the password reader.
-const PROFILE_PASSWORD: &str = "dgscope profile password";
-
-/// The terminal's passwords, plus a profile's `password` (from a mode-0600 config file).
-pub(crate) struct WithProfile<'a> {
-    pub inner: &'a dyn Passwords,
-    pub password: Option<&'a Secret>,
-}
-
-impl Passwords for WithProfile<'_> {
-    fn env(&self, var: &str) -> Option<String> {
-        match (var, self.password) {
-            (PROFILE_PASSWORD, Some(p)) => Some(p.expose().to_string()),
-            _ => self.inner.env(var),
-        }
-    }
-    fn stdin_is_tty(&self) -> bool {
-        self.inner.stdin_is_tty()
-    }
-    fn prompt(&self, text: &str) -> std::io::Result<String> {
-        self.inner.prompt(text)
-    }
-}
 
 /// The profile's databases and settings under whatever the command line gave (the command
 /// line wins: see `settings`).
@@ -48,51 +24,18 @@ pub fn apply_profile(
     name: &str,
     config: &Config,
 ) -> Result<Profile, Failure> {
-    apply_profile_conn(&mut args.conn, name, config)
-}
-
-/// As [`apply_profile`], on the connection flags of any live command.
-pub fn apply_profile_conn(
-    c: &mut ConnArgs,
-    name: &str,
-    config: &Config,
-) -> Result<Profile, Failure> {
-    let p = config
-        .require_profile(name)
-        .map_err(Failure::bad_input)?
-        .clone();
-    if p.scenario.is_some() && p.primary.is_none() {
-        return Err(Failure::bad_input(format!(
-            "profile {name:?} is a twin scenario; run it with `dgscope demo {name}`"
-        )));
-    }
-    if c.primary.is_none() {
-        c.primary = p.primary.clone().map(RawConn);
-    }
-    if c.standby.is_empty() {
-        c.standby = p.standby.iter().cloned().map(RawConn).collect();
-    }
-    super::settings::fill_conn(c, Some(&p), config)?;
-    if c.password_env.is_none() {
-        c.password_env = p.password_env.clone();
-        if p.password.is_some() {
-            c.password_env = Some(PROFILE_PASSWORD.to_string());
-        }
-    }
-    if c.oracle_client_dir.is_none() {
-        c.oracle_client_dir = p.oracle_client_dir.clone();
-    }
-    Ok(p)
+    super::profile::apply_profile_conn(&mut args.conn, name, config)
 }
 
 /// Validates the flags (and that `--record FILE` can be created), loads the client library
 /// (DPI-1047 → exit 3 with the install help), refuses a non-terminal, then asks for the
-/// passwords and starts the collector.
+/// passwords and starts the collector; with `--record FILE`, the recorder every event goes
+/// to as well.
 pub fn prepare(
     args: &WatchArgs,
     passwords: &dyn Passwords,
     gate: &dyn Fn() -> Result<(), Failure>,
-) -> Result<LiveSource, Failure> {
+) -> Result<(LiveSource, Option<Recorder>), Failure> {
     let file = match &args.record {
         Some(path) => Some((Recorder::open(path)?, path)),
         None => None,
@@ -105,7 +48,7 @@ pub fn prepare(
         Arc::new(SystemClock),
         gate,
     );
-    let mut src = match started {
+    let src = match started {
         Ok(s) => s,
         Err(f) => {
             if let Some((file, path)) = file {
@@ -115,10 +58,11 @@ pub fn prepare(
             return Err(f);
         }
     };
-    if let Some((file, path)) = file {
-        src.recording = Some(Recorder::start(file, path, &src)?);
-    }
-    Ok(src)
+    let recording = match file {
+        Some((file, path)) => Some(Recorder::start(file, path, &src)?),
+        None => None,
+    };
+    Ok((src, recording))
 }
 
 pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure> {
@@ -151,11 +95,11 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
             "watch needs databases: --primary CONN [--standby CONN …], or a profile name from the config file",
         ));
     }
-    let passwords = WithProfile {
+    let passwords = super::profile::WithProfile {
         inner: &Terminal,
         password: profile.as_ref().and_then(|p| p.password.as_ref()),
     };
-    let src = prepare(&args, &passwords, &|| Ok(tui::require_tty()?))?;
+    let (src, mut recording) = prepare(&args, &passwords, &|| Ok(tui::require_tty()?))?;
     let opts = TuiOptions::new(Mode::Live, src.describe.clone(), src.interval);
     let opts = screen::options(
         opts,
@@ -165,10 +109,7 @@ pub fn run(mut args: WatchArgs, config_flag: Option<&Path>) -> Result<ExitCode, 
     )?;
     let assessor = screen::assessor();
     let LiveSource {
-        mut rx,
-        collector,
-        mut recording,
-        ..
+        mut rx, collector, ..
     } = src;
     let result = tui::launch(opts, assessor, move |tx, mut ctl| async move {
         loop {

@@ -18,7 +18,6 @@ use std::path::Path;
 const KNOWN: &[&str] = &[
     "dgscope-core causes: context ↔ finding ↔ rates ↔ rules ↔ state ↔ whatif",
     "dgscope-export report: check ↔ incident ↔ overview ↔ perfdata ↔ text",
-    "dgscope commands: fleet ↔ live ↔ pairs ↔ record_live ↔ screen ↔ settings ↔ watch",
 ];
 
 type Module = Vec<String>;
