@@ -7,7 +7,7 @@
 //! is empty and no rule judges from them; only `standby-down` speaks about the standby then.
 
 use super::decomposition::{CommitDecomposition, LagDecomposition, RemoteSide};
-use super::finding::Severity;
+use super::severity::Severity;
 use super::text::starts_with_ignore_case;
 use super::thresholds::Thresholds;
 use crate::metrics::{Delta, Engine, Parts, Point, SlotSeries, Window};

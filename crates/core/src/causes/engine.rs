@@ -1,8 +1,9 @@
 //! The rules engine: evaluates every rule on each new sample, applies hysteresis (a condition
 //! must hold 15 s to raise a finding and be false 30 s to clear it) and ranks what is raised.
 
+use super::assessment::Assessment;
 use super::context::Context;
-use super::finding::{Assessment, Finding, Severity};
+use super::finding::{Finding, Severity};
 use super::rules::{self, Hold, Kind, Tier};
 use super::thresholds::Thresholds;
 use crate::metrics::{Engine, Window};

@@ -1,36 +1,13 @@
 //! What the causes engine tells the rest of the program: ranked findings with evidence and
 //! advice. docs/FINDINGS.md explains each one.
 
-use super::decomposition::Decomposition;
 use super::impact::{FindingKind, Impact};
 use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
 use dgscope_model::timestamp::Timestamp;
 use serde::Serialize;
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Severity {
-    Info,
-    Warn,
-    Crit,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "INFO",
-            Severity::Warn => "WARN",
-            Severity::Crit => "CRIT",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
-    }
-}
+pub use super::severity::Severity;
 
 /// One measured fact behind a finding: metric, value, the threshold it crossed, and the view
 /// it came from, so a DBA can verify it.
@@ -117,31 +94,6 @@ impl Status {
             Status::Warn => 1,
             Status::Crit => 2,
             Status::Unknown => 3,
-        }
-    }
-}
-
-/// The engine's answer at one instant.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Assessment {
-    /// Ranked: severity first, then the share of DB time (or of the symptom) explained.
-    pub findings: Vec<Finding>,
-    /// Not enough data yet to judge (fewer than 5 samples, or no waits in the window).
-    pub warming_up: bool,
-    /// Every member's state at the same instant (the configuration overview).
-    pub overview: super::state::Overview,
-    /// Where the window's commit time goes and why each lag is what it is: what every
-    /// finding's impact is a part of.
-    pub decomposition: Decomposition,
-}
-
-impl Assessment {
-    pub fn status(&self) -> Status {
-        match self.findings.iter().map(|f| f.severity).max() {
-            Some(Severity::Crit) => Status::Crit,
-            Some(Severity::Warn) => Status::Warn,
-            _ if self.warming_up => Status::Unknown,
-            _ => Status::Ok,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Suggested causes: rules over metrics → ranked findings with evidence and advice. Each
 //! rule lives in `rules/`; docs/FINDINGS.md explains every finding to a DBA.
 
+pub(crate) mod assessment;
 pub(crate) mod context;
 pub(crate) mod decomposition;
 pub(crate) mod engine;
@@ -8,11 +9,14 @@ pub(crate) mod finding;
 pub(crate) mod impact;
 pub(crate) mod rates;
 pub mod rules;
+pub(crate) mod severity;
+pub(crate) mod standby_facts;
 pub(crate) mod state;
 pub(crate) mod text;
 pub(crate) mod thresholds;
 pub(crate) mod whatif;
 
+pub use assessment::Assessment;
 pub use context::Context;
 pub use decomposition::{
     ApplyPart, CommitDecomposition, CommitPart, Component, Decomposition, LagDecomposition, Part,
@@ -24,7 +28,7 @@ pub use dgscope_model::sample::vocab::verify;
 pub use dgscope_model::sample::vocab::whatif::{Observed, WhatIfModel};
 pub use dgscope_model::sample::vocab::{VerifyKey, WhatIf};
 pub use engine::{rank, CauseEngine, Transition};
-pub use finding::{Assessment, Evidence, Finding, Severity, Status};
+pub use finding::{Evidence, Finding, Severity, Status};
 pub use impact::{FindingKind, Impact, Symptom};
 pub use rates::{switch_rates, total_per_hour};
 pub use state::{ApplyOff, ApplyState, Fsfo, MemberState, Overview, PrimaryState, TransportState};

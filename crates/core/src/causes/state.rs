@@ -6,7 +6,7 @@
 
 use super::context::Context;
 use super::decomposition::{ApplyCause, LagDecomposition, LagInputs, TransportCause};
-use super::rules::{apply_stopped_now, fra_full, transport_lag_slope};
+use super::standby_facts::{apply_stopped_held, fra_full, transport_lag_slope};
 use super::thresholds::Thresholds;
 use crate::metrics::is_recovery_cancel;
 use crate::metrics::{Engine, Window};
@@ -115,7 +115,8 @@ pub(crate) fn apply_state(ctx: &Context, th: &Thresholds) -> ApplyState {
     if mrp_waits_for_gap(ctx) {
         return ApplyState::WaitingForGap;
     }
-    if let Some(reason) = apply_stopped_now(ctx, th) {
+    // apply_off was ruled out above.
+    if let Some(reason) = apply_stopped_held(ctx, th) {
         return ApplyState::Stopped(reason);
     }
     if ctx.mrp().is_some() {

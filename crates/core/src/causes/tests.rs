@@ -1,6 +1,7 @@
 //! Each rule just below and just above its thresholds, hysteresis, ranking and absent data.
 
-use super::finding::{Assessment, Severity, Status};
+use super::assessment::Assessment;
+use super::finding::{Severity, Status};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;

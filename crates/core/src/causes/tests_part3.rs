@@ -4,7 +4,8 @@
 //! is a pair of samples shaped like the published output it names, run through the engine
 //! with its hysteresis.
 
-use super::finding::{Assessment, Finding, Severity, Status};
+use super::assessment::Assessment;
+use super::finding::{Finding, Severity, Status};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;

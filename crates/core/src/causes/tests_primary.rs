@@ -4,7 +4,8 @@
 //! recovery area is 100 % full (once "OK, exit 0"), and a primary frozen on `log file switch
 //! (archiving needed)` (once "UNKNOWN, warming up").
 
-use super::finding::{Assessment, Finding, Severity, Status};
+use super::assessment::Assessment;
+use super::finding::{Finding, Severity, Status};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;

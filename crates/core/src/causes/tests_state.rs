@@ -3,7 +3,8 @@
 //! stale-standby rule, ranking of root causes, and fixtures built by hand from published
 //! outputs (each names its source).
 
-use super::finding::{Assessment, Finding, Severity, Status};
+use super::assessment::Assessment;
+use super::finding::{Finding, Severity, Status};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;

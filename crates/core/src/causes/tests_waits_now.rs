@@ -4,7 +4,8 @@
 //! longest wait and the blocker; a `log file sync` in flight longer than the window's
 //! average is evidence of the commit-path findings.
 
-use super::finding::{Assessment, Finding, Severity};
+use super::assessment::Assessment;
+use super::finding::{Finding, Severity};
 use super::testkit::{Pair, Run};
 use super::CauseEngine;
 use crate::metrics::Window;

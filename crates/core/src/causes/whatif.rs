@@ -36,7 +36,7 @@ pub fn observed_from(ctx: &Context) -> Observed {
         switches_per_hour: super::rules::switches_per_hour(ctx).map(|s| s.1),
         log_mb_for_20_min: super::rates::log_size_for(ctx, 20.0).map(|z| z.mb),
         transport_lag_s: transport.map(|x| x.0),
-        transport_lag_growth: super::rules::transport_lag_slope(ctx, 60.0),
+        transport_lag_growth: super::standby_facts::transport_lag_slope(ctx, 60.0),
     }
 }
 

@@ -2,13 +2,13 @@
 //! findings and marks, key metrics before and after, the impact table when a baseline mark
 //! exists, and each finding's evidence, SQL and advice. The TUI's `e` renders the same type.
 
-use super::check::CheckMetrics;
 use super::format::{cell, markdown_table, pct_cell};
 use super::scan::ReportError;
 use dgscope_core::causes::Context;
 use dgscope_core::causes::{annotate, observed_from, WhatIfModel};
 use dgscope_core::causes::{rank, Finding, Thresholds};
 use dgscope_core::metrics::{impact_table, Engine, ImpactRow, Window, WindowSpec};
+use dgscope_core::pipeline::CheckMetrics;
 use dgscope_core::pipeline::Event;
 use dgscope_core::pipeline::{Driver, DriverConfig, SessionLog};
 use dgscope_model::sample::ahead::read_ahead_scoped;
@@ -49,39 +49,7 @@ impl DbLine {
     }
 }
 
-/// One line of the commit-path table: a wait event's average and percentile bounds (a lower
-/// bound in Oracle's open-ended last bucket).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CommitRow {
-    pub event: &'static str,
-    pub avg_ms: Option<f64>,
-    pub p50: Option<dgscope_core::metrics::Percentile>,
-    pub p90: Option<dgscope_core::metrics::Percentile>,
-    pub p99: Option<dgscope_core::metrics::Percentile>,
-}
-
-/// `log file sync`, `log file parallel write` and `SYNC Remote Write` over a delta.
-pub fn commit_rows(d: Option<&dgscope_core::metrics::Delta>) -> Vec<CommitRow> {
-    use dgscope_model::sample::names::event;
-    [
-        event::LOG_FILE_SYNC,
-        event::LOG_FILE_PARALLEL_WRITE,
-        event::SYNC_REMOTE_WRITE,
-    ]
-    .into_iter()
-    .map(|name| {
-        let e = d.and_then(|d| d.event(name));
-        let p = |q| e.and_then(|e| e.hist.percentile(q));
-        CommitRow {
-            event: name,
-            avg_ms: e.and_then(|e| e.avg()).map(|m| m.0),
-            p50: p(0.5),
-            p90: p(0.9),
-            p99: p(0.99),
-        }
-    })
-    .collect()
-}
+pub use super::commit_path::{commit_rows, CommitRow};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimelineItem {
@@ -310,7 +278,7 @@ pub fn from_recording(
         after: CheckMetrics::from_engine(engine, minute),
         impact,
         findings,
-        releases: super::check::releases(engine, None),
+        releases: dgscope_core::pipeline::releases(engine, None),
         decomposition: driver.assessment().decomposition.clone(),
         no_findings: None,
     })

@@ -2,6 +2,7 @@
 
 pub mod awr;
 pub mod check;
+pub(crate) mod commit_path;
 pub mod decomposition;
 pub(crate) mod format;
 pub mod histogram;

@@ -8,10 +8,10 @@
 //! A stale member (its newest sample failed) has no figure shown as now: its lags are
 //! unknown, and the text says how old its last good word is.
 
-use super::check::StandbyMetrics;
 use dgscope_core::causes::{
     ApplyOff, ApplyState, MemberState, Overview, PrimaryState, TransportState,
 };
+use dgscope_core::pipeline::StandbyMetrics;
 use dgscope_model::display::dur;
 use serde_json::{json, Value};
 

@@ -12,10 +12,10 @@
 //! and the terminal standby behind it, never share a label. The apply lag is net of the
 //! standby's DELAY, against `lag-high`'s levels: what the verdict judges.
 
-use super::check::CheckMetrics;
 use super::overview::{member_label, net_apply_lag};
 use super::range::{Figure, Limits, Range};
 use dgscope_core::causes::{Overview, Status, Thresholds};
+use dgscope_core::pipeline::CheckMetrics;
 
 /// One `label=value...` term.
 pub(crate) struct Term {

@@ -3,8 +3,8 @@
 //! One builder per section decides what it says, so a finding pasted into a ticket and the
 //! same finding in the report carry the same words, figures and order.
 
+use super::commit_path::CommitRow;
 use super::format::markdown_table;
-use super::incident::CommitRow;
 use dgscope_core::causes::Finding;
 use dgscope_model::sanitize::{field, md_text};
 use dgscope_oracle::verify::{self, Releases};

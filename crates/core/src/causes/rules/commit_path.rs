@@ -8,9 +8,9 @@ use crate::causes::finding::{Evidence, Finding, Severity};
 use crate::causes::impact::FindingKind;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
-use crate::causes::whatif::Change;
 use crate::metrics::Delta;
 use dgscope_model::sample::names::{event, filetype, os, stat};
+use dgscope_model::sample::vocab::whatif::Change;
 
 pub(super) const STANDBY_REDO_WRITE_SLOW: &str = "standby-redo-write-slow";
 pub(super) const NETWORK_LATENCY: &str = "network-latency";

@@ -9,8 +9,8 @@ use crate::causes::impact::FindingKind;
 use crate::causes::rates;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
-use crate::causes::whatif::Change;
 use dgscope_model::sample::names::{event, filetype};
+use dgscope_model::sample::vocab::whatif::Change;
 
 pub(super) const LOG_SWITCH_FREQUENT: &str = "log-switch-frequent";
 pub(super) const STANDBY_IO_SATURATED: &str = "standby-io-saturated";

@@ -4,17 +4,18 @@
 // Durations in titles in the screen's one format ("42 s", "5m22s").
 use super::ids::STANDBY_DOWN;
 use super::spec::{Chart, Kind, Reads, RuleSpec, Scope, BASE};
-use super::standby_state::{apply_stopped_now, fra_full, not_receiving_cause};
+use super::standby_state::{apply_stopped_now, not_receiving_cause};
 use super::{ev, weigh, Draft, STANDBY_FRA_FULL};
 use crate::causes::context::Context;
 use crate::causes::decomposition::{ApplyPart, TransportPart};
 use crate::causes::finding::{Finding, Severity};
 use crate::causes::impact::{FindingKind, Impact, Symptom};
+use crate::causes::standby_facts::{fra_full, slope};
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey as V;
-use crate::causes::whatif::Change;
 use dgscope_model::display::dur as fmt_lag;
 use dgscope_model::sample::names::event;
+use dgscope_model::sample::vocab::whatif::Change;
 use dgscope_model::sample::{Dest, DestStatus};
 
 pub(super) const TRANSPORT_BANDWIDTH: &str = "transport-bandwidth";
@@ -113,24 +114,6 @@ fn apply_rate_unknown_if_zero(ctx: &Context) -> bool {
 }
 
 /// Change per second of a standby point series over the last `secs` seconds.
-fn slope(
-    ctx: &Context,
-    secs: f64,
-    f: impl Fn(&crate::metrics::Point) -> Option<f64>,
-) -> Option<f64> {
-    let recent = ctx.standby_points(secs);
-    let first = recent.iter().find_map(|p| f(p).map(|v| (p.t, v)))?;
-    let last = recent.iter().rev().find_map(|p| f(p).map(|v| (p.t, v)))?;
-    let dt = last.0.secs_since(first.0);
-    // Only a trend over most of the span counts ("for 30 s").
-    (dt >= secs * 0.9).then(|| (last.1 - first.1) / dt)
-}
-
-/// Transport lag gained per second over the last `secs` seconds.
-pub(crate) fn transport_lag_slope(ctx: &Context, secs: f64) -> Option<f64> {
-    slope(ctx, secs, |p| p.transport_lag_s)
-}
-
 /// Principle 2 (a lag is explained before it is blamed): bandwidth needs redo that ships,
 /// measurably, over a VALID ASYNC destination with no gap. Transport lag grows 1 s/s when
 /// nothing ships (a gap, an error, a stall, the standby down): that is never bandwidth; and a

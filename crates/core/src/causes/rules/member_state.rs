@@ -2,12 +2,13 @@
 //! design, fast-start failover that would not happen, and NOLOGGING changes the standby
 //! never received. Each consults the member's state first (`causes::state`).
 
-use super::spec::{state_hold_s, Chart, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
+use super::spec::{Chart, Hold, Kind, Reads, RuleSpec, Scope, Tier, BASE};
 use super::{ev, weigh, Draft};
 use crate::causes::context::{held_for, Context};
 use crate::causes::decomposition::ApplyPart;
 use crate::causes::finding::{Evidence, Finding, Severity};
 use crate::causes::impact::{FindingKind, Impact, Symptom};
+use crate::causes::standby_facts::state_hold_s;
 use crate::causes::state::{
     apply_finish_s, apply_off, apply_off_in, explain_apply, explain_transport, ApplyOff, ApplyWhy,
     TransportWhy,

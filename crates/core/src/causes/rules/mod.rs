@@ -17,9 +17,7 @@ pub(crate) mod weigh;
 pub use spec::{Chart, Hold, Kind, Needs, Reads, RuleSpec, Scope, Tier};
 
 pub(crate) use config::{srl_layout, switches_per_hour};
-pub(crate) use lag::transport_lag_slope;
 pub(crate) use primary::primary_stalled;
-pub(crate) use standby_state::{apply_stopped_now, fra_full};
 
 use super::context::Context;
 use super::finding::{Evidence, Finding, Severity};

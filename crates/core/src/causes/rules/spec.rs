@@ -9,7 +9,7 @@ use super::Rule;
 use crate::causes::impact::FindingKind;
 use crate::causes::thresholds::Thresholds;
 use crate::causes::verify::VerifyKey;
-use crate::causes::whatif::{Change, Observed};
+use dgscope_model::sample::vocab::whatif::{Change, Observed};
 
 /// When a rule may speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,11 +148,6 @@ pub(super) const BASE: RuleSpec = RuleSpec {
     what_ifs: no_what_ifs,
     verify: &[],
 };
-
-/// What the state rules check over raw samples: `state_hold_s` less the engine's own hold.
-pub(super) fn state_hold_s(th: &Thresholds) -> f64 {
-    (th.state_hold_s - th.raise_after_s).max(0.0)
-}
 
 /// How far back the registered rules read, in seconds: raw samples and trend points.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
