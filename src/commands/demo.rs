@@ -4,8 +4,8 @@
 use super::{screen, Failure};
 use crate::app::{Mode, Pace};
 use crate::cli::DemoArgs;
-use crate::source::twin::{spawn_paced_after, Scenario, Twin, TwinControl};
-use crate::source::{Control, PullSource};
+use crate::source::twin::{spawn_paced_after, Scenario, Twin};
+use crate::source::PullSource;
 use crate::timestamp::Timestamp;
 use crate::tui::{self, TuiOptions};
 use std::path::Path;
@@ -56,26 +56,12 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     opts.scenarios = Scenario::names().into_iter().map(String::from).collect();
     let assessor = screen::assessor();
     let speed = a.speed;
-    let r = tui::launch(opts, assessor, move |tx, mut ctl| async move {
+    let r = tui::launch(opts, assessor, move |tx, ctl| async move {
         let (twin_tx, twin_rx) = std::sync::mpsc::channel();
         if spawn_paced_after(twin, preroll, speed, tx, twin_rx).is_err() {
             return;
         }
-        while let Some(c) = ctl.recv().await {
-            let msg = match c {
-                Control::SetScenario(name) => match name.parse::<Scenario>() {
-                    Ok(s) => TwinControl::SetScenario(s),
-                    Err(_) => continue,
-                },
-                Control::Speed(x) => TwinControl::SetSpeed(x),
-                // Pausing the display does not stop the twin (collection continues).
-                Control::Pause(_) | Control::Interval(_) => continue,
-            };
-            if twin_tx.send(msg).is_err() {
-                break;
-            }
-        }
-        let _ = twin_tx.send(TwinControl::Stop);
+        super::pairs::forward_to_twin(ctl, twin_tx).await;
     });
     Ok(r?)
 }

@@ -8,7 +8,7 @@ use crate::app::{Control, Mode};
 use crate::cli::oracle::WatchArgs;
 use crate::cli::{DemoArgs, UiArgs};
 use crate::config::Config;
-use crate::source::twin::{Scenario, TwinControl};
+use crate::source::twin::Scenario;
 use crate::source::{ConnState, SourceEvent};
 use crate::tui::{self, PairFeed, TuiOptions};
 use std::future::Future;
@@ -59,23 +59,9 @@ impl Running {
                     Keep::Twin(ctl) => {
                         // The screen's controls (fault menu, speed) reach the twin through this
                         // task, which holds the twin's control: the twin ends when it is dropped.
-                        let (tx, mut ctl_rx) = tokio::sync::mpsc::channel::<Control>(16);
-                        self.tasks.push(Box::pin(async move {
-                            while let Some(c) = ctl_rx.recv().await {
-                                let msg = match c {
-                                    Control::SetScenario(name) => match name.parse::<Scenario>() {
-                                        Ok(s) => TwinControl::SetScenario(s),
-                                        Err(_) => continue,
-                                    },
-                                    Control::Speed(x) => TwinControl::SetSpeed(x),
-                                    Control::Pause(_) | Control::Interval(_) => continue,
-                                };
-                                if ctl.send(msg).is_err() {
-                                    break;
-                                }
-                            }
-                            let _ = ctl.send(TwinControl::Stop);
-                        }));
+                        let (tx, ctl_rx) = tokio::sync::mpsc::channel::<Control>(16);
+                        self.tasks
+                            .push(Box::pin(pairs::forward_to_twin(ctl_rx, ctl)));
                         (pair, Mode::Demo, describe, interval, rx, Some(tx))
                     }
                     k @ Keep::Collector(_) => {

@@ -305,3 +305,27 @@ pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
         }
     }
 }
+
+/// Forwards the screen's controls to a paced twin until the screen is done, then stops it:
+/// the fault menu switches its scenario, `+`/`-` its speed. Pausing the display does not
+/// stop the twin (collection continues), and the interval is the twin's own.
+pub async fn forward_to_twin(
+    mut ctl: mpsc::Receiver<crate::app::Control>,
+    twin: std::sync::mpsc::Sender<TwinControl>,
+) {
+    use crate::app::Control;
+    while let Some(c) = ctl.recv().await {
+        let msg = match c {
+            Control::SetScenario(name) => match name.parse::<Scenario>() {
+                Ok(s) => TwinControl::SetScenario(s),
+                Err(_) => continue,
+            },
+            Control::Speed(x) => TwinControl::SetSpeed(x),
+            Control::Pause(_) | Control::Interval(_) => continue,
+        };
+        if twin.send(msg).is_err() {
+            break;
+        }
+    }
+    let _ = twin.send(TwinControl::Stop);
+}

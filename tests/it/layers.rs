@@ -353,7 +353,8 @@ struct Edge {
     at: String,
 }
 
-fn edges(src: &Path) -> Vec<Edge> {
+/// Every `.rs` file under `src`, sorted.
+pub(crate) fn rust_files(src: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![src.to_path_buf()];
     while let Some(d) = dirs.pop() {
@@ -367,6 +368,11 @@ fn edges(src: &Path) -> Vec<Edge> {
         }
     }
     files.sort();
+    files
+}
+
+fn edges(src: &Path) -> Vec<Edge> {
+    let files = rust_files(src);
     let mut test_files: BTreeSet<PathBuf> = BTreeSet::new();
     let mut code = BTreeMap::new();
     for p in &files {

@@ -9,7 +9,9 @@
 //! docs/ARCHITECTURE.md shows each crate's graph between a `module-graph` block's fences;
 //! `scripts/module-graph` rewrites it, and this test fails when it is stale.
 
-use crate::layers::{ident_at, is_ident, item_end, repo, skip_ws, strip, without_tests, CRATES};
+use crate::layers::{
+    ident_at, is_ident, item_end, repo, rust_files, skip_ws, strip, without_tests, CRATES,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -21,19 +23,7 @@ type Module = Vec<String>;
 
 /// Every module of a crate (file modules), by path, with its code less its tests.
 fn modules(src: &Path) -> BTreeMap<Module, String> {
-    let mut files = Vec::new();
-    let mut dirs = vec![src.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = rust_files(src);
     let mut test_paths: BTreeSet<Module> = BTreeSet::new();
     let mut out = BTreeMap::new();
     for p in &files {

@@ -104,12 +104,7 @@ where
     F: FnOnce(mpsc::Sender<SourceEvent>, mpsc::Receiver<Control>) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    require_tty()?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(TuiError::Runtime)?;
+    let rt = screen_runtime()?;
     rt.block_on(async move {
         let (tx, rx) = mpsc::channel(1024);
         let (ctl_tx, ctl_rx) = mpsc::channel(16);
@@ -118,6 +113,16 @@ where
         task.abort();
         r
     })
+}
+
+/// The screen's runtime (after the terminal check): two workers, the loop and the sources.
+fn screen_runtime() -> Result<tokio::runtime::Runtime, TuiError> {
+    require_tty()?;
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(TuiError::Runtime)
 }
 
 /// The screen needs a terminal; scripts get pointed at the headless commands. Exit code 2.
@@ -275,12 +280,7 @@ pub fn launch_pairs(
     board: Option<String>,
     sources: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
 ) -> Result<ExitCode, TuiError> {
-    require_tty()?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(TuiError::Runtime)?;
+    let rt = screen_runtime()?;
     rt.block_on(async move {
         let tasks: Vec<_> = sources.into_iter().map(tokio::spawn).collect();
         let r = run_pairs(feeds, board).await;
