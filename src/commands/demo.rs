@@ -57,7 +57,7 @@ pub fn run(a: DemoArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure>
     let assessor = screen::assessor();
     let speed = a.speed;
     let r = tui::launch(opts, assessor, move |tx, ctl| async move {
-        let (twin_tx, twin_rx) = std::sync::mpsc::channel();
+        let (twin_tx, twin_rx) = tokio::sync::mpsc::unbounded_channel();
         if spawn_paced_after(twin, preroll, speed, tx, twin_rx).is_err() {
             return;
         }

@@ -1,6 +1,7 @@
 //! The fleet board: `watch --all-profiles`, `watch P1 P2 …` and `demo --fleet [N]`. Each pair
-//! is started as `serve` starts it (`pairs`), on its own threads with its own timeouts, and
-//! gets a screen of its own (its own Driver); the board lists them, `Enter` opens one.
+//! is started as `serve` starts it (`pairs`): a live pair's collector on threads of its own
+//! with its own timeouts, a twin as a task on a shared runtime. Each gets a screen of its own
+//! (its own Driver); the board lists them, `Enter` opens one.
 
 use super::pairs::{self, Keep, Named, NotOpened, Opened, Spec};
 use super::{screen, Failure};
@@ -31,23 +32,26 @@ struct Running {
     collectors: Vec<Keep>,
     /// The twins' virtual seconds per wall second (`demo --speed`).
     speed: f64,
+    /// Where the twins run, off the screen's own runtime.
+    twins: tokio::runtime::Runtime,
 }
 
 impl Running {
-    fn new(speed: f64) -> Self {
-        Running {
+    fn new(speed: f64) -> Result<Self, Failure> {
+        Ok(Running {
             feeds: Vec::new(),
             tasks: Vec::new(),
             collectors: Vec::new(),
             speed,
-        }
+            twins: pairs::pool("dgscope-twin")?,
+        })
     }
 
     fn add(&mut self, spec: Spec, ui: &UiArgs, config: &Config) -> Result<(), Failure> {
         let twin = matches!(spec, Spec::Twin { .. });
         let preroll = if twin { PREROLL_TICKS } else { 0 };
         let (name, mode, describe, interval, events, control) =
-            match pairs::open(spec, preroll, self.speed) {
+            match pairs::open(spec, preroll, self.speed, self.twins.handle()) {
                 Ok(Opened {
                     pair,
                     describe,
@@ -125,12 +129,14 @@ impl Running {
             feeds,
             tasks,
             collectors,
+            twins,
             ..
         } = self;
         let r = tui::launch_pairs(feeds, Some(label), tasks);
         for c in &collectors {
             c.stop();
         }
+        twins.shutdown_timeout(std::time::Duration::from_millis(200));
         Ok(r?)
     }
 }
@@ -160,7 +166,7 @@ pub fn watch(args: &WatchArgs, config: &Config) -> Result<ExitCode, Failure> {
         (true, false) => "LIVE",
         _ => "DEMO, simulated",
     };
-    let mut running = Running::new(1.0);
+    let mut running = Running::new(1.0)?;
     for s in specs {
         running.add(s, &args.ui, config)?;
     }
@@ -180,7 +186,7 @@ pub fn demo(a: &DemoArgs, n: usize, config: &Config) -> Result<ExitCode, Failure
         ));
     }
     tui::require_tty()?;
-    let mut running = Running::new(a.speed);
+    let mut running = Running::new(a.speed)?;
     for i in 0..n {
         let scenario = Scenario::for_fleet(i);
         running.add(

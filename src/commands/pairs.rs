@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::sample::Slot;
 use crate::source::oracle::clock::SystemClock;
 use crate::source::oracle::{connect, init_client, CollectorHandle, OracleDriver, Secret};
-use crate::source::twin::{spawn_paced_after, Scenario, Twin, TwinControl};
+use crate::source::twin::{paced, Scenario, Twin, TwinControl};
 use crate::source::{PullSource, SourceEvent};
 use crate::timestamp::Timestamp;
 use std::sync::Arc;
@@ -186,7 +186,7 @@ pub fn validate(specs: &[Spec]) -> Result<(), Failure> {
 
 /// What keeps a started pair's source running; dropping it ends the source.
 pub enum Keep {
-    Twin(std::sync::mpsc::Sender<TwinControl>),
+    Twin(mpsc::UnboundedSender<TwinControl>),
     Collector(CollectorHandle),
 }
 
@@ -224,9 +224,15 @@ pub struct NotOpened {
 }
 
 /// Starts a pair's source: a twin paced to the wall clock at `speed` (after `preroll`
-/// ticks sent at once, the last stamped now), or the collector of a live pair (its
-/// passwords read first).
-pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
+/// ticks sent at once, the last stamped now), a task on `twins`, or the collector of a live
+/// pair (its passwords read first) on threads of its own, for its blocking calls and
+/// timeouts.
+pub fn open(
+    spec: Spec,
+    preroll: u64,
+    speed: f64,
+    twins: &tokio::runtime::Handle,
+) -> Result<Opened, NotOpened> {
     match spec {
         Spec::Twin {
             pair,
@@ -240,17 +246,9 @@ pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
             let twin = Twin::starting_at(scenario, seed, start);
             let describe = twin.describe();
             let (tx, rx) = mpsc::channel(256);
-            let (ctl, ctl_rx) = std::sync::mpsc::channel();
+            let (ctl, ctl_rx) = mpsc::unbounded_channel();
             let slots = crate::source::twin::slots_of(scenario);
-            if let Err(e) = spawn_paced_after(twin, preroll, speed, tx, ctl_rx) {
-                return Err(NotOpened {
-                    pair,
-                    slots,
-                    source: "twin",
-                    kind: "start_failed",
-                    message: format!("cannot start the twin: {e}"),
-                });
-            }
+            twins.spawn(paced(twin, preroll, speed, tx, ctl_rx));
             Ok(Opened {
                 pair,
                 describe,
@@ -306,12 +304,29 @@ pub fn open(spec: Spec, preroll: u64, speed: f64) -> Result<Opened, NotOpened> {
     }
 }
 
+/// A runtime of a thread per core (at most 4) for many pairs' tasks: their twins (and in
+/// `serve` their pipelines). Two threads per pair cost `serve` with 200 pairs 165 of its 645 MB
+/// (benches/serve.rs). Live pairs' collectors
+/// keep threads of their own for their blocking calls and timeouts.
+pub fn pool(name: &str) -> Result<tokio::runtime::Runtime, Failure> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores.clamp(1, 4))
+        .thread_name(name)
+        .enable_time()
+        .build()
+        .map_err(|e| Failure {
+            message: format!("cannot start the runtime of the pairs' tasks: {e}"),
+            code: 1,
+        })
+}
+
 /// Forwards the screen's controls to a paced twin until the screen is done, then stops it:
 /// the fault menu switches its scenario, `+`/`-` its speed. Pausing the display does not
 /// stop the twin (collection continues), and the interval is the twin's own.
 pub async fn forward_to_twin(
     mut ctl: mpsc::Receiver<crate::app::Control>,
-    twin: std::sync::mpsc::Sender<TwinControl>,
+    twin: mpsc::UnboundedSender<TwinControl>,
 ) {
     use crate::app::Control;
     while let Some(c) = ctl.recv().await {

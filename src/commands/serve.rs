@@ -30,16 +30,17 @@ pub fn parse_listen(addr: &str) -> Result<SocketAddr, String> {
         })
 }
 
-/// Starts a pair's source and its driver thread; a pair that cannot start says why on
-/// stderr once and as `dgscope_up 0` for as long as we run.
+/// Starts a pair's source and its driver task on `pipelines`; a pair that cannot start says
+/// why on stderr once and as `dgscope_up 0` for as long as we run.
 fn start(
     spec: Spec,
     index: usize,
     board: &Arc<Board>,
     cfg: &DriverConfig,
+    pipelines: &tokio::runtime::Handle,
     running: &mut Vec<Keep>,
 ) {
-    let src = match pairs::open(spec, 0, 1.0) {
+    let src = match pairs::open(spec, 0, 1.0, pipelines) {
         Ok(o) => {
             running.push(o.keep);
             PairSource {
@@ -58,9 +59,7 @@ fn start(
             return;
         }
     };
-    if let Err(e) = spawn_driver(board.clone(), index, src, cfg.clone()) {
-        eprintln!("dgscope serve: cannot start a pipeline thread: {e}");
-    }
+    spawn_driver(pipelines, board.clone(), index, src, cfg.clone());
 }
 
 /// The listening socket, with a backlog for crowds: at std's 128, 2,000 scrapes opened at
@@ -189,6 +188,10 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     };
     let site = http::Site::with_web(board.clone(), &path, web);
     let cfg = DriverConfig::last_minute(config.thresholds.clone());
+    // Every pair's twin and pipeline: sampling, judging and rendering are CPU work, and the
+    // scrapes have the runtime above to themselves, so a busy second never delays one.
+    let pipelines = pairs::pool("dgscope-pipeline")?;
+    let on = pipelines.handle().clone();
     let result = runtime.block_on(async move {
         let server = tokio::spawn(http::serve(listener, site));
         eprintln!(
@@ -202,7 +205,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         let board2 = board.clone();
         let starter = tokio::task::spawn_blocking(move || {
             for (i, s) in specs.into_iter().enumerate() {
-                start(s, i, &board2, &cfg, &mut running);
+                start(s, i, &board2, &cfg, &on, &mut running);
             }
             running
         });
@@ -215,6 +218,7 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
         Ok::<_, Failure>(())
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    pipelines.shutdown_timeout(std::time::Duration::from_millis(200));
     result.map(|_| ExitCode::SUCCESS)
 }
 

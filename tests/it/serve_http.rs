@@ -131,12 +131,12 @@ async fn the_listener_answers_while_every_source_hangs() {
             rx,
         };
         spawn_driver(
+            &tokio::runtime::Handle::current(),
             board.clone(),
             i,
             src,
             DriverConfig::last_minute(Thresholds::default()),
-        )
-        .unwrap();
+        );
     }
     let addr = listen(board, "/metrics").await;
     // Every collector thread is inside connect before we scrape.
@@ -297,12 +297,12 @@ async fn a_pair_that_cannot_connect_is_down_with_its_error_and_comes_back() {
         rx,
     };
     spawn_driver(
+        &tokio::runtime::Handle::current(),
         board.clone(),
         0,
         src,
         DriverConfig::last_minute(Thresholds::default()),
-    )
-    .unwrap();
+    );
     let addr = listen(board.clone(), "/metrics").await;
     let mut forwarded = 0;
     let mut next = async |until: &dyn Fn(&SourceEvent) -> bool| loop {

@@ -4,8 +4,8 @@
 //! samples are assembled in [`emit`]. Deterministic for a given `(scenario, seed)`.
 //!
 //! Two clocks: [`Twin`] implements [`PullSource`] (each `next_tick` advances one sampling
-//! interval of virtual time, as fast as the CPU allows), and [`spawn_paced`] runs it in a
-//! thread paced to wall-clock × speed for the demo.
+//! interval of virtual time, as fast as the CPU allows), and [`paced`] runs it paced to
+//! wall-clock × speed, as a task or ([`spawn_paced`]) on a thread of its own.
 
 // What is not named public here is `pub(crate)`; this lint keeps it so.
 #![warn(unreachable_pub)]
@@ -28,7 +28,7 @@ mod scenario;
 
 pub use cadence::SlowParts;
 pub use commit::PostMode;
-pub use paced::{spawn_paced, spawn_paced_after, TwinControl};
+pub use paced::{paced, spawn_paced, spawn_paced_after, TwinControl};
 pub use params::Params;
 pub use scenario::{Scenario, UnknownScenario};
 
