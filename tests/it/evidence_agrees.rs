@@ -494,8 +494,7 @@ fn adg_query_waits_are_not_apply_evidence() {
     let with_queries = apply_read_evidence(|s, k| {
         let e = s
             .events
-            .entry(event::DB_FILE_SEQUENTIAL_READ.into())
-            .or_default();
+            .get_or_insert_with(event::DB_FILE_SEQUENTIAL_READ.into(), Default::default);
         // Queries: 4 000 reads a second of 10 ms each, all foreground.
         let (waits, us) = (4_000 * k, 40_000_000 * k);
         e.waits += waits;

@@ -155,7 +155,7 @@ fn exposition() -> dgscope::exposition::parse::Exposition {
             // The twin does not model fast-start failover or switchover readiness: the
             // primary reports them as a configuration with FSFO would.
             if s.slot == Slot::primary() {
-                if let Some(db) = s.db.as_mut() {
+                if let Some(db) = s.db.as_mut().map(std::sync::Arc::make_mut) {
                     db.fs_failover_status = Some("SYNCHRONIZED".into());
                     db.fs_failover_target = Some("prod_b".into());
                     db.fs_failover_observer_present = Some(true);

@@ -242,7 +242,12 @@ fn an_instance_restart_resets_counters_with_a_new_created() {
     let mut fresh = old.clone();
     let new_startup = old.t.add_millis(500);
     fresh.t = old.t.add_millis(1000);
-    fresh.db.as_mut().unwrap().startup = Some(new_startup);
+    fresh
+        .db
+        .as_mut()
+        .map(std::sync::Arc::make_mut)
+        .unwrap()
+        .startup = Some(new_startup);
     for v in fresh.stats.values_mut() {
         *v /= 100;
     }
@@ -500,7 +505,7 @@ fn fsfo_and_switchover_readiness() {
         for _ in 0..20 {
             for mut s in twin.next_tick().unwrap().samples {
                 let primary = s.slot == Slot::primary();
-                if let Some(db) = s.db.as_mut() {
+                if let Some(db) = s.db.as_mut().map(std::sync::Arc::make_mut) {
                     if primary {
                         db.fs_failover_status = Some(fsfo.into());
                         db.fs_failover_target = Some("prod_b".into());

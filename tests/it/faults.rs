@@ -71,7 +71,7 @@ fn restarted(s: &Sample, base: &Sample, startup: Timestamp) -> Sample {
             io.wms = io.wms.saturating_sub(b.wms);
         }
     }
-    r.db.as_mut().unwrap().startup = Some(startup);
+    r.db.as_mut().map(std::sync::Arc::make_mut).unwrap().startup = Some(startup);
     r
 }
 

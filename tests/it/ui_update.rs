@@ -333,7 +333,7 @@ fn several_standbys_are_chosen_with_brackets() {
     for _ in 0..10 {
         let (_, mut s) = g.next_pair();
         s.slot = Slot::named_standby("dr");
-        s.db.as_mut().unwrap().name = Some("prod_dr".into());
+        s.db.as_mut().map(std::sync::Arc::make_mut).unwrap().name = Some("prod_dr".into());
         a.ingest(SourceEvent::Sample(Box::new(s)));
     }
     assert_eq!(a.engine().standby_slots().len(), 2);

@@ -395,7 +395,7 @@ impl AwrReport {
         let end = begin.add_millis((secs * 1000.0).round() as i64);
         let mut a = Sample::new(begin, Slot::primary());
         let mut b = Sample::new(end, Slot::primary());
-        let db = self.db_info();
+        let db = std::sync::Arc::new(self.db_info());
         a.db = Some(db.clone());
         b.db = Some(db);
         a.cdb = self.identity.cdb;

@@ -7,7 +7,7 @@ use super::messages::{MessageCursor, RawMessage};
 use super::parse;
 use super::probe::Probe;
 use dgscope_model::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, Fra, Gap,
+    Bucket, DbInfo, Dest, DestStatus, DgMember, DgMessage, DgStats, Event, FlatMap, Fra, Gap,
     InstanceSample, IoStat, LagHistRow, Log, LogStatus, LogSwitch, Name, OpenMode, PartError,
     Process, Recovery, Role, Sample, Slot, TransmitMode, Unrecoverable, WaitNow, WAITS_NOW_MAX,
 };
@@ -141,7 +141,7 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
             })
             .find_map(|r| text(r, S1).and_then(parse::counter));
     }
-    s.db = Some(db);
+    s.db = Some(db.into());
     s.events = events(&get("EVT"), &get("HIST"));
     top_waits(&mut s.events, &get("TOPW"));
     s.stats = sum_counters(&get("STAT"));
@@ -162,7 +162,7 @@ pub fn to_sample_with(rows: &[Row], m: MapInput<'_>, messages: &mut MessageCurso
     // messages, but never applies (its sample has no apply lag, whatever a view says).
     let is_standby = m.probe.role != Role::Primary;
     let far_sync = m.probe.kind() == super::sql::DbKind::FarSync;
-    s.processes = processes(&get("PROC"));
+    s.processes = processes(&get("PROC")).into();
     if inc("dg") && is_standby {
         // RAC: the figures of the instance running MRP0, else of the session's own.
         let mrp = s
@@ -418,7 +418,7 @@ fn waits_now(rows: &[&Row]) -> Vec<WaitNow> {
     out
 }
 
-fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<Name, Event> {
+fn events(evt: &[&Row], hist: &[&Row]) -> FlatMap<Name, Event> {
     let mut out: BTreeMap<Name, Event> = BTreeMap::new();
     for r in evt {
         let (Some(name), Some(waits), Some(us)) = (text(r, K1), cnt(r, 1), cnt(r, 2)) else {
@@ -461,12 +461,12 @@ fn events(evt: &[&Row], hist: &[&Row]) -> BTreeMap<Name, Event> {
             e.hist = b.into_iter().map(|(u, c)| Bucket(Micros(u), c)).collect();
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 /// The database's top waits (`TOPW`), each with its wait class: added to the events read by
 /// name, never over one of them (the commit path's events keep their own rows, per instance).
-fn top_waits(events: &mut BTreeMap<Name, Event>, rows: &[&Row]) {
+fn top_waits(events: &mut FlatMap<Name, Event>, rows: &[&Row]) {
     for r in rows {
         let (Some(name), Some(waits), Some(us)) = (text(r, K1), cnt(r, 1), cnt(r, 2)) else {
             continue;
@@ -488,7 +488,7 @@ fn top_waits(events: &mut BTreeMap<Name, Event>, rows: &[&Row]) {
     }
 }
 
-fn sum_counters(rows: &[&Row]) -> BTreeMap<Name, u64> {
+fn sum_counters(rows: &[&Row]) -> FlatMap<Name, u64> {
     let mut out: BTreeMap<Name, u64> = BTreeMap::new();
     for r in rows {
         if let (Some(name), Some(v)) = (text(r, K1), cnt(r, 1)) {
@@ -496,10 +496,10 @@ fn sum_counters(rows: &[&Row]) -> BTreeMap<Name, u64> {
             *e = e.saturating_add(v);
         }
     }
-    out
+    out.into_iter().collect()
 }
 
-fn os(rows: &[&Row]) -> BTreeMap<Name, f64> {
+fn os(rows: &[&Row]) -> FlatMap<Name, f64> {
     let mut out: BTreeMap<Name, f64> = BTreeMap::new();
     for r in rows {
         let (Some(name), Some(v)) = (text(r, K1), num(r, 1)) else {
@@ -514,11 +514,10 @@ fn os(rows: &[&Row]) -> BTreeMap<Name, f64> {
         }
     }
     // A sum that overflowed is not a reading; a recording cannot hold it either.
-    out.retain(|_, v| v.is_finite());
-    out
+    out.into_iter().filter(|(_, v)| v.is_finite()).collect()
 }
 
-fn iostat(rows: &[&Row]) -> BTreeMap<Name, IoStat> {
+fn iostat(rows: &[&Row]) -> FlatMap<Name, IoStat> {
     let mut out: BTreeMap<Name, IoStat> = BTreeMap::new();
     for r in rows {
         let Some(ft) = text(r, K1) else { continue };
@@ -531,7 +530,7 @@ fn iostat(rows: &[&Row]) -> BTreeMap<Name, IoStat> {
         add(&mut e.rms, 5);
         add(&mut e.wms, 6);
     }
-    out
+    out.into_iter().collect()
 }
 
 fn dests(dest: &[&Row], resp: &[&Row], clock: DbClock) -> Vec<Dest> {
@@ -919,7 +918,7 @@ mod tests {
             ])],
             &[],
         );
-        let db = s.db.unwrap();
+        let db = std::sync::Arc::unwrap_or_clone(s.db.unwrap());
         assert_eq!(db.name.as_deref(), Some("b"));
         assert_eq!(
             (

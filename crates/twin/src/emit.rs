@@ -329,25 +329,28 @@ fn pair_primary(twin: &mut Twin, t: Timestamp) -> Sample {
     // LGWR waits out NET_TIMEOUT still synchronised; the level drops once it gives up on
     // the destination, and returns when the gap is shipped.
     let resync = p.transport.is_sync() && (twin.cp.link.is_error() || twin.cp.link.resolving_gap);
-    s.db = Some(DbInfo {
-        name: Some(PRIMARY.into()),
-        role: Some(Role::Primary),
-        open_mode: Some(OpenMode::ReadWrite),
-        protection_mode: Some(protection(&p).into()),
-        protection_level: Some(
-            if resync {
-                "RESYNCHRONIZATION"
-            } else {
-                protection(&p)
-            }
-            .into(),
-        ),
-        version: Some(VERSION.into()),
-        startup: Some(startup(twin)),
-        host: Some("dbhost1".into()),
-        instances: Some(p.threads),
-        ..db_state(twin, &p, true)
-    });
+    s.db = Some(
+        DbInfo {
+            name: Some(PRIMARY.into()),
+            role: Some(Role::Primary),
+            open_mode: Some(OpenMode::ReadWrite),
+            protection_mode: Some(protection(&p).into()),
+            protection_level: Some(
+                if resync {
+                    "RESYNCHRONIZATION"
+                } else {
+                    protection(&p)
+                }
+                .into(),
+            ),
+            version: Some(VERSION.into()),
+            startup: Some(startup(twin)),
+            host: Some("dbhost1".into()),
+            instances: Some(p.threads),
+            ..db_state(twin, &p, true)
+        }
+        .into(),
+    );
     use Waiter::{Background, Foreground};
     put_event(&mut s, event::LOG_FILE_SYNC, &c.log_file_sync, Foreground);
     put_event(
@@ -686,28 +689,31 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
     let mut s = Sample::new(t, Slot::standby());
     s.query_us = Some(Micros(2500 + (twin.emit_rng.uniform() * 4000.0) as u64));
     let snapshot = p.snapshot_now(since);
-    s.db = Some(DbInfo {
-        name: Some(STANDBY.into()),
-        role: Some(if snapshot {
-            Role::SnapshotStandby
-        } else {
-            Role::PhysicalStandby
-        }),
-        open_mode: Some(if snapshot {
-            OpenMode::ReadWrite
-        } else if p.active_dg {
-            OpenMode::ReadOnlyWithApply
-        } else {
-            OpenMode::Mounted
-        }),
-        protection_mode: Some(protection(&p).into()),
-        protection_level: Some(protection(&p).into()),
-        version: Some(VERSION.into()),
-        startup: Some(startup(twin)),
-        host: Some("dbhost2".into()),
-        instances: Some(p.apply.instances.max(1)),
-        ..db_state(twin, &p, false)
-    });
+    s.db = Some(
+        DbInfo {
+            name: Some(STANDBY.into()),
+            role: Some(if snapshot {
+                Role::SnapshotStandby
+            } else {
+                Role::PhysicalStandby
+            }),
+            open_mode: Some(if snapshot {
+                OpenMode::ReadWrite
+            } else if p.active_dg {
+                OpenMode::ReadOnlyWithApply
+            } else {
+                OpenMode::Mounted
+            }),
+            protection_mode: Some(protection(&p).into()),
+            protection_level: Some(protection(&p).into()),
+            version: Some(VERSION.into()),
+            startup: Some(startup(twin)),
+            host: Some("dbhost2".into()),
+            instances: Some(p.apply.instances.max(1)),
+            ..db_state(twin, &p, false)
+        }
+        .into(),
+    );
     // RFS, MRP, the recovery slaves and DBWR are all background processes.
     let bg = Waiter::Background;
     put_event(&mut s, event::RFS_RANDOM_IO, &c.rfs_random_io, bg);
@@ -832,7 +838,7 @@ fn pair_standby(twin: &mut Twin, t: Timestamp) -> Sample {
             checkpoint_time_per_log_s: Some(ckpt),
         }
     });
-    s.processes = standby_processes(twin, &p, since);
+    s.processes = standby_processes(twin, &p, since).into();
     s.gaps = Some(archive_gaps(twin, &p));
     // A physical standby keeps ORLs for a role change; V$LOG shows them unused.
     let online = online_logs(twin, &p)

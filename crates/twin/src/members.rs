@@ -11,8 +11,8 @@ use super::put::{put_event, put_receiver_events, Waiter};
 use super::Twin;
 use dgscope_model::sample::names::{event, filetype, os, stat};
 use dgscope_model::sample::{
-    DbInfo, Dest, DestStatus, DgMember, DgStats, InstanceSample, IoStat, Log, LogStatus, Logs,
-    Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
+    DbInfo, Dest, DestStatus, DgMember, DgStats, FlatMap, InstanceSample, IoStat, Log, LogStatus,
+    Logs, Name, OpenMode, Process, Recovery, Role, Sample, SampleErrorKind, Slot, TransmitMode,
 };
 use dgscope_model::timestamp::Timestamp;
 use dgscope_model::units::{Micros, Secs};
@@ -89,9 +89,9 @@ fn dg_config(p: &Params, me: &str) -> Option<Arc<Vec<DgMember>>> {
 }
 
 /// `V$OSSTAT` of one host after `elapsed_s`: busy and idle centiseconds at its busy share.
-fn host_os(cpus: u32, busy: f64, load_per_cpu: f64, elapsed_s: f64) -> BTreeMap<Name, f64> {
+fn host_os(cpus: u32, busy: f64, load_per_cpu: f64, elapsed_s: f64) -> FlatMap<Name, f64> {
     let total = f64::from(cpus) * 100.0 * elapsed_s;
-    let mut m = BTreeMap::new();
+    let mut m = FlatMap::new();
     m.insert(os::BUSY_TIME.into(), (total * busy).round());
     m.insert(os::IDLE_TIME.into(), (total * (1.0 - busy)).round());
     m.insert(os::NUM_CPUS.into(), f64::from(cpus));
@@ -283,7 +283,7 @@ pub(crate) fn dress_standby(twin: &Twin, s: &mut Sample) {
             if s.is_error() {
                 return;
             }
-            if let Some(db) = &mut s.db {
+            if let Some(db) = s.db.as_mut().map(std::sync::Arc::make_mut) {
                 db.name = Some(FAR_SYNC.into());
                 db.role = Some(Role::FarSync);
                 db.open_mode = Some(OpenMode::Mounted);
@@ -306,11 +306,12 @@ pub(crate) fn dress_standby(twin: &Twin, s: &mut Sample) {
             }
             s.recovery = None;
             s.lag_hist = None;
-            s.processes.retain(|x| {
+            let procs = Arc::make_mut(&mut s.processes);
+            procs.retain(|x| {
                 let n = x.name.to_ascii_uppercase();
                 !(n.starts_with("MRP") || n.starts_with("PR"))
             });
-            s.processes.push(Process {
+            procs.push(Process {
                 name: "TT00".into(),
                 role: Some("async ORL multi".into()),
                 action: Some("IDLE".into()),
@@ -377,24 +378,27 @@ pub(crate) fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
     let elapsed = twin.cp.now as f64 / 1e9;
     let mut s = Sample::new(t, Slot::named_standby(FAR));
     s.query_us = Some(Micros(3000));
-    s.db = Some(DbInfo {
-        name: Some(FAR.into()),
-        role: Some(Role::PhysicalStandby),
-        open_mode: Some(OpenMode::Mounted),
-        protection_mode: Some("MAXIMUM AVAILABILITY".into()),
-        protection_level: Some("MAXIMUM AVAILABILITY".into()),
-        version: Some("19.21.0.0.0".into()),
-        startup: Some(twin.epoch),
-        host: Some("dbhost3".into()),
-        instances: Some(1),
-        switchover_status: Some("NOT ALLOWED".into()),
-        dataguard_broker: Some("ENABLED".into()),
-        fs_failover_status: Some("DISABLED".into()),
-        force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
-        flashback_on: Some("YES".into()),
-        intended_state: Some("APPLY-ON".into()),
-        ..DbInfo::default()
-    });
+    s.db = Some(
+        DbInfo {
+            name: Some(FAR.into()),
+            role: Some(Role::PhysicalStandby),
+            open_mode: Some(OpenMode::Mounted),
+            protection_mode: Some("MAXIMUM AVAILABILITY".into()),
+            protection_level: Some("MAXIMUM AVAILABILITY".into()),
+            version: Some("19.21.0.0.0".into()),
+            startup: Some(twin.epoch),
+            host: Some("dbhost3".into()),
+            instances: Some(1),
+            switchover_status: Some("NOT ALLOWED".into()),
+            dataguard_broker: Some("ENABLED".into()),
+            fs_failover_status: Some("DISABLED".into()),
+            force_logging: Some(if p.nologging { "NO" } else { "YES" }.into()),
+            flashback_on: Some("YES".into()),
+            intended_state: Some("APPLY-ON".into()),
+            ..DbInfo::default()
+        }
+        .into(),
+    );
     put_receiver_events(&mut s, &sb.c);
     let sync2 = matches!(twin.cp.params().topology, Topology::TwoSync { .. });
     let second = &twin.cp.c.second;
@@ -470,8 +474,9 @@ pub(crate) fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
         checkpoint_time_per_log_s: Some(p.apply.ckpt_s_per_log),
     });
     let seqs: Vec<u64> = twin.cp.lgwr.iter().map(|l| l.sequence).collect();
+    let procs = Arc::make_mut(&mut s.processes);
     for (th, seq) in seqs.iter().enumerate() {
-        s.processes.push(Process {
+        procs.push(Process {
             name: "RFS".into(),
             role: Some(if sync2 { "RFS sync" } else { "RFS async" }.into()),
             action: Some("RECEIVING".into()),
@@ -481,7 +486,7 @@ pub(crate) fn extra_sample(twin: &Twin, t: Timestamp) -> Option<Sample> {
             ..Process::default()
         });
     }
-    s.processes.push(Process {
+    procs.push(Process {
         name: "MRP0".into(),
         role: Some("managed recovery".into()),
         action: Some("APPLYING_LOG".into()),

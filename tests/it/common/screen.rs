@@ -83,7 +83,7 @@ fn decorate(topo: &TopologyParts, p: &mut Sample, sb: &mut Sample) -> Option<Sam
     let second = topo.second.as_ref().map(|(slot, name, role, dests)| {
         let mut x = sb.clone();
         x.slot = slot.clone();
-        if let Some(db) = x.db.as_mut() {
+        if let Some(db) = x.db.as_mut().map(std::sync::Arc::make_mut) {
             db.name = Some((*name).into());
             if let Some(r) = role {
                 db.role = Some(r.clone());
@@ -94,7 +94,10 @@ fn decorate(topo: &TopologyParts, p: &mut Sample, sb: &mut Sample) -> Option<Sam
         }
         x
     });
-    if let (Some(n), Some(db)) = (topo.standby_name, sb.db.as_mut()) {
+    if let (Some(n), Some(db)) = (
+        topo.standby_name,
+        sb.db.as_mut().map(std::sync::Arc::make_mut),
+    ) {
         db.name = Some(n.into());
     }
     second

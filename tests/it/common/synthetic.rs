@@ -5,7 +5,7 @@
 
 use dgscope::sample::names::{event, filetype, os, stat};
 use dgscope::sample::{
-    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, IoStat, LagHistRow, LogSwitch, Name,
+    Bucket, DbInfo, Dest, DestStatus, DgStats, Event, FlatMap, IoStat, LagHistRow, LogSwitch, Name,
     OpenMode, Process, Recovery, Role, Sample, Slot, TransmitMode,
 };
 use dgscope::timestamp::Timestamp;
@@ -319,20 +319,23 @@ impl Synth {
         );
         let mut s = Sample::new(t, Slot::primary());
         s.query_us = Some(Micros(4200));
-        s.db = Some(DbInfo {
-            name: Some("prod_a".into()),
-            role: Some(Role::Primary),
-            open_mode: Some(OpenMode::ReadWrite),
-            protection_mode: Some("MAXIMUM AVAILABILITY".into()),
-            protection_level: Some("MAXIMUM AVAILABILITY".into()),
-            version: Some("19.21".into()),
-            startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 12)),
-            host: Some("dbhost-a".into()),
-            instances: Some(1),
-            ..DbInfo::default()
-        });
-        s.stats = self.p_stats.clone();
-        s.events = self.p_events.clone();
+        s.db = Some(
+            DbInfo {
+                name: Some("prod_a".into()),
+                role: Some(Role::Primary),
+                open_mode: Some(OpenMode::ReadWrite),
+                protection_mode: Some("MAXIMUM AVAILABILITY".into()),
+                protection_level: Some("MAXIMUM AVAILABILITY".into()),
+                version: Some("19.21".into()),
+                startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 12)),
+                host: Some("dbhost-a".into()),
+                instances: Some(1),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
+        s.stats = self.p_stats.clone().into_iter().collect();
+        s.events = self.p_events.clone().into_iter().collect();
         s.os.insert(os::BUSY_TIME.into(), self.p_busy.round());
         s.os.insert(os::IDLE_TIME.into(), self.p_idle.round());
         s.os.insert(os::NUM_CPUS.into(), 16.0);
@@ -428,23 +431,26 @@ impl Synth {
         );
         let mut s = Sample::new(t, Slot::standby());
         s.query_us = Some(Micros(6100));
-        s.db = Some(DbInfo {
-            name: Some("prod_b".into()),
-            role: Some(Role::PhysicalStandby),
-            open_mode: Some(if self.adg {
-                OpenMode::ReadOnlyWithApply
-            } else {
-                OpenMode::Mounted
-            }),
-            protection_mode: Some("MAXIMUM AVAILABILITY".into()),
-            protection_level: Some("MAXIMUM AVAILABILITY".into()),
-            version: Some("19.21".into()),
-            startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 3)),
-            host: Some("dbhost-b".into()),
-            instances: Some(1),
-            ..DbInfo::default()
-        });
-        s.events = self.s_events.clone();
+        s.db = Some(
+            DbInfo {
+                name: Some("prod_b".into()),
+                role: Some(Role::PhysicalStandby),
+                open_mode: Some(if self.adg {
+                    OpenMode::ReadOnlyWithApply
+                } else {
+                    OpenMode::Mounted
+                }),
+                protection_mode: Some("MAXIMUM AVAILABILITY".into()),
+                protection_level: Some("MAXIMUM AVAILABILITY".into()),
+                version: Some("19.21".into()),
+                startup: Some(Timestamp::from_millis(T0_MS - 86_400_000 * 3)),
+                host: Some("dbhost-b".into()),
+                instances: Some(1),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
+        s.events = self.s_events.clone().into_iter().collect();
         s.iostat = strip(&self.s_io, "s:");
         // Lags wobble by tenths of a second around the phase's level, as Oracle reports them.
         let tl = (ph.transport_lag * self.noise(10.0) * 10.0).round() / 10.0;
@@ -484,7 +490,8 @@ impl Synth {
                 sequence: Some(self.seq),
                 ..Default::default()
             },
-        ];
+        ]
+        .into();
         if self.adg {
             self.s_lag_hist[0] += 1;
             if self.i % 7 == 0 {
@@ -506,7 +513,7 @@ impl Synth {
     }
 }
 
-fn strip(io: &BTreeMap<Name, IoStat>, prefix: &str) -> BTreeMap<Name, IoStat> {
+fn strip(io: &BTreeMap<Name, IoStat>, prefix: &str) -> FlatMap<Name, IoStat> {
     io.iter()
         .filter_map(|(k, v)| k.strip_prefix(prefix).map(|k| (Name::from(k), *v)))
         .collect()

@@ -321,20 +321,23 @@ impl Pair {
     pub(crate) fn primary(&self, i: i64, acc: &Acc) -> Sample {
         let t = t0().add_millis(i * 1000);
         let mut s = Sample::new(t, Slot::primary());
-        s.db = Some(DbInfo {
-            name: Some("prod_a".into()),
-            role: Some(Role::Primary),
-            startup: Some(t0().add_millis(-86_400_000)),
-            protection_mode: self.protection_mode.as_deref().map(Name::from),
-            protection_level: self.protection_level.as_deref().map(Name::from),
-            version: self.version.as_deref().map(Name::from),
-            fs_failover_status: self.fsfo.as_ref().map(|f| Name::from(f.0.as_str())),
-            fs_failover_observer_present: self.fsfo.as_ref().map(|f| f.1),
-            fs_failover_lag_limit_s: self.fsfo.as_ref().map(|f| f.2),
-            fs_failover_target: self.fsfo.as_ref().map(|_| Name::from("prod_b")),
-            force_logging: self.force_logging.as_deref().map(Name::from),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                name: Some("prod_a".into()),
+                role: Some(Role::Primary),
+                startup: Some(t0().add_millis(-86_400_000)),
+                protection_mode: self.protection_mode.as_deref().map(Name::from),
+                protection_level: self.protection_level.as_deref().map(Name::from),
+                version: self.version.as_deref().map(Name::from),
+                fs_failover_status: self.fsfo.as_ref().map(|f| Name::from(f.0.as_str())),
+                fs_failover_observer_present: self.fsfo.as_ref().map(|f| f.1),
+                fs_failover_lag_limit_s: self.fsfo.as_ref().map(|f| f.2),
+                fs_failover_target: self.fsfo.as_ref().map(|_| Name::from("prod_b")),
+                force_logging: self.force_logging.as_deref().map(Name::from),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         if let Some(rows) = &self.unrecoverable {
             s.unrecoverable = Some(std::sync::Arc::new(
                 rows.iter()
@@ -505,15 +508,18 @@ impl Pair {
             );
         }
         let mut s = Sample::new(t, Slot::standby());
-        s.db = Some(DbInfo {
-            name: Some("prod_b".into()),
-            role: Some(self.standby_role.clone().unwrap_or(Role::PhysicalStandby)),
-            intended_state: self.intended_state.as_deref().map(Name::from),
-            startup: Some(t0().add_millis(-86_400_000)),
-            instances: Some(if self.mira { 2 } else { 1 }),
-            version: self.version.as_deref().map(Name::from),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                name: Some("prod_b".into()),
+                role: Some(self.standby_role.clone().unwrap_or(Role::PhysicalStandby)),
+                intended_state: self.intended_state.as_deref().map(Name::from),
+                startup: Some(t0().add_millis(-86_400_000)),
+                instances: Some(if self.mira { 2 } else { 1 }),
+                version: self.version.as_deref().map(Name::from),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         for name in [event::RFS_RANDOM_IO, event::CHECKPOINT_COMPLETED] {
             if let Some(e) = acc.get_event("s", name) {
                 s.events.insert(name.into(), e);
@@ -548,7 +554,7 @@ impl Pair {
             ..Recovery::default()
         });
         if self.processes {
-            s.processes.push(Process {
+            std::sync::Arc::make_mut(&mut s.processes).push(Process {
                 name: "RFS".into(),
                 role: Some("RFS async".into()),
                 action: Some(
@@ -564,7 +570,7 @@ impl Pair {
                 ..Default::default()
             });
             if let Some(a) = &self.mrp_action {
-                s.processes.push(Process {
+                std::sync::Arc::make_mut(&mut s.processes).push(Process {
                     name: "MRP0".into(),
                     role: Some("managed recovery".into()),
                     action: Some(a.as_str().into()),
@@ -575,7 +581,7 @@ impl Pair {
                 });
             }
             for inst in 1..=if self.mira { 2 } else { 1 } {
-                s.processes.push(Process {
+                std::sync::Arc::make_mut(&mut s.processes).push(Process {
                     name: format!("PR0{inst}").into(),
                     role: Some("recovery apply slave".into()),
                     action: Some("IDLE".into()),

@@ -3,16 +3,16 @@
 
 use super::histogram::Histogram;
 use dgscope_model::sample::names::{event, os, stat};
-use dgscope_model::sample::{IoStat, Name, Sample};
+use dgscope_model::sample::{FlatMap, IoStat, Name, Sample};
 use dgscope_model::timestamp::Timestamp;
 use dgscope_model::units::{Millis, KIB, MIB};
 use std::collections::BTreeMap;
 
 /// The cumulative figures of a sample or of one of its instances: stats, events, `os`.
 type Counters<'a> = (
-    &'a BTreeMap<Name, u64>,
-    &'a BTreeMap<Name, dgscope_model::sample::Event>,
-    &'a BTreeMap<Name, f64>,
+    &'a FlatMap<Name, u64>,
+    &'a FlatMap<Name, dgscope_model::sample::Event>,
+    &'a FlatMap<Name, f64>,
 );
 
 /// Change of one wait event over an interval.
@@ -456,10 +456,13 @@ mod tests {
 
     fn sample(t_s: i64, startup: i64, commits: u64, waits: u64, us: u64) -> Sample {
         let mut s = Sample::new(Timestamp::from_millis(t_s * 1000), Slot::primary());
-        s.db = Some(DbInfo {
-            startup: Some(Timestamp::from_millis(startup)),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                startup: Some(Timestamp::from_millis(startup)),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         s.stats.insert(stat::USER_COMMITS.into(), commits);
         s.events.insert(
             event::LOG_FILE_SYNC.into(),
@@ -593,7 +596,7 @@ mod tests {
     fn counters_that_go_down_are_dropped_not_negative() {
         let a = sample(0, 1, 1000, 100, 50_000);
         let mut b = sample(10, 1, 900, 300, 250_000);
-        b.db.as_mut().unwrap().startup = None;
+        b.db.as_mut().map(std::sync::Arc::make_mut).unwrap().startup = None;
         let d = Delta::between(&a, &b).unwrap();
         assert_eq!(d.tps(), None);
         assert!(d.event_avg(event::LOG_FILE_SYNC).is_some());

@@ -114,6 +114,21 @@ struct Raw {
     breaks: u64,
 }
 
+/// A database's identity and state and its Data Guard processes rarely change between
+/// samples: the raw ring shares one copy of each with the sample before rather than holding
+/// one a sample (`serve` keeps two minutes of every pair of a fleet; the two were a quarter
+/// of a twin pair's memory, benches/serve.rs).
+fn share_unchanged(s: &mut Sample, prev: &Sample) {
+    if let (Some(was), Some(db)) = (&prev.db, &s.db) {
+        if !Arc::ptr_eq(was, db) && was == db {
+            s.db = Some(was.clone());
+        }
+    }
+    if !Arc::ptr_eq(&prev.processes, &s.processes) && prev.processes == s.processes {
+        s.processes = prev.processes.clone();
+    }
+}
+
 /// Everything the engine keeps about one slot.
 #[derive(Debug)]
 pub struct SlotSeries {
@@ -219,6 +234,9 @@ impl SlotSeries {
                     self.fra_reads.pop_front();
                 }
             }
+        }
+        if let (Some(prev), Some(own)) = (self.last_good.as_deref(), Arc::get_mut(&mut s)) {
+            share_unchanged(own, prev);
         }
         if let Some(prev) = self.last_good.as_deref() {
             if slow::needs_fill(&s, prev) {
@@ -528,7 +546,10 @@ impl Engine {
 
     pub fn push(&mut self, entry: Entry) {
         match entry {
-            Entry::Sample(s) => self.push_sample(Arc::from(s)),
+            Entry::Sample(mut s) => {
+                s.shrink_to_fit();
+                self.push_sample(Arc::from(s))
+            }
             Entry::Mark(m) => self.marks.push(m),
         }
     }
@@ -661,13 +682,70 @@ mod tests {
 
     fn sample(slot: &str, t: i64, commits: u64, role: Role) -> Entry {
         let mut s = Sample::new(Timestamp::from_millis(t * 1000), Slot::from(slot));
-        s.db = Some(DbInfo {
-            role: Some(role),
-            startup: Some(Timestamp::from_millis(0)),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                role: Some(role),
+                startup: Some(Timestamp::from_millis(0)),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         s.stats.insert(stat::USER_COMMITS.into(), commits);
         Entry::Sample(Box::new(s))
+    }
+
+    #[test]
+    fn samples_with_the_same_database_state_share_one_copy_of_it() {
+        let mut e = Engine::new(EngineConfig::default());
+        e.push(sample("primary", 0, 0, Role::Primary));
+        let first = e.slot(&Slot::primary()).unwrap().last().unwrap().clone();
+        e.push(sample("primary", 1, 10, Role::Primary));
+        let same = e.slot(&Slot::primary()).unwrap().last().unwrap().clone();
+        assert!(Arc::ptr_eq(
+            first.db.as_ref().unwrap(),
+            same.db.as_ref().unwrap()
+        ));
+        // A change (a switchover) is its own copy, and the next samples share that one.
+        e.push(sample("primary", 2, 20, Role::PhysicalStandby));
+        let changed = e.slot(&Slot::primary()).unwrap().last().unwrap().clone();
+        assert_eq!(changed.role(), Some(&Role::PhysicalStandby));
+        assert!(!Arc::ptr_eq(
+            same.db.as_ref().unwrap(),
+            changed.db.as_ref().unwrap()
+        ));
+        assert_eq!(first.role(), Some(&Role::Primary));
+    }
+
+    #[test]
+    fn samples_with_the_same_processes_share_one_list_of_them() {
+        let with = |i: i64, seq: u64| {
+            let Entry::Sample(mut s) = sample("standby", i, i as u64 * 10, Role::PhysicalStandby)
+            else {
+                unreachable!("sample() builds samples")
+            };
+            s.processes = vec![dgscope_model::sample::Process {
+                name: "MRP0".into(),
+                sequence: Some(seq),
+                ..Default::default()
+            }]
+            .into();
+            Entry::Sample(s)
+        };
+        let mut e = Engine::new(EngineConfig::default());
+        let last = |e: &Engine| {
+            let slot = Slot::standby();
+            e.slot(&slot).unwrap().last().unwrap().clone()
+        };
+        e.push(with(0, 7));
+        let first = last(&e);
+        e.push(with(1, 7));
+        assert!(Arc::ptr_eq(&first.processes, &last(&e).processes));
+        // MRP0 moves to the next log: a list of its own, with the new sequence.
+        e.push(with(2, 8));
+        let moved = last(&e);
+        assert!(!Arc::ptr_eq(&first.processes, &moved.processes));
+        assert_eq!(moved.processes[0].sequence, Some(8));
+        assert_eq!(first.processes[0].sequence, Some(7));
     }
 
     #[test]
@@ -713,7 +791,8 @@ mod tests {
             let mut e = sample("standby", t, t as u64 * 3, Role::PhysicalStandby);
             if let Entry::Sample(s) = &mut e {
                 let startup = if t >= 100 { 100_000 } else { 0 };
-                s.db.as_mut().unwrap().startup = Some(Timestamp::from_millis(startup));
+                s.db.as_mut().map(std::sync::Arc::make_mut).unwrap().startup =
+                    Some(Timestamp::from_millis(startup));
                 let n = (t % 100) as u64;
                 s.iostat.insert(
                     filetype::LOG_FILE.into(),
@@ -765,7 +844,8 @@ mod tests {
             let mut e = sample("primary", t, (t as u64 % 100) * 7, Role::Primary);
             if let Entry::Sample(s) = &mut e {
                 let startup = if t >= 100 { 100_000 } else { 0 };
-                s.db.as_mut().unwrap().startup = Some(Timestamp::from_millis(startup));
+                s.db.as_mut().map(std::sync::Arc::make_mut).unwrap().startup =
+                    Some(Timestamp::from_millis(startup));
             }
             e
         };
@@ -801,7 +881,7 @@ mod tests {
             let mut e = sample("primary", 0, (t as u64 % 37) * 11 + t as u64, Role::Primary);
             if let Entry::Sample(s) = &mut e {
                 s.t = Timestamp::from_millis(ms);
-                s.db.as_mut().unwrap().startup = match t {
+                s.db.as_mut().map(std::sync::Arc::make_mut).unwrap().startup = match t {
                     0..=39 => Some(Timestamp::from_millis(0)),
                     40..=44 => None,
                     _ if t % 60 < 30 => Some(Timestamp::from_millis(1)),

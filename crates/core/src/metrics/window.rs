@@ -236,10 +236,13 @@ mod tests {
 
     fn s(t: i64, startup: i64, commits: u64) -> Arc<Sample> {
         let mut s = Sample::new(Timestamp::from_millis(t * 1000), Slot::primary());
-        s.db = Some(DbInfo {
-            startup: Some(Timestamp::from_millis(startup)),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                startup: Some(Timestamp::from_millis(startup)),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         s.stats.insert(stat::USER_COMMITS.into(), commits);
         Arc::new(s)
     }

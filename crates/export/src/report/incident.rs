@@ -34,7 +34,7 @@ pub struct DbLine {
 
 impl DbLine {
     pub fn from_sample(s: &Sample) -> Self {
-        let db = s.db.clone().unwrap_or_default();
+        let db = s.db.as_deref().cloned().unwrap_or_default();
         let or = |v: Option<String>| v.unwrap_or_else(|| "–".into());
         let text = |v: Option<Name>| v.map(String::from);
         DbLine {

@@ -685,6 +685,34 @@ impl<V: Json> Json for BTreeMap<Name, V> {
     }
 }
 
+impl<V: Json> Json for FlatMap<Name, V> {
+    fn from_json(p: &mut P) -> R<Self> {
+        p.object()?;
+        let mut m = FlatMap::new();
+        let mut first = true;
+        while let Some(k) = p.key(&mut first)? {
+            // A repeated key: the last wins, as in serde's map.
+            m.insert(Name::from(&*k), V::from_json(p)?);
+        }
+        Ok(m)
+    }
+
+    fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
+        p.object()?;
+        let mut first = true;
+        while let Some(k) = p.key(&mut first)? {
+            if p.null() {
+                cur.remove(&*k);
+            } else if let Some(v) = cur.get_mut(&*k) {
+                V::merge_json(p, v)?;
+            } else {
+                cur.insert(Name::from(&*k), V::from_json(p)?);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One field of a struct, parsed whole: `req` must be present (not `null`), `def` falls back
 /// to its default when absent (`null` is an error, as in serde), `opt` is `None` when absent
 /// or `null`.
@@ -831,19 +859,19 @@ json_struct!(Sample {
     req "t" t: Timestamp,
     req "slot" slot: Slot,
     opt "query_us" query_us: Micros,
-    opt "db" db: DbInfo,
-    def "events" events: BTreeMap<Name, Event>,
-    def "stats" stats: BTreeMap<Name, u64>,
-    def "time_model" time_model: BTreeMap<Name, u64>,
-    def "os" os: BTreeMap<Name, f64>,
-    def "iostat" iostat: BTreeMap<Name, IoStat>,
+    opt "db" db: Arc<DbInfo>,
+    def "events" events: FlatMap<Name, Event>,
+    def "stats" stats: FlatMap<Name, u64>,
+    def "time_model" time_model: FlatMap<Name, u64>,
+    def "os" os: FlatMap<Name, f64>,
+    def "iostat" iostat: FlatMap<Name, IoStat>,
     def "dests" dests: Vec<Dest>,
     opt "logs" logs: Arc<Logs>,
     opt "switches" switches: Arc<Vec<LogSwitch>>,
     opt "dg" dg: DgStats,
     opt "lag_hist" lag_hist: Vec<LagHistRow>,
     opt "recovery" recovery: Recovery,
-    def "processes" processes: Vec<Process>,
+    def "processes" processes: Arc<Vec<Process>>,
     opt "params" params: Arc<BTreeMap<Name, Name>>,
     opt "gaps" gaps: Vec<Gap>,
     opt "fra" fra: Fra,
@@ -883,9 +911,9 @@ json_struct!(DbInfo {
 json_struct!(InstanceSample {
     req "inst_id" inst_id: u32,
     opt "host" host: Name,
-    def "events" events: BTreeMap<Name, Event>,
-    def "stats" stats: BTreeMap<Name, u64>,
-    def "os" os: BTreeMap<Name, f64>,
+    def "events" events: FlatMap<Name, Event>,
+    def "stats" stats: FlatMap<Name, u64>,
+    def "os" os: FlatMap<Name, f64>,
 });
 
 json_struct!(DgMember {

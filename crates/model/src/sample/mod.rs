@@ -5,6 +5,7 @@ pub mod ahead;
 pub mod changes;
 mod entry;
 mod enums;
+mod flat_map;
 pub mod index;
 pub mod lineparse;
 mod name;
@@ -20,6 +21,7 @@ pub mod vocab;
 pub mod zst;
 
 pub use enums::{DestStatus, LogStatus, OpenMode, Role, SampleErrorKind, TransmitMode};
+pub use flat_map::FlatMap;
 pub use name::Name;
 
 /// Slots one reader keeps: a primary and the 31 destinations a recording may list
@@ -84,23 +86,26 @@ pub struct Sample {
     pub slot: Slot,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query_us: Option<Micros>,
+    /// Shared with the samples before it while it does not change (the engine and a
+    /// recording's reader see to that): 528 bytes, kept once instead of in every sample of
+    /// the raw span.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub db: Option<DbInfo>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub events: BTreeMap<Name, Event>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<Name, u64>,
+    pub db: Option<Arc<DbInfo>>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub events: FlatMap<Name, Event>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub stats: FlatMap<Name, u64>,
     /// `V$SYS_TIME_MODEL`: cumulative µs by statistic (`DB time`, `DB CPU`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub time_model: BTreeMap<Name, u64>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub time_model: FlatMap<Name, u64>,
     #[serde(
         default,
-        skip_serializing_if = "BTreeMap::is_empty",
+        skip_serializing_if = "FlatMap::is_empty",
         serialize_with = "integral_as_int"
     )]
-    pub os: BTreeMap<Name, f64>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub iostat: BTreeMap<Name, IoStat>,
+    pub os: FlatMap<Name, f64>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub iostat: FlatMap<Name, IoStat>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dests: Vec<Dest>,
     /// Slow-changing parts may be fetched every 60 s only; `None` means "not fetched this time".
@@ -118,8 +123,8 @@ pub struct Sample {
     pub lag_hist: Option<Vec<LagHistRow>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Recovery>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub processes: Vec<Process>,
+    #[serde(default, skip_serializing_if = "none_running")]
+    pub processes: Arc<Vec<Process>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<Arc<BTreeMap<Name, Name>>>,
     /// Standby: `V$ARCHIVE_GAP`. `None` = not read; an empty list = read, no gap.
@@ -157,6 +162,11 @@ pub struct Sample {
     pub error: Option<SampleError>,
 }
 
+/// `processes` is left out of a sample's JSON when it holds none (most primaries).
+fn none_running(p: &Arc<Vec<Process>>) -> bool {
+    p.is_empty()
+}
+
 impl Sample {
     /// An empty sample: a starting point for sources and fixtures.
     pub fn new(t: Timestamp, slot: Slot) -> Self {
@@ -165,18 +175,18 @@ impl Sample {
             slot,
             query_us: None,
             db: None,
-            events: BTreeMap::new(),
-            stats: BTreeMap::new(),
-            time_model: BTreeMap::new(),
-            os: BTreeMap::new(),
-            iostat: BTreeMap::new(),
+            events: FlatMap::new(),
+            stats: FlatMap::new(),
+            time_model: FlatMap::new(),
+            os: FlatMap::new(),
+            iostat: FlatMap::new(),
             dests: Vec::new(),
             logs: None,
             switches: None,
             dg: None,
             lag_hist: None,
             recovery: None,
-            processes: Vec::new(),
+            processes: Arc::default(),
             params: None,
             gaps: None,
             fra: None,
@@ -200,6 +210,28 @@ impl Sample {
 
     pub fn is_error(&self) -> bool {
         self.error.is_some()
+    }
+
+    /// Gives back the spare capacity its maps and lists were built with: a sample the engine
+    /// keeps for its raw span is kept for minutes, hundreds of them per pair. A sample cloned
+    /// from another (a recording's reader) has none, and this costs it a comparison per part.
+    pub fn shrink_to_fit(&mut self) {
+        self.events.shrink_to_fit();
+        self.stats.shrink_to_fit();
+        self.time_model.shrink_to_fit();
+        self.os.shrink_to_fit();
+        self.iostat.shrink_to_fit();
+        self.dests.shrink_to_fit();
+        if self.processes.capacity() > self.processes.len() {
+            if let Some(p) = Arc::get_mut(&mut self.processes) {
+                p.shrink_to_fit();
+            }
+        }
+        for i in self.instances.iter_mut().flatten() {
+            i.events.shrink_to_fit();
+            i.stats.shrink_to_fit();
+            i.os.shrink_to_fit();
+        }
     }
 
     pub fn startup(&self) -> Option<Timestamp> {
@@ -294,16 +326,16 @@ pub struct InstanceSample {
     pub inst_id: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<Name>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub events: BTreeMap<Name, Event>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stats: BTreeMap<Name, u64>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub events: FlatMap<Name, Event>,
+    #[serde(default, skip_serializing_if = "FlatMap::is_empty")]
+    pub stats: FlatMap<Name, u64>,
     #[serde(
         default,
-        skip_serializing_if = "BTreeMap::is_empty",
+        skip_serializing_if = "FlatMap::is_empty",
         serialize_with = "integral_as_int"
     )]
-    pub os: BTreeMap<Name, f64>,
+    pub os: FlatMap<Name, f64>,
 }
 
 /// A `V$DATAGUARD_CONFIG` row: a member of the Data Guard configuration.
@@ -707,7 +739,7 @@ pub struct Mark {
 
 /// `V$OSSTAT` mixes integer counters (centiseconds) with a float (`LOAD`); write integral values
 /// without a trailing `.0` so recordings read like the view.
-fn integral_as_int<S: Serializer>(map: &BTreeMap<Name, f64>, s: S) -> Result<S::Ok, S::Error> {
+fn integral_as_int<S: Serializer>(map: &FlatMap<Name, f64>, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut m = s.serialize_map(Some(map.len()))?;
     for (k, v) in map {

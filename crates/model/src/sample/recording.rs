@@ -712,11 +712,14 @@ mod tests {
 
     fn sample(i: i64) -> Sample {
         let mut s = Sample::new(Timestamp::from_millis(i * 1000), Slot::primary());
-        s.db = Some(DbInfo {
-            name: Some("prod_a".into()),
-            startup: Some(Timestamp::from_millis(0)),
-            ..DbInfo::default()
-        });
+        s.db = Some(
+            DbInfo {
+                name: Some("prod_a".into()),
+                startup: Some(Timestamp::from_millis(0)),
+                ..DbInfo::default()
+            }
+            .into(),
+        );
         s.stats.insert("redo size".into(), 1000 * i as u64);
         s.os.insert("LOAD".into(), 1.5);
         s.os.insert("BUSY_TIME".into(), 100.0);

@@ -362,7 +362,7 @@ fn fsfo_db<'a>(ctx: &'a Context) -> Option<&'a dgscope_model::sample::DbInfo> {
         .filter(has)
         .or_else(|| ctx.s_last().filter(has))?
         .db
-        .as_ref()
+        .as_deref()
 }
 
 fn fsfo_ready(status: &str) -> bool {
