@@ -15,5 +15,5 @@ pub(crate) mod textfile;
 
 pub use check::{exposition, write_textfile};
 pub use negotiate::Format;
-pub use render::{assemble_into, render, render_into, Family, Kind, Rendered, FAMILIES};
+pub use render::{assemble_into, pieces, render, render_into, Family, Kind, Rendered, FAMILIES};
 pub use snapshot::{FindingState, PairSnapshot, SlotSnapshot};

@@ -9,7 +9,7 @@ use super::snapshot::{database_of, PairSnapshot, SlotSnapshot};
 use dgscope_model::sample::{Bucket, DestStatus, Sample};
 use dgscope_model::timestamp::Timestamp;
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Kinds of families dgscope writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,26 +385,58 @@ impl Rendered {
 /// every family's header, then each pair's lines of it, in order (OpenMetrics ends with
 /// `# EOF`). The one place the document is put together, for a scrape and for [`render`].
 pub fn assemble_into(buf: &mut String, pairs: &[&Rendered], format: Format) {
+    let mut len = 0;
+    pieces(pairs, format, |p| len += p.len());
+    buf.reserve(len);
+    pieces(pairs, format, |p| buf.push_str(p));
+}
+
+/// The exposition as [`assemble_into`] joins it, piece by piece and in order, without
+/// copying: a scrape writes the pieces to its socket as they are (`writev`), 12 MB for 200
+/// pairs that a joined body copied once more and faulted in fresh at every scrape.
+pub fn pieces<'a>(pairs: &[&'a Rendered], format: Format, mut piece: impl FnMut(&'a str)) {
     let om = format == Format::OpenMetrics;
-    let mut out = Out { buf, om };
-    for (i, fam) in FAMILIES.iter().enumerate() {
-        let name = if om { fam.om_name() } else { fam.name };
-        out.header(name, fam.kind, fam.help);
+    for (i, head) in headers(format).iter().enumerate() {
+        piece(head);
         if i == 0 {
-            out.buf.push_str("dgscope_build_info{version=\"");
-            out.buf.push_str(env!("CARGO_PKG_VERSION"));
-            out.buf.push_str("\"} 1\n");
+            piece(BUILD_INFO);
             continue;
         }
         for p in pairs {
-            if let Some(lines) = p.families.get(i) {
-                out.buf.push_str(lines);
+            match p.families.get(i) {
+                Some(lines) if !lines.is_empty() => piece(lines),
+                _ => {}
             }
         }
     }
     if om {
-        out.buf.push_str("# EOF\n");
+        piece("# EOF\n");
     }
+}
+
+const BUILD_INFO: &str = concat!(
+    "dgscope_build_info{version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\"} 1\n"
+);
+
+/// Every family's `# HELP` and `# TYPE` lines in `format`, written once.
+fn headers(format: Format) -> &'static [String] {
+    static TEXT: OnceLock<Vec<String>> = OnceLock::new();
+    static OPEN_METRICS: OnceLock<Vec<String>> = OnceLock::new();
+    let om = format == Format::OpenMetrics;
+    let cell = if om { &OPEN_METRICS } else { &TEXT };
+    cell.get_or_init(|| {
+        FAMILIES
+            .iter()
+            .map(|fam| {
+                let mut buf = String::new();
+                let name = if om { fam.om_name() } else { fam.name };
+                Out { buf: &mut buf, om }.header(name, fam.kind, fam.help);
+                buf
+            })
+            .collect()
+    })
 }
 
 pub(crate) struct Out<'a> {

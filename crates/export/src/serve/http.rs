@@ -4,8 +4,9 @@
 
 use super::web_config::WebConfig;
 use super::Board;
-use crate::exposition::{assemble_into, Format, PairSnapshot, Rendered};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use super::Published;
+use crate::exposition::{assemble_into, pieces, Format, PairSnapshot, Rendered};
+use std::io::IoSlice;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -35,8 +36,6 @@ pub struct Site {
     pub board: Arc<Board>,
     /// `--web.telemetry-path` (default `/metrics`).
     pub telemetry_path: String,
-    /// Size of the last exposition, to allocate the next one at once.
-    last_len: AtomicUsize,
     /// `--web.config.file`: TLS and basic auth (none without it).
     pub web: WebConfig,
 }
@@ -51,19 +50,17 @@ impl Site {
         Arc::new(Site {
             board,
             telemetry_path: telemetry_path.to_string(),
-            last_len: AtomicUsize::new(0),
             web,
         })
     }
 
-    /// The exposition of the board now, in the format `accept` asks for.
+    /// The exposition of the board now, in the format `accept` asks for, joined.
     pub fn metrics(&self, accept: Option<&str>) -> (Format, String) {
         let format = Format::from_accept(accept);
         let pairs = self.board.published();
         let lines: Vec<&Rendered> = pairs.iter().map(|p| p.lines(format)).collect();
-        let mut body = String::with_capacity(self.last_len.load(Ordering::Relaxed) + 4096);
+        let mut body = String::new();
         assemble_into(&mut body, &lines, format);
-        self.last_len.store(body.len(), Ordering::Relaxed);
         (format, body)
     }
 
@@ -96,12 +93,16 @@ impl Site {
         let path = target.split(['?', '#']).next().unwrap_or("");
         let accept = header(head, "accept");
         let mut r = if path == self.telemetry_path {
-            let (format, body) = self.metrics(accept);
+            // Written piece by piece from the board's rendered lines (write_response).
+            let format = Format::from_accept(accept);
             Response {
                 status: 200,
                 reason: "OK",
                 content_type: format.content_type(),
-                body,
+                body: Body::Exposition {
+                    format,
+                    pairs: self.board.published(),
+                },
                 extra: "",
                 head_only: false,
             }
@@ -110,7 +111,7 @@ impl Site {
                 status: 200,
                 reason: "OK",
                 content_type: "text/html; charset=utf-8",
-                body: landing(&self.board.snapshot(), &self.telemetry_path),
+                body: Body::Text(landing(&self.board.snapshot(), &self.telemetry_path)),
                 extra: "",
                 head_only: false,
             }
@@ -130,9 +131,79 @@ pub struct Response {
     pub status: u16,
     pub reason: &'static str,
     pub content_type: &'static str,
-    pub body: String,
+    body: Body,
     extra: &'static str,
     head_only: bool,
+}
+
+/// A response's body: a text, or a scrape's exposition as the board's pairs rendered.
+enum Body {
+    Text(String),
+    Exposition {
+        format: Format,
+        pairs: Vec<Arc<Published>>,
+    },
+}
+
+impl Body {
+    fn len(&self) -> usize {
+        match self {
+            Body::Text(s) => s.len(),
+            Body::Exposition { format, pairs } => {
+                let lines: Vec<&Rendered> = pairs.iter().map(|p| p.lines(*format)).collect();
+                let mut len = 0;
+                pieces(&lines, *format, |p| len += p.len());
+                len
+            }
+        }
+    }
+
+    /// Writes the body: an exposition as its pieces, without joining them first.
+    async fn write_to<S: AsyncWrite + Unpin>(&self, stream: &mut S) -> std::io::Result<()> {
+        let (format, pairs) = match self {
+            Body::Text(s) => return stream.write_all(s.as_bytes()).await,
+            Body::Exposition { format, pairs } => (*format, pairs),
+        };
+        let lines: Vec<&Rendered> = pairs.iter().map(|p| p.lines(format)).collect();
+        if stream.is_write_vectored() {
+            let mut slices = Vec::new();
+            pieces(&lines, format, |p| slices.push(IoSlice::new(p.as_bytes())));
+            return write_all_vectored(stream, &mut slices).await;
+        }
+        // TLS writes a record per write: pieces are joined into chunks of 64 KiB first.
+        let mut chunk: Vec<u8> = Vec::with_capacity(CHUNK);
+        let mut chunks = Vec::new();
+        pieces(&lines, format, |p| {
+            if chunk.len() + p.len() > CHUNK && !chunk.is_empty() {
+                chunks.push(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
+            }
+            chunk.extend_from_slice(p.as_bytes());
+        });
+        chunks.push(chunk);
+        for c in &chunks {
+            stream.write_all(c).await?;
+        }
+        Ok(())
+    }
+}
+
+/// What a stream that cannot write vectored is given at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// `write_all` for many buffers: `writev` as many as the system takes (1024 on Linux) at once.
+async fn write_all_vectored<S: AsyncWrite + Unpin>(
+    stream: &mut S,
+    mut bufs: &mut [IoSlice<'_>],
+) -> std::io::Result<()> {
+    IoSlice::advance_slices(&mut bufs, 0);
+    while !bufs.is_empty() {
+        let n = stream.write_vectored(&bufs[..bufs.len().min(1024)]).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        IoSlice::advance_slices(&mut bufs, n);
+    }
+    Ok(())
 }
 
 impl Response {
@@ -141,7 +212,7 @@ impl Response {
             status,
             reason,
             content_type: "text/plain; charset=utf-8",
-            body: body.to_string(),
+            body: Body::Text(body.to_string()),
             extra: "",
             head_only: false,
         }
@@ -313,7 +384,7 @@ async fn write_response<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, respo
     let write = async {
         stream.write_all(response.head().as_bytes()).await?;
         if !response.head_only {
-            stream.write_all(response.body.as_bytes()).await?;
+            response.body.write_to(stream).await?;
         }
         stream.shutdown().await
     };
@@ -414,5 +485,103 @@ pub async fn serve(listener: TcpListener, site: Arc<Site>) {
             drop(guard);
             drop(permit);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exposition::PairSnapshot;
+    use dgscope_model::sample::Slot;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// A socket that takes at most `max` bytes a write, vectored or not, as a full send
+    /// buffer does.
+    struct Short {
+        out: Vec<u8>,
+        max: usize,
+        vectored: bool,
+    }
+
+    impl AsyncWrite for Short {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            let n = buf.len().min(self.max);
+            self.out.extend_from_slice(&buf[..n]);
+            Poll::Ready(Ok(n))
+        }
+
+        fn poll_write_vectored(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            bufs: &[IoSlice<'_>],
+        ) -> Poll<std::io::Result<usize>> {
+            let mut n = 0;
+            for b in bufs {
+                let take = b.len().min(self.max - n);
+                self.out.extend_from_slice(&b[..take]);
+                n += take;
+                if n == self.max {
+                    break;
+                }
+            }
+            Poll::Ready(Ok(n))
+        }
+
+        fn is_write_vectored(&self) -> bool {
+            self.vectored
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// A scrape written piece by piece, through short writes vectored or not, is the joined
+    /// document byte for byte, and its Content-Length is that document's length.
+    #[tokio::test]
+    async fn a_scrape_written_in_pieces_is_the_joined_document() {
+        let slots = [Slot::primary(), Slot::standby()];
+        let board = Board::new(
+            (0..30)
+                .map(|i| PairSnapshot::pending(&format!("p{i}"), "twin", &slots, "connecting"))
+                .collect(),
+        );
+        let site = Site::new(board, "/metrics");
+        for accept in [None, Some("application/openmetrics-text;version=1.0.0")] {
+            let (_, joined) = site.metrics(accept);
+            let head = match accept {
+                Some(a) => format!("GET /metrics HTTP/1.1\r\nAccept: {a}\r\n\r\n"),
+                None => "GET /metrics HTTP/1.1\r\n\r\n".to_string(),
+            };
+            let r = site.respond(&head);
+            assert!(
+                r.head()
+                    .contains(&format!("Content-Length: {}\r\n", joined.len())),
+                "{}",
+                r.head()
+            );
+            for vectored in [true, false] {
+                let mut s = Short {
+                    out: Vec::new(),
+                    max: 777,
+                    vectored,
+                };
+                r.body.write_to(&mut s).await.unwrap();
+                assert_eq!(
+                    String::from_utf8(s.out).unwrap(),
+                    joined,
+                    "vectored {vectored}"
+                );
+            }
+        }
     }
 }
