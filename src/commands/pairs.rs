@@ -304,14 +304,17 @@ pub fn open(
     }
 }
 
-/// A runtime of a thread per core (at most 4) for many pairs' tasks: their twins (and in
-/// `serve` their pipelines). Two threads per pair cost `serve` with 200 pairs 165 of its 645 MB
-/// (benches/serve.rs). Live pairs' collectors
-/// keep threads of their own for their blocking calls and timeouts.
+/// A runtime for many pairs' tasks: their twins (and in `serve` their pipelines). Two threads
+/// per pair cost `serve` with 200 pairs 165 of its 645 MB (benches/serve.rs). It has a thread
+/// per core but one (at least one, at most 4), at a lower priority: the screen or the scrapes
+/// come first when every pair judges the same second at once (a scrape that lands then waits
+/// for nobody's judgement; a judgement a few milliseconds late changes nothing). Live pairs'
+/// collectors keep threads of their own for their blocking calls and timeouts.
 pub fn pool(name: &str) -> Result<tokio::runtime::Runtime, Failure> {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(cores.clamp(1, 4))
+        .worker_threads(cores.saturating_sub(1).clamp(1, 4))
+        .on_thread_start(yield_to_the_front)
         .thread_name(name)
         .enable_time()
         .build()
@@ -319,6 +322,17 @@ pub fn pool(name: &str) -> Result<tokio::runtime::Runtime, Failure> {
             message: format!("cannot start the runtime of the pairs' tasks: {e}"),
             code: 1,
         })
+}
+
+/// Lowers the calling thread's priority (nice +10) so the screen's and the scrapes' threads
+/// run first.
+fn yield_to_the_front() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority takes integers only; on Linux `who` 0 with PRIO_PROCESS is the
+    // calling thread (nice is per thread there). A refusal changes nothing.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
 }
 
 /// Forwards the screen's controls to a paced twin until the screen is done, then stops it:
