@@ -45,20 +45,22 @@ impl EventDelta {
 
 /// Counter changes over one or more contiguous intervals of one slot (several when the window
 /// spans an instance restart: the interval across the restart is left out, never negative).
+/// Its maps are sorted `Vec`s ([`FlatMap`]), built in key order from the samples' own:
+/// `check` computes two at every instant of a run, 172,800 for a recorded day.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Delta {
     pub from: Timestamp,
     pub to: Timestamp,
     /// Seconds covered by the summed intervals.
     pub secs: f64,
-    pub stats: BTreeMap<Name, u64>,
+    pub stats: FlatMap<Name, u64>,
     /// `V$SYS_TIME_MODEL` changes, µs.
-    pub time_model: BTreeMap<Name, u64>,
-    pub events: BTreeMap<Name, EventDelta>,
+    pub time_model: FlatMap<Name, u64>,
+    pub events: FlatMap<Name, EventDelta>,
     /// The wait class of the events read as the top of the database's waits.
-    pub classes: BTreeMap<Name, Name>,
-    pub os: BTreeMap<Name, f64>,
-    pub iostat: BTreeMap<Name, IoStat>,
+    pub classes: FlatMap<Name, Name>,
+    pub os: FlatMap<Name, f64>,
+    pub iostat: FlatMap<Name, IoStat>,
     /// RAC: each instance's own delta (events, stats, host `os`), matched by `inst_id` so
     /// the order GV$ returned the rows in never matters. Empty on a single instance.
     pub instances: BTreeMap<u32, Delta>,
@@ -227,16 +229,18 @@ impl Delta {
         self.secs += other.secs;
         self.sync_dest |= other.sync_dest;
         for (k, v) in &other.stats {
-            *self.stats.entry(k.clone()).or_default() += v;
+            *self.stats.get_or_insert_with(k.clone(), Default::default) += v;
         }
         for (k, v) in &other.time_model {
-            *self.time_model.entry(k.clone()).or_default() += v;
+            *self
+                .time_model
+                .get_or_insert_with(k.clone(), Default::default) += v;
         }
         for (k, c) in &other.classes {
             self.classes.insert(k.clone(), c.clone());
         }
         for (k, e) in &other.events {
-            let mine = self.events.entry(k.clone()).or_default();
+            let mine = self.events.get_or_insert_with(k.clone(), Default::default);
             // The foreground part stays known only while every interval has it.
             let fresh = mine.waits == 0 && mine.us == 0 && mine.waits_fg.is_none();
             (mine.waits_fg, mine.us_fg) = if fresh {
@@ -255,11 +259,11 @@ impl Delta {
             if k == os::LOAD || k == os::NUM_CPUS {
                 self.os.insert(k.clone(), *v);
             } else {
-                *self.os.entry(k.clone()).or_default() += v;
+                *self.os.get_or_insert_with(k.clone(), Default::default) += v;
             }
         }
         for (k, io) in &other.iostat {
-            let m = self.iostat.entry(k.clone()).or_default();
+            let m = self.iostat.get_or_insert_with(k.clone(), Default::default);
             m.rreq += io.rreq;
             m.wreq += io.wreq;
             m.rmb += io.rmb;

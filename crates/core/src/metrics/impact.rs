@@ -126,10 +126,10 @@ pub fn impact_table(baseline: &WindowDeltas, compare: &WindowDeltas) -> Vec<Impa
 mod tests {
     use super::*;
     use dgscope_model::sample::names::stat;
-    use std::collections::BTreeMap;
+    use dgscope_model::sample::FlatMap;
 
     fn delta(secs: f64, commits: u64) -> Delta {
-        let mut stats = BTreeMap::new();
+        let mut stats = FlatMap::new();
         stats.insert(stat::USER_COMMITS.into(), commits);
         Delta {
             secs,
