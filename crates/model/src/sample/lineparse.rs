@@ -657,61 +657,42 @@ impl Json for Bucket {
     }
 }
 
-impl<V: Json> Json for BTreeMap<Name, V> {
-    fn from_json(p: &mut P) -> R<Self> {
-        p.object()?;
-        let mut m = BTreeMap::new();
-        let mut first = true;
-        while let Some(k) = p.key(&mut first)? {
-            // A repeated key: the last wins, as in serde's map.
-            m.insert(Name::from(&*k), V::from_json(p)?);
-        }
-        Ok(m)
-    }
+/// A map keyed by names, from a JSON object: the same for the sample's sorted maps and the
+/// parameters' `BTreeMap`.
+macro_rules! name_map_json {
+    ($map:ident) => {
+        impl<V: Json> Json for $map<Name, V> {
+            fn from_json(p: &mut P) -> R<Self> {
+                p.object()?;
+                let mut m = $map::new();
+                let mut first = true;
+                while let Some(k) = p.key(&mut first)? {
+                    // A repeated key: the last wins, as in serde's map.
+                    m.insert(Name::from(&*k), V::from_json(p)?);
+                }
+                Ok(m)
+            }
 
-    fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
-        p.object()?;
-        let mut first = true;
-        while let Some(k) = p.key(&mut first)? {
-            if p.null() {
-                cur.remove(&*k);
-            } else if let Some(v) = cur.get_mut(&*k) {
-                V::merge_json(p, v)?;
-            } else {
-                cur.insert(Name::from(&*k), V::from_json(p)?);
+            fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
+                p.object()?;
+                let mut first = true;
+                while let Some(k) = p.key(&mut first)? {
+                    if p.null() {
+                        cur.remove(&*k);
+                    } else if let Some(v) = cur.get_mut(&*k) {
+                        V::merge_json(p, v)?;
+                    } else {
+                        cur.insert(Name::from(&*k), V::from_json(p)?);
+                    }
+                }
+                Ok(())
             }
         }
-        Ok(())
-    }
+    };
 }
 
-impl<V: Json> Json for FlatMap<Name, V> {
-    fn from_json(p: &mut P) -> R<Self> {
-        p.object()?;
-        let mut m = FlatMap::new();
-        let mut first = true;
-        while let Some(k) = p.key(&mut first)? {
-            // A repeated key: the last wins, as in serde's map.
-            m.insert(Name::from(&*k), V::from_json(p)?);
-        }
-        Ok(m)
-    }
-
-    fn merge_json(p: &mut P, cur: &mut Self) -> R<()> {
-        p.object()?;
-        let mut first = true;
-        while let Some(k) = p.key(&mut first)? {
-            if p.null() {
-                cur.remove(&*k);
-            } else if let Some(v) = cur.get_mut(&*k) {
-                V::merge_json(p, v)?;
-            } else {
-                cur.insert(Name::from(&*k), V::from_json(p)?);
-            }
-        }
-        Ok(())
-    }
-}
+name_map_json!(BTreeMap);
+name_map_json!(FlatMap);
 
 /// One field of a struct, parsed whole: `req` must be present (not `null`), `def` falls back
 /// to its default when absent (`null` is an error, as in serde), `opt` is `None` when absent
