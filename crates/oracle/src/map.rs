@@ -419,12 +419,12 @@ fn waits_now(rows: &[&Row]) -> Vec<WaitNow> {
 }
 
 fn events(evt: &[&Row], hist: &[&Row]) -> FlatMap<Name, Event> {
-    let mut out: BTreeMap<Name, Event> = BTreeMap::new();
+    let mut out: FlatMap<Name, Event> = FlatMap::new();
     for r in evt {
         let (Some(name), Some(waits), Some(us)) = (text(r, K1), cnt(r, 1), cnt(r, 2)) else {
             continue;
         };
-        let e = out.entry(Name::new(name)).or_default();
+        let e = out.get_or_insert_with(Name::new(name), Event::default);
         e.waits = e.waits.saturating_add(waits);
         e.us = Micros(e.us.0.saturating_add(us));
         // Summed over the instances that report them; NULL stays absent, never 0.
@@ -461,7 +461,7 @@ fn events(evt: &[&Row], hist: &[&Row]) -> FlatMap<Name, Event> {
             e.hist = b.into_iter().map(|(u, c)| Bucket(Micros(u), c)).collect();
         }
     }
-    out.into_iter().collect()
+    out
 }
 
 /// The database's top waits (`TOPW`), each with its wait class: added to the events read by
@@ -489,23 +489,23 @@ fn top_waits(events: &mut FlatMap<Name, Event>, rows: &[&Row]) {
 }
 
 fn sum_counters(rows: &[&Row]) -> FlatMap<Name, u64> {
-    let mut out: BTreeMap<Name, u64> = BTreeMap::new();
+    let mut out: FlatMap<Name, u64> = FlatMap::new();
     for r in rows {
         if let (Some(name), Some(v)) = (text(r, K1), cnt(r, 1)) {
-            let e = out.entry(Name::new(name)).or_default();
+            let e = out.get_or_insert_with(Name::new(name), || 0);
             *e = e.saturating_add(v);
         }
     }
-    out.into_iter().collect()
+    out
 }
 
 fn os(rows: &[&Row]) -> FlatMap<Name, f64> {
-    let mut out: BTreeMap<Name, f64> = BTreeMap::new();
+    let mut out: FlatMap<Name, f64> = FlatMap::new();
     for r in rows {
         let (Some(name), Some(v)) = (text(r, K1), num(r, 1)) else {
             continue;
         };
-        let e = out.entry(Name::new(name)).or_insert(0.0);
+        let e = out.get_or_insert_with(Name::new(name), || 0.0);
         // LOAD is a host's run queue, not a counter: the busiest host is the one that matters.
         if name == dgscope_model::sample::names::os::LOAD {
             *e = e.max(v);
@@ -514,14 +514,15 @@ fn os(rows: &[&Row]) -> FlatMap<Name, f64> {
         }
     }
     // A sum that overflowed is not a reading; a recording cannot hold it either.
-    out.into_iter().filter(|(_, v)| v.is_finite()).collect()
+    out.retain(|_, v| v.is_finite());
+    out
 }
 
 fn iostat(rows: &[&Row]) -> FlatMap<Name, IoStat> {
-    let mut out: BTreeMap<Name, IoStat> = BTreeMap::new();
+    let mut out: FlatMap<Name, IoStat> = FlatMap::new();
     for r in rows {
         let Some(ft) = text(r, K1) else { continue };
-        let e = out.entry(Name::new(ft)).or_default();
+        let e = out.get_or_insert_with(Name::new(ft), IoStat::default);
         let add = |a: &mut u64, n: usize| *a = a.saturating_add(cnt(r, n).unwrap_or(0));
         add(&mut e.rreq, 1);
         add(&mut e.wreq, 2);
@@ -530,7 +531,7 @@ fn iostat(rows: &[&Row]) -> FlatMap<Name, IoStat> {
         add(&mut e.rms, 5);
         add(&mut e.wms, 6);
     }
-    out.into_iter().collect()
+    out
 }
 
 fn dests(dest: &[&Row], resp: &[&Row], clock: DbClock) -> Vec<Dest> {

@@ -90,8 +90,14 @@ impl<K: Ord, V> FlatMap<K, V> {
         self.find(key).ok().map(|i| self.entries.remove(i).1)
     }
 
-    /// The value at `key`, inserted by `make` first if there is none.
+    /// The value at `key`, inserted by `make` first if there is none (appended, as
+    /// [`FlatMap::insert`], when keys arrive in order).
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        if self.entries.last().is_none_or(|(k, _)| *k < key) {
+            self.entries.push((key, make()));
+            let last = self.entries.len() - 1;
+            return &mut self.entries[last].1;
+        }
         let i = match self.find(&key) {
             Ok(i) => i,
             Err(i) => {
