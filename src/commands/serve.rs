@@ -188,8 +188,9 @@ pub fn run(a: ServeArgs, config_flag: Option<&Path>) -> Result<ExitCode, Failure
     };
     let site = http::Site::with_web(board.clone(), &path, web);
     let cfg = DriverConfig::last_minute(config.thresholds.clone());
-    // Every pair's twin and pipeline: sampling, judging and rendering are CPU work, and the
-    // scrapes have the runtime above to themselves, so a busy second never delays one.
+    // Every pair's twin and pipeline: sampling, judging and rendering are CPU work. The
+    // scrapes have the runtime above to themselves, and the pool's lower priority makes a
+    // busy second yield to them.
     let pipelines = pairs::pool("dgscope-pipeline")?;
     let on = pipelines.handle().clone();
     let result = runtime.block_on(async move {

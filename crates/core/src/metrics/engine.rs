@@ -713,6 +713,12 @@ mod tests {
             same.db.as_ref().unwrap(),
             changed.db.as_ref().unwrap()
         ));
+        e.push(sample("primary", 3, 30, Role::PhysicalStandby));
+        let after = e.slot(&Slot::primary()).unwrap().last().unwrap().clone();
+        assert!(Arc::ptr_eq(
+            changed.db.as_ref().unwrap(),
+            after.db.as_ref().unwrap()
+        ));
         assert_eq!(first.role(), Some(&Role::Primary));
     }
 

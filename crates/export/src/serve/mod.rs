@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 /// The latest snapshot of every pair, rendered. A publisher renders its pair's lines in both
-/// formats on its own thread and swaps a pointer under the lock; a scrape clones the pointers
+/// formats on its own task and swaps a pointer under the lock; a scrape clones the pointers
 /// and joins the lines without holding it: each pair is rendered once per change, not once
 /// per scrape.
 #[derive(Debug)]
