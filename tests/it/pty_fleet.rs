@@ -107,8 +107,10 @@ fn demo_fleet_lists_pairs_worst_first_and_drills_in_and_back() {
     });
     // The filter keeps the rows whose name holds the text.
     t.send("/srl\r");
-    t.wait_for("filtered", |s| {
-        s.contents().contains("filter /srl (1 shown)")
+    // The header is drawn before the rows: wait for the whole filtered frame.
+    t.wait_for("filtered, one row", |s| {
+        let txt = s.contents();
+        txt.contains("filter /srl (1 shown)") && rows_of(&txt).len() == 1
     });
     assert_eq!(board_rows(&t).len(), 1, "{}", t.text());
     t.send("\x1b");
